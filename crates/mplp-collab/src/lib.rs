@@ -1,0 +1,1 @@
+//! MPLP v1.0.0 collab module (work in progress).

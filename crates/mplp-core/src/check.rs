@@ -1,0 +1,369 @@
+//! The thorough pass: checks a `serde_json::Value` against the schema rules of
+//! a type and reports *every* violation.
+//!
+//! The fast path of [`Document::from_json`](crate::Document::from_json)
+//! deserializes bytes straight into typed documents, and serde stops at the
+//! first problem. Only when that fails does the SDK parse the input again, into
+//! a `Value`, and walk it with [`CheckValue`], which knows the schema rules of
+//! each type and collects all violations with their pointers.
+//!
+//! Module crates implement [`CheckValue`] for their documents with
+//! [`ObjectCheck`]:
+//!
+//! ```
+//! use mplp_core::check::{CheckValue, ObjectCheck};
+//! use mplp_core::{NonEmptyString, Pointer, Report, PlanId};
+//! use serde_json::{json, Value};
+//!
+//! struct Thing;
+//! impl CheckValue for Thing {
+//!     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+//!         if let Some(mut obj) = ObjectCheck::new(value, at, report) {
+//!             obj.required::<PlanId>("plan_id");
+//!             obj.optional::<NonEmptyString>("title");
+//!             obj.deny_unknown();
+//!         }
+//!     }
+//! }
+//!
+//! let mut report = Report::new();
+//! Thing::check_value(&json!({"planId": "x", "title": ""}), &Pointer::root(), &mut report);
+//! let rules: Vec<_> = report.errors().map(|v| (v.pointer.as_str(), v.rule.as_str())).collect();
+//! assert_eq!(rules, [("/plan_id", "required"), ("/title", "min-length"), ("/planId", "additional-properties")]);
+//! assert!(report.errors().last().unwrap().message.contains("did you mean `plan_id`"));
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::{Pointer, Report, Rule};
+
+/// Checks a JSON value against the schema rules of a type, reporting every violation.
+pub trait CheckValue {
+    /// Adds to `report` every violation of `value` (located at `at`).
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report);
+}
+
+/// The JSON type name of a value, as JSON Schema spells it.
+pub fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Reports a `type` violation.
+pub fn type_error(value: &Value, at: &Pointer, report: &mut Report, expected: &str) {
+    report.error(
+        at,
+        Rule::TYPE,
+        format!("expected {expected}, found {}", json_type_name(value)),
+    );
+}
+
+/// Returns the string, or reports a `type` violation.
+pub fn expect_str<'v>(value: &'v Value, at: &Pointer, report: &mut Report) -> Option<&'v str> {
+    match value {
+        Value::String(s) => Some(s),
+        other => {
+            type_error(other, at, report, "a string");
+            None
+        }
+    }
+}
+
+/// Returns the array, or reports a `type` violation.
+pub fn expect_array<'v>(
+    value: &'v Value,
+    at: &Pointer,
+    report: &mut Report,
+) -> Option<&'v Vec<Value>> {
+    match value {
+        Value::Array(a) => Some(a),
+        other => {
+            type_error(other, at, report, "an array");
+            None
+        }
+    }
+}
+
+/// Checks every item of an array value with `T`, reporting `min-items` when
+/// there are fewer than `min_items`. Returns the array when it is one.
+pub fn check_array_of<'v, T: CheckValue>(
+    value: &'v Value,
+    at: &Pointer,
+    report: &mut Report,
+    min_items: usize,
+) -> Option<&'v Vec<Value>> {
+    let items = expect_array(value, at, report)?;
+    if items.len() < min_items {
+        report.error(
+            at,
+            Rule::MIN_ITEMS,
+            format!(
+                "expected at least {min_items} item{}, found {}",
+                if min_items == 1 { "" } else { "s" },
+                items.len()
+            ),
+        );
+    }
+    for (i, item) in items.iter().enumerate() {
+        T::check_value(item, &at.index(i), report);
+    }
+    Some(items)
+}
+
+/// Reports `unique-items` for every item equal to an earlier one (pointing at the repeat).
+pub fn check_unique_items(items: &[Value], at: &Pointer, report: &mut Report) {
+    for (i, item) in items.iter().enumerate() {
+        if let Some(first) = items[..i].iter().position(|x| x == item) {
+            report.error(
+                at.index(i),
+                Rule::UNIQUE_ITEMS,
+                format!("items must be unique: this repeats item {first} ({item})"),
+            );
+        }
+    }
+}
+
+/// Checks an integer with a lower bound (`type: integer`, `minimum`).
+///
+/// A number with a fraction, even `1.0`, is reported as `type`: see
+/// `docs/spec-notes.md` ("integers").
+pub fn check_integer(value: &Value, at: &Pointer, report: &mut Report, minimum: Option<i64>) {
+    match value {
+        Value::Number(n) if n.is_u64() => {}
+        Value::Number(n) if n.is_i64() => {
+            if let (Some(min), Some(v)) = (minimum, n.as_i64()) {
+                if v < min {
+                    report.error(
+                        at,
+                        Rule::MINIMUM,
+                        format!("expected an integer of at least {min}, found {v}"),
+                    );
+                }
+            }
+        }
+        Value::Number(n) => report.error(
+            at,
+            Rule::TYPE,
+            format!("expected an integer written without a fraction or exponent, found {n}"),
+        ),
+        other => type_error(other, at, report, "an integer"),
+    }
+}
+
+impl CheckValue for String {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        expect_str(value, at, report);
+    }
+}
+
+impl CheckValue for bool {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if !value.is_boolean() {
+            type_error(value, at, report, "a boolean");
+        }
+    }
+}
+
+impl CheckValue for Value {
+    fn check_value(_: &Value, _: &Pointer, _: &mut Report) {}
+}
+
+impl<T: CheckValue> CheckValue for Vec<T> {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_array_of::<T>(value, at, report, 0);
+    }
+}
+
+impl<T: CheckValue> CheckValue for Option<T> {
+    /// `null` is accepted, anything else is checked as `T`.
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if !value.is_null() {
+            T::check_value(value, at, report);
+        }
+    }
+}
+
+/// Walks the members of one JSON object: checks each known member with its
+/// type and, at the end, reports unknown members (with a near-miss suggestion).
+#[must_use = "call deny_unknown() or allow_unknown() to finish the check"]
+pub struct ObjectCheck<'v, 'r> {
+    map: &'v Map<String, Value>,
+    at: Pointer,
+    report: &'r mut Report,
+    known: Vec<&'static str>,
+}
+
+impl<'v, 'r> ObjectCheck<'v, 'r> {
+    /// Starts checking `value` as an object; reports `type` and returns `None` if it is not one.
+    pub fn new(value: &'v Value, at: &Pointer, report: &'r mut Report) -> Option<Self> {
+        match value {
+            Value::Object(map) => Some(ObjectCheck {
+                map,
+                at: at.clone(),
+                report,
+                known: Vec::new(),
+            }),
+            other => {
+                type_error(other, at, report, "an object");
+                None
+            }
+        }
+    }
+
+    /// The pointer of the object.
+    pub fn pointer(&self) -> &Pointer {
+        &self.at
+    }
+
+    /// The report being written.
+    pub fn report(&mut self) -> &mut Report {
+        self.report
+    }
+
+    /// Marks `key` as known without checking it; returns its value if present.
+    pub fn member(&mut self, key: &'static str) -> Option<&'v Value> {
+        self.known.push(key);
+        self.map.get(key)
+    }
+
+    /// Checks member `key` with `T`; reports `required` when it is missing
+    /// (pointing at the missing member, e.g. `/meta/protocol_version`).
+    pub fn required<T: CheckValue>(&mut self, key: &'static str) -> Option<&'v Value> {
+        self.required_with(key, T::check_value)
+    }
+
+    /// Checks member `key`, if present, with `T`.
+    pub fn optional<T: CheckValue>(&mut self, key: &'static str) -> Option<&'v Value> {
+        self.optional_with(key, T::check_value)
+    }
+
+    /// Checks member `key` with a function; reports `required` when it is missing.
+    pub fn required_with(
+        &mut self,
+        key: &'static str,
+        check: impl FnOnce(&Value, &Pointer, &mut Report),
+    ) -> Option<&'v Value> {
+        let found = self.optional_with(key, check);
+        if found.is_none() {
+            self.report.error(
+                self.at.key(key),
+                Rule::REQUIRED,
+                format!("missing required property `{key}`"),
+            );
+        }
+        found
+    }
+
+    /// Checks member `key`, if present, with a function.
+    pub fn optional_with(
+        &mut self,
+        key: &'static str,
+        check: impl FnOnce(&Value, &Pointer, &mut Report),
+    ) -> Option<&'v Value> {
+        self.known.push(key);
+        let value = self.map.get(key)?;
+        check(value, &self.at.key(key), self.report);
+        Some(value)
+    }
+
+    /// Finishes the check, reporting every member that was not named
+    /// (`additionalProperties: false`).
+    pub fn deny_unknown(self) {
+        for key in self.map.keys() {
+            if self.known.iter().any(|k| k == key) {
+                continue;
+            }
+            let mut message = format!(
+                "unknown property `{key}`; allowed here: {}",
+                self.known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            if let Some(near) = near_miss(key, &self.known) {
+                message = format!("unknown property `{key}`: did you mean `{near}`?");
+            }
+            self.report
+                .error(self.at.key(key), Rule::ADDITIONAL_PROPERTIES, message);
+        }
+    }
+
+    /// Finishes the check, allowing members that were not named.
+    pub fn allow_unknown(self) {}
+}
+
+/// The known name that `key` most probably meant, if any: the same name in
+/// another case convention (`protocolVersion` → `protocol_version`), or one a
+/// small edit away.
+///
+/// ```
+/// use mplp_core::check::near_miss;
+/// let known = ["protocol_version", "schema_version", "tags"];
+/// assert_eq!(near_miss("protocolVersion", &known), Some("protocol_version"));
+/// assert_eq!(near_miss("tag", &known), Some("tags"));
+/// assert_eq!(near_miss("source", &known), None);
+/// ```
+pub fn near_miss<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    let folded = fold(key);
+    if let Some(k) = known.iter().find(|k| fold(k) == folded) {
+        return Some(k);
+    }
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(key, k), *k))
+        .filter(|(d, k)| *d <= 2 && *d < k.len().max(key.len()) / 2 + 1)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integer_rules() {
+        let mut r = Report::new();
+        check_integer(&json!(3), &Pointer::root(), &mut r, Some(0));
+        assert!(r.is_empty());
+        check_integer(&json!(-1), &Pointer::root(), &mut r, Some(0));
+        check_integer(&json!(1.0), &Pointer::root(), &mut r, Some(0));
+        check_integer(&json!("1"), &Pointer::root(), &mut r, Some(0));
+        let rules: Vec<_> = r.errors().map(|v| v.rule).collect();
+        assert_eq!(rules, [Rule::MINIMUM, Rule::TYPE, Rule::TYPE]);
+    }
+
+    #[test]
+    fn unique_items_points_at_the_repeat() {
+        let mut r = Report::new();
+        check_unique_items(
+            &[json!("a"), json!("b"), json!("a")],
+            &Pointer::root().key("tags"),
+            &mut r,
+        );
+        assert_eq!(r.violations().len(), 1);
+        assert_eq!(r.violations()[0].pointer, "/tags/2");
+    }
+
+    #[test]
+    fn near_miss_needs_to_be_near() {
+        assert_eq!(near_miss("zzz", &["plan_id"]), None);
+        assert_eq!(near_miss("planid", &["plan_id"]), Some("plan_id"));
+        assert_eq!(near_miss("stauts", &["status", "steps"]), Some("status"));
+    }
+}

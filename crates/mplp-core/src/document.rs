@@ -1,0 +1,358 @@
+//! Reading and writing whole module documents.
+//!
+//! [`Document`] is implemented by every top-level MPLP document (Plan, Dialog,
+//! Collab, the events). Reading goes in two passes:
+//!
+//! 1. **Fast path.** The bytes are deserialized straight into the typed
+//!    document (no `serde_json::Value` is built), then the module's semantic
+//!    rules run on the typed value. A valid document costs one typed parse.
+//! 2. **Thorough pass**, only when the fast path fails. Serde stops at the
+//!    first problem, so the input is parsed again into a `Value` and walked by
+//!    the type's [`CheckValue`] implementation, which reports *every* schema
+//!    violation with its pointer. Duplicate keys are found by a separate scan
+//!    of the text, since a `Value` keeps only one of them.
+//!
+//! Invalid documents are slower than valid ones; valid ones are fast.
+
+use std::fmt;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::check::CheckValue;
+use crate::{Error, Pointer, Report, Rule, Violation};
+
+/// The outcome of validating one document: the typed value when it is valid,
+/// and every error and warning found.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Validation<T> {
+    /// The document, when it has no error.
+    pub value: Option<T>,
+    /// Every violation found (errors and warnings).
+    pub report: Report,
+}
+
+impl<T> Validation<T> {
+    /// True when the document has no error.
+    pub fn is_valid(&self) -> bool {
+        self.value.is_some()
+    }
+
+    /// The document, or [`Error::Invalid`] with every error.
+    pub fn into_result(self) -> Result<T, Error> {
+        match self.value {
+            Some(v) if self.report.is_valid() => Ok(v),
+            _ => {
+                let errors: Vec<Violation> = self
+                    .report
+                    .into_iter()
+                    .filter(Violation::is_error)
+                    .collect();
+                Err(Error::Invalid(errors))
+            }
+        }
+    }
+}
+
+/// A top-level MPLP document that can be read from and written to JSON.
+///
+/// Implementors provide [`CheckValue`] (the schema rules over a `Value`, for
+/// the thorough pass), [`Document::KIND`] and, when the module has semantic
+/// rules, [`Document::check_rules`]. Everything else is provided.
+///
+/// ```
+/// use mplp_core::{Document, Meta};
+/// // `Meta` is not a document; module crates implement `Document` for
+/// // `Plan`, `Dialog`, `Collab`, ...; the provided methods look like this:
+/// # use mplp_core::{check::{CheckValue, ObjectCheck}, Pointer, Report};
+/// # #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// # #[serde(deny_unknown_fields)]
+/// # struct Doc { meta: Meta }
+/// # impl CheckValue for Doc {
+/// #     fn check_value(v: &serde_json::Value, at: &Pointer, r: &mut Report) {
+/// #         if let Some(mut o) = ObjectCheck::new(v, at, r) { o.required::<Meta>("meta"); o.deny_unknown(); }
+/// #     }
+/// # }
+/// # impl Document for Doc { const KIND: &'static str = "doc"; }
+/// let doc = Doc::from_json(r#"{"meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"}}"#).unwrap();
+/// assert_eq!(doc.to_json(), r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"}}"#);
+///
+/// let err = Doc::from_json(r#"{"meta": {"protocolVersion": "1.0.0", "schema_version": "1.0"}}"#).unwrap_err();
+/// let found: Vec<_> = err.violations().into_iter().map(|v| (v.pointer, v.rule.as_str())).collect();
+/// assert_eq!(found, [
+///     ("/meta/protocol_version".to_string(), "required"),    // missing
+///     ("/meta/schema_version".to_string(), "pattern"),       // 1.0 is not MAJOR.MINOR.PATCH
+///     ("/meta/protocolVersion".to_string(), "additional-properties"), // did you mean protocol_version?
+/// ]);
+/// ```
+pub trait Document: Serialize + DeserializeOwned + CheckValue + Sized {
+    /// The document kind, as the CLI names it (`plan`, `dialog`, `collab`, ...).
+    const KIND: &'static str;
+
+    /// Adds the module's semantic rules (those JSON Schema cannot express) to
+    /// `report`. Runs only on documents that passed the schema rules.
+    fn check_rules(&self, report: &mut Report) {
+        let _ = report;
+    }
+
+    /// Validates JSON bytes, collecting every error and warning.
+    fn validate_json(input: impl AsRef<[u8]>) -> Validation<Self> {
+        validate_bytes::<Self>(input.as_ref())
+    }
+
+    /// Validates an already parsed JSON value.
+    fn validate_value(value: &Value) -> Validation<Self> {
+        match Self::deserialize(value) {
+            Ok(doc) => finish(doc),
+            Err(e) => {
+                let mut report = Report::new();
+                Self::check_value(value, &Pointer::root(), &mut report);
+                if report.is_valid() {
+                    report.push(Violation::error(
+                        "",
+                        classify(&e.to_string()),
+                        e.to_string(),
+                    ));
+                }
+                Validation {
+                    value: None,
+                    report,
+                }
+            }
+        }
+    }
+
+    /// Reads a document from JSON bytes or text; any error makes it
+    /// [`Error::Invalid`] with every violation found.
+    fn from_json(input: impl AsRef<[u8]>) -> Result<Self, Error> {
+        Self::validate_json(input).into_result()
+    }
+
+    /// Reads a document from a parsed JSON value.
+    fn from_value(value: &Value) -> Result<Self, Error> {
+        Self::validate_value(value).into_result()
+    }
+
+    /// Writes the document as compact JSON.
+    fn to_json(&self) -> String {
+        // Serializing these types cannot fail: every map key is a string and
+        // no Serialize impl returns an error.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Writes the document as indented JSON.
+    fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The document as a JSON value.
+    fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+fn finish<T: Document>(doc: T) -> Validation<T> {
+    let mut report = Report::new();
+    doc.check_rules(&mut report);
+    let value = report.is_valid().then_some(doc);
+    Validation { value, report }
+}
+
+fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
+    match serde_json::from_slice::<T>(input) {
+        Ok(doc) => finish(doc),
+        Err(first) => Validation {
+            value: None,
+            report: thorough::<T>(input, &first),
+        },
+    }
+}
+
+/// The thorough pass over bytes that failed the typed parse: every schema
+/// violation of `T`, duplicate keys and syntax errors.
+pub fn thorough<T: CheckValue + DeserializeOwned>(
+    input: &[u8],
+    first: &serde_json::Error,
+) -> Report {
+    let mut report = Report::new();
+    if first.is_syntax() || first.is_eof() || first.is_io() {
+        report.push(syntax_violation(first));
+        return report;
+    }
+    let value: Value = match serde_json::from_slice(input) {
+        Ok(v) => v,
+        Err(e) => {
+            report.push(syntax_violation(&e));
+            return report;
+        }
+    };
+    report.extend(duplicate_keys(input));
+    T::check_value(&value, &Pointer::root(), &mut report);
+    if report.is_valid() {
+        // The checker found nothing serde disliked: fall back on serde's own
+        // error, located with serde_path_to_error.
+        report.push(located_serde_error::<T>(input));
+    }
+    report
+}
+
+/// A `json-syntax` violation for a parse error, with its line and column.
+pub fn syntax_violation(e: &serde_json::Error) -> Violation {
+    let what = if e.is_eof() {
+        "the input ends too early (empty, or a value is cut off)".to_owned()
+    } else {
+        e.to_string()
+    };
+    Violation::error(
+        "",
+        Rule::JSON_SYNTAX,
+        format!(
+            "not well-formed JSON: {what} (line {}, column {})",
+            e.line(),
+            e.column()
+        ),
+    )
+}
+
+fn located_serde_error<T: DeserializeOwned>(input: &[u8]) -> Violation {
+    let de = &mut serde_json::Deserializer::from_slice(input);
+    match serde_path_to_error::deserialize::<_, T>(de) {
+        Ok(_) => Violation::error("", Rule::TYPE, "the document could not be read"),
+        Err(e) => {
+            let pointer = path_to_pointer(e.path());
+            let msg = e.into_inner().to_string();
+            Violation::error(pointer, classify(&msg), msg)
+        }
+    }
+}
+
+/// Turns a serde_path_to_error path into an RFC 6901 pointer.
+pub fn path_to_pointer(path: &serde_path_to_error::Path) -> String {
+    let mut p = Pointer::root();
+    for seg in path.iter() {
+        p = match seg {
+            serde_path_to_error::Segment::Seq { index } => p.index(*index),
+            serde_path_to_error::Segment::Map { key } => p.key(key),
+            serde_path_to_error::Segment::Enum { variant } => p.key(variant),
+            serde_path_to_error::Segment::Unknown => p,
+        };
+    }
+    p.into()
+}
+
+/// Guesses the rule from a serde error message (used only when the checker
+/// found nothing, which the differential check in xtask keeps rare).
+pub fn classify(message: &str) -> Rule {
+    if message.starts_with("missing field") {
+        Rule::REQUIRED
+    } else if message.starts_with("unknown field") {
+        Rule::ADDITIONAL_PROPERTIES
+    } else if message.starts_with("unknown variant") {
+        Rule::ENUM
+    } else if message.starts_with("duplicate") {
+        Rule::DUPLICATE_KEY
+    } else if message.contains("RFC 3339") {
+        Rule::FORMAT
+    } else if message.contains("minItems") {
+        Rule::MIN_ITEMS
+    } else if message.contains("minLength") {
+        Rule::MIN_LENGTH
+    } else if message.contains("identifier")
+        || message.starts_with("invalid ") && message.contains("Id `")
+    {
+        Rule::PATTERN
+    } else {
+        Rule::TYPE
+    }
+}
+
+/// Every key that an object of `input` names twice, at any depth, as a
+/// `duplicate-key` violation pointing at the repeated member.
+///
+/// ```
+/// let v = mplp_core::document::duplicate_keys(br#"{"a": [{"b": 1, "b": 2}], "c": {}, "c": {}}"#);
+/// let pointers: Vec<_> = v.iter().map(|v| v.pointer.as_str()).collect();
+/// assert_eq!(pointers, ["/a/0/b", "/c"]);
+/// ```
+pub fn duplicate_keys(input: &[u8]) -> Vec<Violation> {
+    let mut found = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(input);
+    // A syntax error simply ends the scan; the caller reports it.
+    let _ = DupScan {
+        at: Pointer::root(),
+        found: &mut found,
+    }
+    .deserialize(&mut de);
+    found
+}
+
+struct DupScan<'a> {
+    at: Pointer,
+    found: &'a mut Vec<Violation>,
+}
+
+impl<'de> DeserializeSeed<'de> for DupScan<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DupScan<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0;
+        while seq
+            .next_element_seed(DupScan {
+                at: self.at.index(i),
+                found: &mut *self.found,
+            })?
+            .is_some()
+        {
+            i += 1;
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut keys = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let at = self.at.key(&key);
+            if keys.contains(&key) {
+                self.found.push(Violation::error(
+                    at.clone(),
+                    Rule::DUPLICATE_KEY,
+                    format!("key `{key}` appears more than once in this object; each key may appear only once"),
+                ));
+            }
+            map.next_value_seed(DupScan {
+                at,
+                found: &mut *self.found,
+            })?;
+            keys.insert(key);
+        }
+        Ok(())
+    }
+}

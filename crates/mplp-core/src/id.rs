@@ -1,0 +1,337 @@
+//! Typed identifiers: one validated newtype per entity.
+//!
+//! MPLP identifiers (`common/identifiers.schema.json`) are UUID v4 strings in
+//! canonical form: lowercase, hyphenated, version nibble `4`, variant nibble
+//! `8`, `9`, `a` or `b`. [`uuid::Uuid::parse_str`] accepts much more (upper
+//! case, braces, `urn:uuid:`, no hyphens, other versions), so the check is ours.
+//! A value of an id type is always canonical; writing it gives back the text it
+//! was read from.
+
+use std::fmt;
+
+use uuid::Uuid;
+
+/// Why a text is not a canonical MPLP identifier.
+///
+/// ```
+/// use mplp_core::{IdError, PlanId};
+/// assert!(matches!("ctx-123".parse::<PlanId>(), Err(IdError::NotUuid { .. })));
+/// assert!(matches!("550E8400-E29B-41D4-A716-446655440000".parse::<PlanId>(), Err(IdError::NotLowercase)));
+/// assert!(matches!("123e4567-e89b-12d3-a456-426614174000".parse::<PlanId>(), Err(IdError::NotVersion4 { found: 1 })));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum IdError {
+    /// Not a hyphenated UUID (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) at all.
+    #[error(
+        "not a UUID: expected 36 characters in the form xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx ({reason})"
+    )]
+    NotUuid {
+        /// What is wrong with the text.
+        reason: &'static str,
+    },
+    /// A UUID with upper-case hex digits.
+    #[error("not lowercase: MPLP identifiers are written in lowercase hex")]
+    NotLowercase,
+    /// A UUID of another version.
+    #[error("not a version 4 UUID: found version {found} (the 13th hex digit must be 4)")]
+    NotVersion4 {
+        /// The version nibble found.
+        found: u8,
+    },
+    /// A UUID of another variant.
+    #[error("not an RFC 4122 variant UUID: the 17th hex digit must be 8, 9, a or b")]
+    WrongVariant,
+}
+
+/// Parses the canonical lowercase hyphenated UUID v4 form, and nothing else.
+///
+/// ```
+/// let u = mplp_core::id::parse_canonical_v4("550e8400-e29b-41d4-a716-446655440000").unwrap();
+/// assert_eq!(u.get_version_num(), 4);
+/// ```
+pub fn parse_canonical_v4(s: &str) -> Result<Uuid, IdError> {
+    let b = s.as_bytes();
+    if b.len() != 36 {
+        return Err(IdError::NotUuid {
+            reason: "wrong length",
+        });
+    }
+    let mut upper = false;
+    for (i, &c) in b.iter().enumerate() {
+        if matches!(i, 8 | 13 | 18 | 23) {
+            if c != b'-' {
+                return Err(IdError::NotUuid {
+                    reason: "hyphens must be at positions 9, 14, 19 and 24",
+                });
+            }
+        } else if c.is_ascii_uppercase() && c.is_ascii_hexdigit() {
+            upper = true;
+        } else if !(c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+            return Err(IdError::NotUuid {
+                reason: "only hex digits and hyphens are allowed",
+            });
+        }
+    }
+    if upper {
+        return Err(IdError::NotLowercase);
+    }
+    if b[14] != b'4' {
+        let found = (b[14] as char).to_digit(16).unwrap_or(0) as u8;
+        return Err(IdError::NotVersion4 { found });
+    }
+    if !matches!(b[19], b'8' | b'9' | b'a' | b'b') {
+        return Err(IdError::WrongVariant);
+    }
+    Uuid::try_parse(s).map_err(|_| IdError::NotUuid {
+        reason: "not parseable",
+    })
+}
+
+/// Defines a typed MPLP identifier: a `Copy` newtype over [`uuid::Uuid`] that
+/// only holds canonical lowercase v4 UUIDs.
+///
+/// The generated type has `new()` (a fresh random v4), `FromStr`, `Display`,
+/// serde as a string, `TryFrom<Uuid>`, `as_uuid()`, and the schema rule check.
+/// Module crates use it for ids that live in their own crate.
+///
+/// ```
+/// mplp_core::mplp_id! {
+///     /// Identifies a widget.
+///     pub struct WidgetId;
+/// }
+/// let id = WidgetId::new();
+/// let back: WidgetId = id.to_string().parse().unwrap();
+/// assert_eq!(id, back);
+/// ```
+#[macro_export]
+macro_rules! mplp_id {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident;) => {
+        $(#[$meta])*
+        ///
+        /// Always a lowercase, hyphenated UUID v4 (`common/identifiers.schema.json`).
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        $vis struct $name($crate::__private::uuid::Uuid);
+
+        impl $name {
+            /// A fresh random (v4) identifier.
+            #[allow(clippy::new_without_default)]
+            pub fn new() -> Self {
+                $name($crate::__private::uuid::Uuid::new_v4())
+            }
+
+            /// The identifier as a [`uuid::Uuid`].
+            pub const fn as_uuid(&self) -> &$crate::__private::uuid::Uuid {
+                &self.0
+            }
+
+            /// Parses the canonical form (see [`parse_canonical_v4`]($crate::id::parse_canonical_v4)).
+            pub fn parse(s: &str) -> ::core::result::Result<Self, $crate::IdError> {
+                $crate::id::parse_canonical_v4(s).map($name)
+            }
+        }
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(f, "{}({})", stringify!($name), self.0.hyphenated())
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(&self.0.hyphenated(), f)
+            }
+        }
+
+        impl ::core::str::FromStr for $name {
+            type Err = $crate::IdError;
+            fn from_str(s: &str) -> ::core::result::Result<Self, $crate::IdError> {
+                Self::parse(s)
+            }
+        }
+
+        impl ::core::convert::TryFrom<$crate::__private::uuid::Uuid> for $name {
+            type Error = $crate::IdError;
+            fn try_from(u: $crate::__private::uuid::Uuid) -> ::core::result::Result<Self, $crate::IdError> {
+                if u.get_version_num() != 4 {
+                    return Err($crate::IdError::NotVersion4 { found: u.get_version_num() as u8 });
+                }
+                if u.get_variant() != $crate::__private::uuid::Variant::RFC4122 {
+                    return Err($crate::IdError::WrongVariant);
+                }
+                Ok($name(u))
+            }
+        }
+
+        impl ::core::convert::From<$name> for $crate::__private::uuid::Uuid {
+            fn from(id: $name) -> Self {
+                id.0
+            }
+        }
+
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<S: $crate::__private::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                let mut buf = $crate::__private::uuid::Uuid::encode_buffer();
+                s.serialize_str(self.0.hyphenated().encode_lower(&mut buf))
+            }
+        }
+
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_str($crate::id::IdVisitor::new($name, stringify!($name)))
+            }
+        }
+
+        impl $crate::check::CheckValue for $name {
+            fn check_value(value: &$crate::__private::serde_json::Value, at: &$crate::Pointer, report: &mut $crate::Report) {
+                $crate::id::check_id_value(value, at, report)
+            }
+        }
+
+        $crate::__schemars_string!($name, {
+            "type": "string",
+            "pattern": $crate::id::ID_PATTERN
+        });
+    };
+}
+
+/// The schema pattern of a canonical identifier.
+pub const ID_PATTERN: &str =
+    "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$";
+
+/// Serde visitor shared by every id type (an implementation detail of [`mplp_id!`](crate::mplp_id)).
+#[doc(hidden)]
+pub struct IdVisitor<T> {
+    make: fn(Uuid) -> T,
+    name: &'static str,
+}
+
+impl<T> IdVisitor<T> {
+    #[doc(hidden)]
+    pub fn new(make: fn(Uuid) -> T, name: &'static str) -> Self {
+        IdVisitor { make, name }
+    }
+}
+
+impl<T> serde::de::Visitor<'_> for IdVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {} (lowercase UUID v4 string)", self.name)
+    }
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
+        parse_canonical_v4(s)
+            .map(self.make)
+            .map_err(|e| E::custom(format_args!("invalid {} `{s}`: {e}", self.name)))
+    }
+}
+
+/// The `pattern` check of an identifier value (an implementation detail of [`mplp_id!`](crate::mplp_id)).
+#[doc(hidden)]
+pub fn check_id_value(value: &serde_json::Value, at: &crate::Pointer, report: &mut crate::Report) {
+    if let Some(s) = crate::check::expect_str(value, at, report) {
+        if let Err(e) = parse_canonical_v4(s) {
+            report.error(
+                at,
+                crate::Rule::PATTERN,
+                format!("`{s}` is not an MPLP identifier: {e}"),
+            );
+        }
+    }
+}
+
+mplp_id! {
+    /// Identifies a Context (the root every other document belongs to).
+    pub struct ContextId;
+}
+mplp_id! {
+    /// Identifies a Dialog.
+    pub struct DialogId;
+}
+mplp_id! {
+    /// Identifies a dialog thread (a group of related dialogs).
+    pub struct ThreadId;
+}
+mplp_id! {
+    /// Identifies a Plan.
+    pub struct PlanId;
+}
+mplp_id! {
+    /// Identifies a step of a Plan.
+    pub struct StepId;
+}
+mplp_id! {
+    /// Identifies a Collab session (also the `session_id` of MAP events).
+    pub struct CollabId;
+}
+mplp_id! {
+    /// Identifies an event.
+    pub struct EventId;
+}
+mplp_id! {
+    /// Identifies a trace (a whole execution chain).
+    pub struct TraceId;
+}
+mplp_id! {
+    /// Identifies a span (one operation within a trace).
+    pub struct SpanId;
+}
+mplp_id! {
+    /// An identifier of any MPLP object, used where the schema does not say
+    /// which kind (for example the `id` of a [`Ref`](crate::Ref)).
+    pub struct MplpId;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn rejects_non_canonical_forms() {
+        for s in [
+            "",
+            "ctx-123",
+            "{550e8400-e29b-41d4-a716-446655440000}",
+            "urn:uuid:550e8400-e29b-41d4-a716-446655440000",
+            "550e8400e29b41d4a716446655440000",
+            "550e8400-e29b-41d4-a716-44665544000g",
+            "550e8400-e29b-41d4-c716-446655440000",
+            "550e8400-e29b-11d4-a716-446655440000",
+            "550E8400-e29b-41d4-a716-446655440000",
+        ] {
+            assert!(PlanId::parse(s).is_err(), "{s} should be rejected");
+        }
+        assert_eq!(
+            PlanId::parse("550e8400-e29b-41d4-c716-446655440000"),
+            Err(IdError::WrongVariant)
+        );
+    }
+
+    #[test]
+    fn serde_round_trip_and_typed_error() {
+        let id: StepId = serde_json::from_str("\"550e8400-e29b-41d4-a716-446655440000\"").unwrap();
+        assert_eq!(
+            serde_json::to_string(&id).unwrap(),
+            "\"550e8400-e29b-41d4-a716-446655440000\""
+        );
+        let err = serde_json::from_str::<StepId>("\"s1\"").unwrap_err();
+        assert!(err.to_string().contains("invalid StepId `s1`"), "{err}");
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_schema_pattern(s in "[0-9a-fA-F-]{36}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") {
+            let b = s.as_bytes();
+            let pattern_ok = b.len() == 36
+                && b.iter().enumerate().all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { *c == b'-' } else { c.is_ascii_digit() || (b'a'..=b'f').contains(c) })
+                && b[14] == b'4' && matches!(b[19], b'8' | b'9' | b'a' | b'b');
+            prop_assert_eq!(parse_canonical_v4(&s).is_ok(), pattern_ok);
+        }
+
+        #[test]
+        fn fresh_ids_are_canonical(_ in 0..100u8) {
+            let id = ContextId::new();
+            prop_assert_eq!(ContextId::parse(&id.to_string()), Ok(id));
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! `meta`: the metadata block every module document starts with
+//! (`common/metadata.schema.json`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::check::{CheckValue, ObjectCheck};
+use crate::{Pointer, Report, Timestamp, UniqueVec, Version};
+
+crate::wire_enum! {
+    /// A cross-cutting concern of the governance plane (one of the 11 that MPLP names).
+    pub enum CrossCutting {
+        /// Coordination between agents.
+        Coordination = "coordination",
+        /// Error handling.
+        ErrorHandling = "error-handling",
+        /// The event bus.
+        EventBus = "event-bus",
+        /// Learning from feedback.
+        LearningFeedback = "learning-feedback",
+        /// Observability.
+        Observability = "observability",
+        /// Orchestration.
+        Orchestration = "orchestration",
+        /// Performance.
+        Performance = "performance",
+        /// Protocol versioning.
+        ProtocolVersioning = "protocol-versioning",
+        /// Security.
+        Security = "security",
+        /// State synchronisation.
+        StateSync = "state-sync",
+        /// Transactions.
+        Transaction = "transaction",
+    }
+}
+
+/// Protocol metadata: versions, who created and changed the object, tags and
+/// cross-cutting concerns. No other fields are allowed.
+///
+/// ```
+/// use mplp_core::{Meta, Version};
+/// let meta = Meta::v1();
+/// assert_eq!(meta.protocol_version, Version::V1_0_0);
+/// assert_eq!(serde_json::to_string(&meta).unwrap(),
+///            r#"{"protocol_version":"1.0.0","schema_version":"1.0.0"}"#);
+///
+/// // The seeds' `protocolVersion` is refused, with a suggestion:
+/// let err = serde_json::from_str::<Meta>(r#"{"protocolVersion": "1.0.0"}"#).unwrap_err();
+/// assert!(err.to_string().contains("unknown field `protocolVersion`"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Meta {
+    /// The MPLP protocol version (`MAJOR.MINOR.PATCH`). Required.
+    pub protocol_version: Version,
+    /// The version of the schema the object follows (`MAJOR.MINOR.PATCH`). Required.
+    pub schema_version: Version,
+    /// When the object was created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<Timestamp>,
+    /// Who created it (a user id, agent name or system id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
+    /// When it was last changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<Timestamp>,
+    /// Who last changed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_by: Option<String>,
+    /// Tags for search and grouping; all different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<UniqueVec<String>>,
+    /// The cross-cutting concerns this object takes part in; all different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_cutting: Option<UniqueVec<CrossCutting>>,
+}
+
+impl Meta {
+    /// Metadata for protocol 1.0.0 and schema 1.0.0, with nothing else set.
+    pub fn v1() -> Self {
+        Meta::new(Version::V1_0_0, Version::V1_0_0)
+    }
+
+    /// Metadata with the given versions and nothing else set.
+    pub fn new(protocol_version: Version, schema_version: Version) -> Self {
+        Meta {
+            protocol_version,
+            schema_version,
+            created_at: None,
+            created_by: None,
+            updated_at: None,
+            updated_by: None,
+            tags: None,
+            cross_cutting: None,
+        }
+    }
+
+    /// Fresh 1.0.0 metadata stamped with the current time as `created_at`.
+    ///
+    /// ```
+    /// let meta = mplp_core::Meta::created_now(Some("agent-planner"));
+    /// assert!(meta.created_at.is_some());
+    /// assert_eq!(meta.created_by.as_deref(), Some("agent-planner"));
+    /// ```
+    pub fn created_now(created_by: Option<&str>) -> Self {
+        Meta {
+            created_at: Some(Timestamp::now()),
+            created_by: created_by.map(str::to_owned),
+            ..Meta::v1()
+        }
+    }
+
+    /// Records a change: sets `updated_at` to now and `updated_by`.
+    pub fn touch(&mut self, updated_by: Option<&str>) {
+        self.updated_at = Some(Timestamp::now());
+        if let Some(by) = updated_by {
+            self.updated_by = Some(by.to_owned());
+        }
+    }
+}
+
+impl CheckValue for Meta {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<Version>("protocol_version");
+        o.required::<Version>("schema_version");
+        o.optional::<Timestamp>("created_at");
+        o.optional::<String>("created_by");
+        o.optional::<Timestamp>("updated_at");
+        o.optional::<String>("updated_by");
+        o.optional::<UniqueVec<String>>("tags");
+        o.optional::<UniqueVec<CrossCutting>>("cross_cutting");
+        o.deny_unknown();
+    }
+}

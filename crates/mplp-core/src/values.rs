@@ -1,0 +1,789 @@
+//! Small value types that carry a schema rule in their type: non-empty
+//! strings, semantic versions, non-empty and unique lists, and JSON objects
+//! that refuse duplicate keys.
+
+use std::fmt;
+use std::ops::Deref;
+use std::str::FromStr;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::check::{CheckValue, check_array_of, check_unique_items, expect_str};
+use crate::{Pointer, Report, Rule};
+
+// ---------------------------------------------------------------------------
+// NonEmptyString
+
+/// A string of at least one character (`minLength: 1`).
+///
+/// ```
+/// use mplp_core::NonEmptyString;
+/// let title = NonEmptyString::new("Review the pull request").unwrap();
+/// assert_eq!(title.as_str(), "Review the pull request");
+/// assert!(NonEmptyString::new("").is_err());
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NonEmptyString(String);
+
+/// The error of [`NonEmptyString::new`]: the string was empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a non-empty string")]
+pub struct EmptyStringError;
+
+impl NonEmptyString {
+    /// Wraps a string, refusing the empty one.
+    pub fn new(s: impl Into<String>) -> Result<Self, EmptyStringError> {
+        let s = s.into();
+        if s.is_empty() {
+            Err(EmptyStringError)
+        } else {
+            Ok(NonEmptyString(s))
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The inner `String`.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl Deref for NonEmptyString {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for NonEmptyString {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for NonEmptyString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for NonEmptyString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for NonEmptyString {
+    type Err = EmptyStringError;
+    fn from_str(s: &str) -> Result<Self, EmptyStringError> {
+        NonEmptyString::new(s)
+    }
+}
+
+impl TryFrom<String> for NonEmptyString {
+    type Error = EmptyStringError;
+    fn try_from(s: String) -> Result<Self, EmptyStringError> {
+        NonEmptyString::new(s)
+    }
+}
+
+impl TryFrom<&str> for NonEmptyString {
+    type Error = EmptyStringError;
+    fn try_from(s: &str) -> Result<Self, EmptyStringError> {
+        NonEmptyString::new(s)
+    }
+}
+
+impl From<NonEmptyString> for String {
+    fn from(s: NonEmptyString) -> String {
+        s.0
+    }
+}
+
+impl PartialEq<str> for NonEmptyString {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for NonEmptyString {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl Serialize for NonEmptyString {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for NonEmptyString {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        NonEmptyString::new(s).map_err(|_| {
+            de::Error::invalid_length(0, &"a string of at least 1 character (minLength 1)")
+        })
+    }
+}
+
+impl CheckValue for NonEmptyString {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if let Some(s) = expect_str(value, at, report) {
+            if s.is_empty() {
+                report.error(
+                    at,
+                    Rule::MIN_LENGTH,
+                    "expected a string of at least 1 character, found an empty string",
+                );
+            }
+        }
+    }
+}
+
+crate::__schemars_string!(NonEmptyString, { "type": "string", "minLength": 1 });
+
+// ---------------------------------------------------------------------------
+// Version
+
+/// A `MAJOR.MINOR.PATCH` version as MPLP writes it (`^[0-9]+\.[0-9]+\.[0-9]+$`:
+/// digits only, no pre-release or build suffix). The text is kept as written.
+///
+/// ```
+/// use mplp_core::Version;
+/// let v: Version = "1.0.0".parse().unwrap();
+/// assert_eq!(v, Version::V1_0_0);
+/// assert!("1.0.0-beta".parse::<Version>().is_err());
+/// assert!("v1.0".parse::<Version>().is_err());
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Version(std::borrow::Cow<'static, str>);
+
+/// The error of parsing a [`Version`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a MAJOR.MINOR.PATCH version (expected digits only, such as 1.0.0; pre-release and build suffixes are not allowed)"
+)]
+pub struct VersionError(String);
+
+impl Version {
+    /// `1.0.0`, the protocol version this SDK implements.
+    pub const V1_0_0: Version = Version(std::borrow::Cow::Borrowed("1.0.0"));
+
+    /// Parses a version.
+    pub fn parse(s: &str) -> Result<Self, VersionError> {
+        let ok = {
+            let parts: Vec<&str> = s.split('.').collect();
+            parts.len() == 3
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        };
+        if ok {
+            Ok(Version(std::borrow::Cow::Owned(s.to_owned())))
+        } else {
+            Err(VersionError(s.to_owned()))
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Version({})", self.0)
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for Version {
+    type Err = VersionError;
+    fn from_str(s: &str) -> Result<Self, VersionError> {
+        Version::parse(s)
+    }
+}
+
+impl Serialize for Version {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Version {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Version;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a MAJOR.MINOR.PATCH version string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Version, E> {
+                Version::parse(s).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl CheckValue for Version {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if let Some(s) = expect_str(value, at, report) {
+            if let Err(e) = Version::parse(s) {
+                report.error(at, Rule::PATTERN, e.to_string());
+            }
+        }
+    }
+}
+
+/// The schema pattern of a [`Version`].
+pub const VERSION_PATTERN: &str = r"^[0-9]+\.[0-9]+\.[0-9]+$";
+
+crate::__schemars_string!(Version, { "type": "string", "pattern": crate::values::VERSION_PATTERN });
+
+// ---------------------------------------------------------------------------
+// NonEmptyVec
+
+/// A list with at least one item (`minItems: 1`). Items can be changed and
+/// added, and removed only while one remains.
+///
+/// ```
+/// use mplp_core::NonEmptyVec;
+/// let mut v = NonEmptyVec::new(1);
+/// v.push(2);
+/// assert_eq!(v.len(), 2);
+/// assert_eq!(v.pop(), Some(2));
+/// assert_eq!(v.pop(), None); // the last item stays
+/// assert!(NonEmptyVec::<u8>::try_from(vec![]).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NonEmptyVec<T>(Vec<T>);
+
+/// The error of making a [`NonEmptyVec`] from an empty list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected at least one item")]
+pub struct EmptyVecError;
+
+impl<T> NonEmptyVec<T> {
+    /// A list of one item.
+    pub fn new(first: T) -> Self {
+        NonEmptyVec(vec![first])
+    }
+
+    /// The first item.
+    pub fn first(&self) -> &T {
+        // The invariant guarantees an item; fall back to indexing a slice
+        // method that cannot fail.
+        let (first, _) = self.split_first();
+        first
+    }
+
+    /// The first item and the rest.
+    pub fn split_first(&self) -> (&T, &[T]) {
+        match self.0.split_first() {
+            Some(pair) => pair,
+            None => unreachable_empty(),
+        }
+    }
+
+    /// Appends an item.
+    pub fn push(&mut self, item: T) {
+        self.0.push(item);
+    }
+
+    /// Removes the last item unless it is the only one.
+    pub fn pop(&mut self) -> Option<T> {
+        if self.0.len() > 1 { self.0.pop() } else { None }
+    }
+
+    /// The items, mutably (their number cannot change through a slice).
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+
+    /// The inner `Vec`.
+    pub fn into_vec(self) -> Vec<T> {
+        self.0
+    }
+}
+
+#[allow(clippy::panic)] // reason: unreachable by construction; a NonEmptyVec is never empty
+fn unreachable_empty() -> ! {
+    unreachable!("NonEmptyVec is never empty")
+}
+
+impl<T> Deref for NonEmptyVec<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T> TryFrom<Vec<T>> for NonEmptyVec<T> {
+    type Error = EmptyVecError;
+    fn try_from(v: Vec<T>) -> Result<Self, EmptyVecError> {
+        if v.is_empty() {
+            Err(EmptyVecError)
+        } else {
+            Ok(NonEmptyVec(v))
+        }
+    }
+}
+
+impl<T> From<NonEmptyVec<T>> for Vec<T> {
+    fn from(v: NonEmptyVec<T>) -> Vec<T> {
+        v.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a NonEmptyVec<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T> IntoIterator for NonEmptyVec<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<T: Serialize> Serialize for NonEmptyVec<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for NonEmptyVec<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<T>::deserialize(d)?;
+        NonEmptyVec::try_from(v)
+            .map_err(|_| de::Error::invalid_length(0, &"at least 1 item (minItems 1)"))
+    }
+}
+
+impl<T: CheckValue> CheckValue for NonEmptyVec<T> {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_array_of::<T>(value, at, report, 1);
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for NonEmptyVec<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("NonEmptyArray_of_{}", T::schema_name()).into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<T>(),
+            "minItems": 1
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// UniqueVec
+
+/// A list whose items are all different (`uniqueItems: true`), in the order given.
+///
+/// ```
+/// use mplp_core::UniqueVec;
+/// let mut tags = UniqueVec::new();
+/// assert!(tags.insert("production".to_string()));
+/// assert!(!tags.insert("production".to_string())); // already there
+/// assert_eq!(tags.len(), 1);
+/// assert!(UniqueVec::try_from(vec!["a", "a"]).is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UniqueVec<T>(Vec<T>);
+
+/// The error of making a [`UniqueVec`] from a list with repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("items must be unique: item {index} repeats an earlier item")]
+pub struct DuplicateItemError {
+    /// The index of the first repeat.
+    pub index: usize,
+}
+
+impl<T: PartialEq> UniqueVec<T> {
+    /// An empty list.
+    pub fn new() -> Self {
+        UniqueVec(Vec::new())
+    }
+
+    /// Adds `item` at the end unless it is already there; returns whether it was added.
+    pub fn insert(&mut self, item: T) -> bool {
+        if self.0.contains(&item) {
+            false
+        } else {
+            self.0.push(item);
+            true
+        }
+    }
+
+    /// Removes `item`; returns whether it was there.
+    pub fn remove(&mut self, item: &T) -> bool {
+        let before = self.0.len();
+        self.0.retain(|x| x != item);
+        before != self.0.len()
+    }
+
+    /// The inner `Vec`.
+    pub fn into_vec(self) -> Vec<T> {
+        self.0
+    }
+}
+
+impl<T: PartialEq> Default for UniqueVec<T> {
+    fn default() -> Self {
+        UniqueVec::new()
+    }
+}
+
+impl<T> Deref for UniqueVec<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T: PartialEq> TryFrom<Vec<T>> for UniqueVec<T> {
+    type Error = DuplicateItemError;
+    fn try_from(v: Vec<T>) -> Result<Self, DuplicateItemError> {
+        for i in 1..v.len() {
+            if v[..i].contains(&v[i]) {
+                return Err(DuplicateItemError { index: i });
+            }
+        }
+        Ok(UniqueVec(v))
+    }
+}
+
+impl<T: PartialEq> FromIterator<T> for UniqueVec<T> {
+    /// Collects, dropping repeats.
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut v = UniqueVec::new();
+        for item in iter {
+            v.insert(item);
+        }
+        v
+    }
+}
+
+impl<'a, T> IntoIterator for &'a UniqueVec<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T: Serialize> Serialize for UniqueVec<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for UniqueVec<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<T>::deserialize(d)?;
+        UniqueVec::try_from(v).map_err(de::Error::custom)
+    }
+}
+
+impl<T: CheckValue> CheckValue for UniqueVec<T> {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if let Some(items) = check_array_of::<T>(value, at, report, 0) {
+            check_unique_items(items, at, report);
+        }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for UniqueVec<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("UniqueArray_of_{}", T::schema_name()).into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<T>(),
+            "uniqueItems": true
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// JsonObject
+
+/// A free-form JSON object (`type: object`, any members), as in event `data`,
+/// trace `attributes` or event payloads.
+///
+/// Unlike `serde_json::Map`, it refuses an object that names a key twice, at
+/// any depth: a parser that keeps one of two values silently loses data.
+///
+/// ```
+/// use mplp_core::JsonObject;
+/// let ok: JsonObject = serde_json::from_str(r#"{"a": {"b": 1}}"#).unwrap();
+/// assert_eq!(ok.get("a").unwrap()["b"], 1);
+/// let err = serde_json::from_str::<JsonObject>(r#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
+/// assert!(err.to_string().contains("duplicate key `b`"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonObject(Map<String, Value>);
+
+impl JsonObject {
+    /// An empty object.
+    pub fn new() -> Self {
+        JsonObject(Map::new())
+    }
+
+    /// The members, mutably.
+    pub fn as_map_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.0
+    }
+
+    /// The inner map.
+    pub fn into_map(self) -> Map<String, Value> {
+        self.0
+    }
+
+    /// Sets a member, returning the old value.
+    pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Value>) -> Option<Value> {
+        self.0.insert(key.into(), value.into())
+    }
+}
+
+impl Deref for JsonObject {
+    type Target = Map<String, Value>;
+    fn deref(&self) -> &Map<String, Value> {
+        &self.0
+    }
+}
+
+impl From<Map<String, Value>> for JsonObject {
+    fn from(m: Map<String, Value>) -> Self {
+        JsonObject(m)
+    }
+}
+
+impl From<JsonObject> for Value {
+    fn from(o: JsonObject) -> Value {
+        Value::Object(o.0)
+    }
+}
+
+impl TryFrom<Value> for JsonObject {
+    type Error = Value;
+    /// Takes the object out of a value, or gives the value back.
+    fn try_from(v: Value) -> Result<Self, Value> {
+        match v {
+            Value::Object(m) => Ok(JsonObject(m)),
+            other => Err(other),
+        }
+    }
+}
+
+impl FromIterator<(String, Value)> for JsonObject {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        JsonObject(iter.into_iter().collect())
+    }
+}
+
+impl Serialize for JsonObject {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match d.deserialize_any(StrictValueVisitor)? {
+            Value::Object(m) => Ok(JsonObject(m)),
+            other => Err(de::Error::invalid_type(
+                unexpected(&other),
+                &"a JSON object",
+            )),
+        }
+    }
+}
+
+impl CheckValue for JsonObject {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if !value.is_object() {
+            crate::check::type_error(value, at, report, "an object");
+        }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for JsonObject {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "JsonObject".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}
+
+/// A JSON value that refuses duplicate keys at any depth.
+///
+/// ```
+/// use mplp_core::StrictValue;
+/// assert!(serde_json::from_str::<StrictValue>("[1, {\"a\": 1}]").is_ok());
+/// assert!(serde_json::from_str::<StrictValue>("[{\"a\": 1, \"a\": 1}]").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrictValue(pub Value);
+
+impl<'de> Deserialize<'de> for StrictValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictValueVisitor).map(StrictValue)
+    }
+}
+
+impl Serialize for StrictValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+fn unexpected(v: &Value) -> de::Unexpected<'_> {
+    match v {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(_) => de::Unexpected::Other("number"),
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+struct StrictValueVisitor;
+
+impl<'de> Visitor<'de> for StrictValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(StrictValue(item)) = seq.next_element()? {
+            v.push(item);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let StrictValue(value) = map.next_value()?;
+            if m.contains_key(&key) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key `{key}`: an object must not name a key twice"
+                )));
+            }
+            m.insert(key, value);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn strict_value_keeps_numbers() {
+        let v: StrictValue =
+            serde_json::from_str(r#"{"a": 1, "b": -2, "c": 1.5, "d": [true, null]}"#).unwrap();
+        assert_eq!(
+            v.0,
+            serde_json::json!({"a": 1, "b": -2, "c": 1.5, "d": [true, null]})
+        );
+    }
+
+    #[test]
+    fn non_empty_string_rejects_empty_on_the_wire() {
+        assert!(serde_json::from_str::<NonEmptyString>("\"\"").is_err());
+        assert_eq!(
+            serde_json::from_str::<NonEmptyString>("\"x\"").unwrap(),
+            "x"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn unique_vec_agrees_with_the_check(items in proptest::collection::vec(0u8..6, 0..8)) {
+            let unique = UniqueVec::try_from(items.clone()).is_ok();
+            let value = serde_json::to_value(&items).unwrap();
+            let mut report = Report::new();
+            check_unique_items(value.as_array().unwrap(), &Pointer::root(), &mut report);
+            prop_assert_eq!(unique, report.is_valid());
+            let deser = serde_json::from_value::<UniqueVec<u8>>(value).is_ok();
+            prop_assert_eq!(unique, deser);
+        }
+
+        #[test]
+        fn version_agrees_with_pattern(s in "[0-9.a-z-]{0,8}") {
+            let parts: Vec<&str> = s.split('.').collect();
+            let expected = parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+            prop_assert_eq!(Version::parse(&s).is_ok(), expected);
+        }
+    }
+}
