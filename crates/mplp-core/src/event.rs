@@ -162,13 +162,17 @@ pub struct BaseEvent {
     /// When it happened.
     pub timestamp: Timestamp,
     /// The trace the event belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub trace_id: Option<TraceId>,
     /// The event's data: absent, `null` or an object.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::event::nullable"
+        deserialize_with = "crate::nullable"
     )]
     #[cfg_attr(feature = "schemars", schemars(with = "Option<JsonObject>"))]
     pub data: Option<Option<JsonObject>>,
@@ -200,16 +204,6 @@ impl BaseEvent {
         self.trace_id = Some(trace_id);
         self
     }
-}
-
-/// Deserializes a field that may be absent, `null` or a value into
-/// `Option<Option<T>>` (absent is handled by `#[serde(default)]`).
-pub fn nullable<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(d).map(Some)
 }
 
 impl CheckValue for BaseEvent {

@@ -51,6 +51,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod check;
+mod de;
 pub mod document;
 mod error;
 mod event;
@@ -65,9 +66,10 @@ mod values;
 pub mod wire_enum;
 
 pub use check::CheckValue;
+pub use de::{not_null, nullable};
 pub use document::{Document, Validation};
 pub use error::{Error, Report, Rule, Severity, TransitionError, Violation};
-pub use event::{BaseEvent, EVENT_TYPE_PATTERN, EventType, EventTypeError, nullable};
+pub use event::{BaseEvent, EVENT_TYPE_PATTERN, EventType, EventTypeError};
 pub use id::{
     CollabId, ContextId, DialogId, EventId, IdError, MplpId, PlanId, SpanId, StepId, ThreadId,
     TraceId,

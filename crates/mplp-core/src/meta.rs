@@ -59,22 +59,46 @@ pub struct Meta {
     /// The version of the schema the object follows (`MAJOR.MINOR.PATCH`). Required.
     pub schema_version: Version,
     /// When the object was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub created_at: Option<Timestamp>,
     /// Who created it (a user id, agent name or system id).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub created_by: Option<String>,
     /// When it was last changed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub updated_at: Option<Timestamp>,
     /// Who last changed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub updated_by: Option<String>,
     /// Tags for search and grouping; all different.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub tags: Option<UniqueVec<String>>,
     /// The cross-cutting concerns this object takes part in; all different.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub cross_cutting: Option<UniqueVec<CrossCutting>>,
 }
 
@@ -136,5 +160,44 @@ impl CheckValue for Meta {
         o.optional::<UniqueVec<String>>("tags");
         o.optional::<UniqueVec<CrossCutting>>("cross_cutting");
         o.deny_unknown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Pointer;
+
+    #[test]
+    fn null_is_not_absent() {
+        let text = r#"{"protocol_version":"1.0.0","schema_version":"1.0.0","created_by":null}"#;
+        assert!(serde_json::from_str::<Meta>(text).is_err());
+        let mut report = Report::new();
+        Meta::check_value(
+            &serde_json::from_str(text).unwrap(),
+            &Pointer::root(),
+            &mut report,
+        );
+        assert_eq!(report.violations().len(), 1);
+        assert_eq!(report.violations()[0].pointer, "/created_by");
+        assert_eq!(report.violations()[0].rule, crate::Rule::TYPE);
+    }
+
+    #[test]
+    fn cross_cutting_and_tags_must_be_unique() {
+        let text = r#"{"protocol_version":"1.0.0","schema_version":"1.0.0","tags":["a","a"],"cross_cutting":["security","security"]}"#;
+        assert!(serde_json::from_str::<Meta>(text).is_err());
+        let mut report = Report::new();
+        Meta::check_value(
+            &serde_json::from_str(text).unwrap(),
+            &Pointer::root(),
+            &mut report,
+        );
+        let pointers: Vec<_> = report
+            .violations()
+            .iter()
+            .map(|v| v.pointer.as_str())
+            .collect();
+        assert_eq!(pointers, ["/tags/1", "/cross_cutting/1"]);
     }
 }

@@ -49,7 +49,11 @@ pub struct Ref {
     /// The module of the object referred to.
     pub module: ModuleName,
     /// What the reference means, for people.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub description: Option<String>,
 }
 
@@ -89,24 +93,31 @@ pub struct Governance {
     #[serde(
         rename = "lifecyclePhase",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
     )]
     pub lifecycle_phase: Option<String>,
     /// The truth domain the object belongs to (`requirements`, `architecture`, ...).
     #[serde(
         rename = "truthDomain",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
     )]
     pub truth_domain: Option<String>,
     /// When true, the object may be changed only by a governance override.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub locked: Option<bool>,
     /// The last Confirm decision that approved this state.
     #[serde(
         rename = "lastConfirmRef",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
     )]
     pub last_confirm_ref: Option<Ref>,
 }
@@ -144,13 +155,25 @@ pub struct TraceBase {
     /// This operation.
     pub span_id: SpanId,
     /// The operation this one is part of; absent for a root span.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub parent_span_id: Option<SpanId>,
     /// The context the trace belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub context_id: Option<ContextId>,
     /// Free-form attributes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::not_null"
+    )]
     pub attributes: Option<JsonObject>,
 }
 

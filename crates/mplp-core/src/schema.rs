@@ -1,4 +1,593 @@
 //! The canonical schemas (our rendering), embedded, and validation of a
-//! `serde_json::Value` against them with the `jsonschema` crate.
+//! `serde_json::Value` against them with the [`jsonschema`] crate.
 //!
-//! (Filled in by the schema-check work.)
+//! The 14 schema files of `schemas/` are compiled into the crate
+//! ([`FILES`]). [`validate`] checks a value against one of them, fully
+//! offline: every embedded file is registered under its `$id`, so `$ref`s
+//! between files resolve without any network or file access. Format
+//! assertion is on: `date-time` (RFC 3339) and `uuid` (RFC 9562 text form,
+//! any version, either case) are checked, as the canonical schemas intend.
+//!
+//! Validators are compiled once, on first use, and shared by all threads.
+//!
+//! ```
+//! use mplp_core::schema::{self, SchemaKind};
+//! use serde_json::json;
+//!
+//! let meta = json!({"protocol_version": "1.0.0", "schema_version": "1.0"});
+//! let report = schema::validate(SchemaKind::Metadata, &meta);
+//! let found: Vec<_> = report.errors().map(|v| (v.pointer.as_str(), v.rule.as_str())).collect();
+//! assert_eq!(found, [("/schema_version", "pattern")]);
+//!
+//! let meta = json!({"protocolVersion": "1.0.0", "schema_version": "1.0.0"});
+//! let report = schema::validate(SchemaKind::Metadata, &meta);
+//! let mut found: Vec<_> = report.errors().map(|v| (v.pointer.as_str(), v.rule.as_str())).collect();
+//! found.sort();
+//! // `required` and `additional-properties` point at the member itself.
+//! assert_eq!(found, [("/protocolVersion", "additional-properties"), ("/protocol_version", "required")]);
+//! assert!(schema::is_valid(SchemaKind::Metadata, &json!({"protocol_version": "1.0.0", "schema_version": "1.0.0"})));
+//! ```
+//!
+//! # Spec notes
+//! - Rule ids are the JSON Schema keyword names in kebab case (`required`,
+//!   `additional-properties`, `min-length`, ...), as [`Rule`] defines them.
+//!   `const` is reported as `enum` (a one-value enum), the rule the typed
+//!   SDK reports for the same mistake. An `anyOf` whose branches all fail on
+//!   the type alone (the base event's `data`: object or null) is reported
+//!   as `type`.
+//! - `required` and `additional-properties` point at the missing or extra
+//!   member (`/meta/protocolVersion`), not at the object that holds it.
+//! - Draft 7 does not define the `uuid` format; it is asserted here as RFC
+//!   9562 defines its text form (`8-4-4-4-12` hex digits, any version and
+//!   either case). The typed SDK is stricter (lowercase version 4 only).
+
+use std::sync::OnceLock;
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Draft, Registry, ValidationError, Validator};
+use serde_json::Value;
+
+use crate::{Pointer, Report, Rule, Violation};
+
+/// The embedded schema files: path below `schemas/` and text.
+///
+/// ```
+/// assert_eq!(mplp_core::schema::FILES.len(), 14);
+/// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
+/// ```
+pub const FILES: [(&str, &str); 14] = [
+    (
+        "mplp-plan.schema.json",
+        include_str!("../schemas/mplp-plan.schema.json"),
+    ),
+    (
+        "mplp-dialog.schema.json",
+        include_str!("../schemas/mplp-dialog.schema.json"),
+    ),
+    (
+        "mplp-collab.schema.json",
+        include_str!("../schemas/mplp-collab.schema.json"),
+    ),
+    (
+        "common/metadata.schema.json",
+        include_str!("../schemas/common/metadata.schema.json"),
+    ),
+    (
+        "common/identifiers.schema.json",
+        include_str!("../schemas/common/identifiers.schema.json"),
+    ),
+    (
+        "common/events.schema.json",
+        include_str!("../schemas/common/events.schema.json"),
+    ),
+    (
+        "common/trace-base.schema.json",
+        include_str!("../schemas/common/trace-base.schema.json"),
+    ),
+    (
+        "common/common-types.schema.json",
+        include_str!("../schemas/common/common-types.schema.json"),
+    ),
+    (
+        "events/mplp-map-event.schema.json",
+        include_str!("../schemas/events/mplp-map-event.schema.json"),
+    ),
+    (
+        "events/mplp-sa-event.schema.json",
+        include_str!("../schemas/events/mplp-sa-event.schema.json"),
+    ),
+    (
+        "events/mplp-event-core.schema.json",
+        include_str!("../schemas/events/mplp-event-core.schema.json"),
+    ),
+    (
+        "events/mplp-runtime-execution-event.schema.json",
+        include_str!("../schemas/events/mplp-runtime-execution-event.schema.json"),
+    ),
+    (
+        "events/mplp-graph-update-event.schema.json",
+        include_str!("../schemas/events/mplp-graph-update-event.schema.json"),
+    ),
+    (
+        "events/mplp-pipeline-stage-event.schema.json",
+        include_str!("../schemas/events/mplp-pipeline-stage-event.schema.json"),
+    ),
+];
+
+/// What to validate against: a whole schema file, or one definition inside one.
+///
+/// ```
+/// use mplp_core::schema::SchemaKind;
+/// assert_eq!(SchemaKind::Plan.file(), "mplp-plan.schema.json");
+/// assert_eq!(SchemaKind::from_name("map-event"), Some(SchemaKind::MapEvent));
+/// assert_eq!(SchemaKind::Ref.fragment(), "#/definitions/Ref");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SchemaKind {
+    /// `mplp-plan.schema.json`.
+    Plan,
+    /// `mplp-dialog.schema.json`.
+    Dialog,
+    /// `mplp-collab.schema.json`.
+    Collab,
+    /// `common/metadata.schema.json` (the `meta` block).
+    Metadata,
+    /// `common/identifiers.schema.json` (a lowercase UUID v4).
+    Identifier,
+    /// `common/events.schema.json` (the base module event).
+    BaseEvent,
+    /// `common/trace-base.schema.json`.
+    TraceBase,
+    /// `common/common-types.schema.json#/definitions/Ref`.
+    Ref,
+    /// The `governance` block (`mplp-dialog.schema.json#/properties/governance`;
+    /// Collab's is the same).
+    Governance,
+    /// `events/mplp-map-event.schema.json`.
+    MapEvent,
+    /// `events/mplp-sa-event.schema.json`.
+    SaEvent,
+    /// `events/mplp-event-core.schema.json`.
+    CoreEvent,
+    /// `events/mplp-runtime-execution-event.schema.json`.
+    RuntimeExecutionEvent,
+    /// `events/mplp-graph-update-event.schema.json`.
+    GraphUpdateEvent,
+    /// `events/mplp-pipeline-stage-event.schema.json`.
+    PipelineStageEvent,
+}
+
+impl SchemaKind {
+    /// Every kind.
+    pub const ALL: [SchemaKind; 15] = [
+        SchemaKind::Plan,
+        SchemaKind::Dialog,
+        SchemaKind::Collab,
+        SchemaKind::Metadata,
+        SchemaKind::Identifier,
+        SchemaKind::BaseEvent,
+        SchemaKind::TraceBase,
+        SchemaKind::Ref,
+        SchemaKind::Governance,
+        SchemaKind::MapEvent,
+        SchemaKind::SaEvent,
+        SchemaKind::CoreEvent,
+        SchemaKind::RuntimeExecutionEvent,
+        SchemaKind::GraphUpdateEvent,
+        SchemaKind::PipelineStageEvent,
+    ];
+
+    /// A short name (`plan`, `map-event`, `event-core`, ...); the document
+    /// kinds use the names of the CLI.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SchemaKind::Plan => "plan",
+            SchemaKind::Dialog => "dialog",
+            SchemaKind::Collab => "collab",
+            SchemaKind::Metadata => "metadata",
+            SchemaKind::Identifier => "identifier",
+            SchemaKind::BaseEvent => "base-event",
+            SchemaKind::TraceBase => "trace-base",
+            SchemaKind::Ref => "ref",
+            SchemaKind::Governance => "governance",
+            SchemaKind::MapEvent => "map-event",
+            SchemaKind::SaEvent => "sa-event",
+            SchemaKind::CoreEvent => "event-core",
+            SchemaKind::RuntimeExecutionEvent => "runtime-execution-event",
+            SchemaKind::GraphUpdateEvent => "graph-update-event",
+            SchemaKind::PipelineStageEvent => "pipeline-stage-event",
+        }
+    }
+
+    /// The kind with this [`name`](SchemaKind::name).
+    pub fn from_name(name: &str) -> Option<Self> {
+        SchemaKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The schema file, as a path below `schemas/` (one of [`FILES`]).
+    pub const fn file(self) -> &'static str {
+        match self {
+            SchemaKind::Plan => "mplp-plan.schema.json",
+            SchemaKind::Dialog | SchemaKind::Governance => "mplp-dialog.schema.json",
+            SchemaKind::Collab => "mplp-collab.schema.json",
+            SchemaKind::Metadata => "common/metadata.schema.json",
+            SchemaKind::Identifier => "common/identifiers.schema.json",
+            SchemaKind::BaseEvent => "common/events.schema.json",
+            SchemaKind::TraceBase => "common/trace-base.schema.json",
+            SchemaKind::Ref => "common/common-types.schema.json",
+            SchemaKind::MapEvent => "events/mplp-map-event.schema.json",
+            SchemaKind::SaEvent => "events/mplp-sa-event.schema.json",
+            SchemaKind::CoreEvent => "events/mplp-event-core.schema.json",
+            SchemaKind::RuntimeExecutionEvent => "events/mplp-runtime-execution-event.schema.json",
+            SchemaKind::GraphUpdateEvent => "events/mplp-graph-update-event.schema.json",
+            SchemaKind::PipelineStageEvent => "events/mplp-pipeline-stage-event.schema.json",
+        }
+    }
+
+    /// The URI fragment of the schema inside its file (`""` for the whole file).
+    pub const fn fragment(self) -> &'static str {
+        match self {
+            SchemaKind::Ref => "#/definitions/Ref",
+            SchemaKind::Governance => "#/properties/governance",
+            _ => "",
+        }
+    }
+
+    /// The schema of an observability event (the CLI's `event` kind), picked
+    /// by its `event_family`: `runtime_execution`, `graph_update` and
+    /// `pipeline_stage` have their own schemas, every other value (or none)
+    /// uses the core event schema.
+    ///
+    /// ```
+    /// use mplp_core::schema::SchemaKind;
+    /// let e = serde_json::json!({"event_family": "graph_update"});
+    /// assert_eq!(SchemaKind::event_for(&e), SchemaKind::GraphUpdateEvent);
+    /// assert_eq!(SchemaKind::event_for(&serde_json::json!({})), SchemaKind::CoreEvent);
+    /// ```
+    pub fn event_for(value: &Value) -> Self {
+        match value.get("event_family").and_then(Value::as_str) {
+            Some("runtime_execution") => SchemaKind::RuntimeExecutionEvent,
+            Some("graph_update") => SchemaKind::GraphUpdateEvent,
+            Some("pipeline_stage") => SchemaKind::PipelineStageEvent,
+            _ => SchemaKind::CoreEvent,
+        }
+    }
+
+    fn index(self) -> usize {
+        SchemaKind::ALL
+            .iter()
+            .position(|k| *k == self)
+            .unwrap_or_default()
+    }
+}
+
+/// The parsed text of an embedded schema file (`path` as in [`FILES`]).
+///
+/// ```
+/// let plan = mplp_core::schema::parsed("mplp-plan.schema.json").unwrap();
+/// assert_eq!(plan["type"], "object");
+/// ```
+pub fn parsed(path: &str) -> Option<&'static Value> {
+    let index = FILES.iter().position(|(p, _)| *p == path)?;
+    parsed_files().get(index)?.as_ref()
+}
+
+fn parsed_files() -> &'static [Option<Value>] {
+    static PARSED: OnceLock<Vec<Option<Value>>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(_, text)| serde_json::from_str(text).ok())
+            .collect()
+    })
+}
+
+/// True when `value` is valid against the schema of `kind` (faster than
+/// [`validate`]: stops at the first error and builds no report).
+pub fn is_valid(kind: SchemaKind, value: &Value) -> bool {
+    match validators() {
+        Ok(v) => v
+            .get(kind.index())
+            .is_some_and(|validator| validator.is_valid(value)),
+        Err(_) => false,
+    }
+}
+
+/// Validates `value` against the schema of `kind`, reporting every error
+/// with an RFC 6901 pointer and a kebab-case rule id (see the module docs).
+///
+/// ```
+/// use mplp_core::schema::{validate, SchemaKind};
+/// let step_status = serde_json::json!({"event_id": "not-a-uuid"});
+/// let report = validate(SchemaKind::BaseEvent, &step_status);
+/// assert!(report.errors().any(|v| v.pointer == "/event_id" && v.rule.as_str() == "pattern"));
+/// assert!(report.errors().any(|v| v.pointer == "/timestamp" && v.rule.as_str() == "required"));
+/// ```
+pub fn validate(kind: SchemaKind, value: &Value) -> Report {
+    let mut report = Report::new();
+    let validator = match validators() {
+        Ok(v) => v.get(kind.index()),
+        Err(message) => {
+            report.error("", Rule::new("schema"), message.clone());
+            return report;
+        }
+    };
+    let Some(validator) = validator else {
+        report.error("", Rule::new("schema"), "no validator for this kind");
+        return report;
+    };
+    for error in validator.iter_errors(value) {
+        push_error(&error, &mut report);
+    }
+    report
+}
+
+fn push_error(error: &ValidationError<'_>, report: &mut Report) {
+    let at = error.instance_path().as_str();
+    let message = error.to_string();
+    match error.kind() {
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            report.push(Violation::error(
+                pointer_below(at, name),
+                Rule::REQUIRED,
+                format!("missing required member `{name}`"),
+            ));
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            for name in unexpected {
+                report.push(Violation::error(
+                    pointer_below(at, name),
+                    Rule::ADDITIONAL_PROPERTIES,
+                    format!("member `{name}` is not allowed here"),
+                ));
+            }
+        }
+        ValidationErrorKind::AnyOf { context } if all_type_errors(context) => {
+            report.error(at, Rule::TYPE, message);
+        }
+        kind => report.error(at, rule_of(kind.keyword()), message),
+    }
+}
+
+fn all_type_errors(context: &[Vec<ValidationError<'static>>]) -> bool {
+    !context.is_empty()
+        && context.iter().all(|branch| {
+            !branch.is_empty()
+                && branch
+                    .iter()
+                    .all(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }))
+        })
+}
+
+/// The rule id of a JSON Schema keyword: its name in kebab case
+/// (`const` counts as `enum`).
+fn rule_of(keyword: &str) -> Rule {
+    match keyword {
+        "required" => Rule::REQUIRED,
+        "additionalProperties" => Rule::ADDITIONAL_PROPERTIES,
+        "enum" | "const" => Rule::ENUM,
+        "pattern" => Rule::PATTERN,
+        "format" => Rule::FORMAT,
+        "minLength" => Rule::MIN_LENGTH,
+        "minItems" => Rule::MIN_ITEMS,
+        "uniqueItems" => Rule::UNIQUE_ITEMS,
+        "type" => Rule::TYPE,
+        "minimum" => Rule::MINIMUM,
+        "maximum" => Rule::MAXIMUM,
+        "maxLength" => Rule::new("max-length"),
+        "maxItems" => Rule::new("max-items"),
+        "exclusiveMinimum" => Rule::new("exclusive-minimum"),
+        "exclusiveMaximum" => Rule::new("exclusive-maximum"),
+        "anyOf" => Rule::new("any-of"),
+        "oneOf" => Rule::new("one-of"),
+        "allOf" => Rule::new("all-of"),
+        "not" => Rule::new("not"),
+        "multipleOf" => Rule::new("multiple-of"),
+        "propertyNames" => Rule::new("property-names"),
+        "contains" => Rule::new("contains"),
+        "falseSchema" => Rule::new("false-schema"),
+        "$ref" => Rule::new("ref"),
+        _ => Rule::new("schema"),
+    }
+}
+
+fn pointer_below(at: &str, name: &str) -> String {
+    let mut p = Pointer::root();
+    // `at` is already an escaped pointer; only the new member needs escaping.
+    p = p.key(name);
+    format!("{at}{p}")
+}
+
+type Validators = Result<Vec<Validator>, String>;
+
+fn validators() -> &'static Validators {
+    static VALIDATORS: OnceLock<Validators> = OnceLock::new();
+    VALIDATORS.get_or_init(compile)
+}
+
+fn compile() -> Validators {
+    let mut resources = Vec::with_capacity(FILES.len());
+    for (path, parsed) in FILES.iter().zip(parsed_files()) {
+        let Some(schema) = parsed else {
+            return Err(format!("embedded schema {} is not JSON", path.0));
+        };
+        let Some(id) = schema.get("$id").and_then(Value::as_str) else {
+            return Err(format!("embedded schema {} has no $id", path.0));
+        };
+        resources.push((id.to_owned(), schema));
+    }
+    let registry = Registry::new()
+        .draft(Draft::Draft7)
+        .extend(resources.iter().map(|(id, schema)| (id.as_str(), *schema)))
+        .and_then(|b| b.prepare())
+        .map_err(|e| format!("cannot register the embedded schemas: {e}"))?;
+    SchemaKind::ALL
+        .iter()
+        .map(|kind| {
+            let id = resources
+                .iter()
+                .zip(FILES.iter())
+                .find(|(_, (path, _))| *path == kind.file())
+                .map(|((id, _), _)| id.as_str())
+                .unwrap_or_default();
+            let root = serde_json::json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "$ref": format!("{id}{}", kind.fragment()),
+            });
+            jsonschema::options()
+                .with_draft(Draft::Draft7)
+                .with_registry(&registry)
+                .should_validate_formats(true)
+                .should_ignore_unknown_formats(false)
+                .with_format("uuid", is_uuid)
+                .build(&root)
+                .map_err(|e| format!("cannot compile the {} schema: {e}", kind.name()))
+        })
+        .collect()
+}
+
+/// The `uuid` format: the RFC 9562 text form, `8-4-4-4-12` hexadecimal
+/// digits in either case, any version or variant.
+///
+/// ```
+/// use mplp_core::schema::is_uuid;
+/// assert!(is_uuid("550e8400-e29b-41d4-a716-446655440000"));
+/// assert!(is_uuid("550E8400-E29B-11D4-A716-446655440000")); // upper case, version 1
+/// assert!(!is_uuid("550e8400e29b41d4a716446655440000"));
+/// assert!(!is_uuid("sess-1"));
+/// ```
+pub fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_kind_compiles_offline() {
+        let validators = validators().as_ref().unwrap();
+        assert_eq!(validators.len(), SchemaKind::ALL.len());
+        for kind in SchemaKind::ALL {
+            assert_eq!(SchemaKind::from_name(kind.name()), Some(kind));
+            assert!(parsed(kind.file()).is_some(), "{}", kind.file());
+        }
+    }
+
+    #[test]
+    fn refs_across_files_resolve() {
+        // Plan -> metadata (another file); Governance -> common-types#/definitions/Ref.
+        let gov = json!({"lastConfirmRef": {"id": "x", "module": "nope"}});
+        let report = validate(SchemaKind::Governance, &gov);
+        let mut found: Vec<_> = report
+            .errors()
+            .map(|v| (v.pointer.clone(), v.rule.as_str()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                ("/lastConfirmRef/id".to_owned(), "pattern"),
+                ("/lastConfirmRef/module".to_owned(), "enum")
+            ]
+        );
+    }
+
+    #[test]
+    fn formats_are_asserted() {
+        let base = json!({
+            "event_id": "550e8400-e29b-41d4-a716-446655440000",
+            "event_type": "x",
+            "event_family": "intent",
+            "timestamp": "2025-12-07T00:00:05Z",
+        });
+        assert!(is_valid(SchemaKind::CoreEvent, &base));
+        let mut bad = base.clone();
+        bad["timestamp"] = json!("yesterday");
+        bad["event_id"] = json!("sess-1");
+        let mut found: Vec<_> = validate(SchemaKind::CoreEvent, &bad)
+            .errors()
+            .map(|v| (v.pointer.clone(), v.rule.as_str()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                ("/event_id".to_owned(), "format"),
+                ("/timestamp".to_owned(), "format")
+            ]
+        );
+        // The uuid format accepts any version and case (the SDK types are stricter).
+        let mut upper = base;
+        upper["event_id"] = json!("550E8400-E29B-11D4-A716-446655440000");
+        assert!(is_valid(SchemaKind::CoreEvent, &upper));
+    }
+
+    #[test]
+    fn const_is_enum_and_nullable_data_is_type() {
+        let e = json!({
+            "event_id": "550e8400-e29b-41d4-a716-446655440000",
+            "event_type": "x",
+            "event_family": "intent",
+            "timestamp": "2025-12-07T00:00:05Z",
+            "graph_id": "550e8400-e29b-41d4-a716-446655440000",
+            "update_kind": "bulk", "node_delta": 1, "edge_delta": 0
+        });
+        let report = validate(SchemaKind::GraphUpdateEvent, &e);
+        let found: Vec<_> = report
+            .errors()
+            .map(|v| (v.pointer.as_str(), v.rule.as_str()))
+            .collect();
+        assert_eq!(found, [("/event_family", "enum")]);
+
+        let ev = json!({
+            "event_id": "550e8400-e29b-41d4-a716-446655440000",
+            "event_type": "plan.created", "source": "plan",
+            "timestamp": "2025-12-07T00:00:05Z", "data": "text"
+        });
+        let report = validate(SchemaKind::BaseEvent, &ev);
+        let found: Vec<_> = report
+            .errors()
+            .map(|v| (v.pointer.as_str(), v.rule.as_str()))
+            .collect();
+        assert_eq!(found, [("/data", "type")]);
+    }
+
+    #[test]
+    fn member_pointers_are_escaped() {
+        let meta = json!({"protocol_version": "1.0.0", "schema_version": "1.0.0", "a/b~c": 1, "tags": ["x", "x"]});
+        let report = validate(SchemaKind::Metadata, &meta);
+        let mut found: Vec<_> = report
+            .errors()
+            .map(|v| (v.pointer.as_str(), v.rule.as_str()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                ("/a~1b~0c", "additional-properties"),
+                ("/tags", "unique-items")
+            ]
+        );
+    }
+
+    #[test]
+    fn every_embedded_file_is_draft_07_with_an_id() {
+        for (path, _) in FILES {
+            let s = parsed(path).unwrap();
+            assert_eq!(
+                s["$schema"], "http://json-schema.org/draft-07/schema#",
+                "{path}"
+            );
+            assert!(s["$id"].as_str().unwrap().ends_with(path), "{path}");
+        }
+    }
+}

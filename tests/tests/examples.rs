@@ -1,0 +1,81 @@
+//! Every example in `schemas/examples` gets the verdict of the folder it sits in.
+
+use mplp_integration_tests::{Kind, example_files, examples_dir, round_trip, validate};
+use serde_json::Value;
+
+#[test]
+fn every_valid_example_is_valid_and_round_trips() {
+    let files = example_files(&examples_dir().join("valid"));
+    assert!(files.len() >= 30, "expected the example set, found {}", files.len());
+    for path in files {
+        let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let bytes = std::fs::read(&path).unwrap();
+        let report = validate(kind, &bytes);
+        assert!(
+            report.is_valid(),
+            "{} should be valid: {:#?}",
+            path.display(),
+            report.violations()
+        );
+        if let Some(written) = round_trip(kind, &bytes) {
+            let written = written.unwrap();
+            let a: Value = serde_json::from_slice(&bytes).unwrap();
+            let b: Value = serde_json::from_str(&written).unwrap();
+            assert_eq!(a, b, "{} does not round-trip", path.display());
+        } else {
+            // Logs: every line round-trips through its typed event.
+            let line_kind = if kind == Kind::MapLog { Kind::MapEvent } else { Kind::SaEvent };
+            for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                let written = round_trip(line_kind, line).unwrap().unwrap();
+                let a: Value = serde_json::from_slice(line).unwrap();
+                let b: Value = serde_json::from_str(&written).unwrap();
+                assert_eq!(a, b, "a line of {} does not round-trip", path.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn every_invalid_example_is_rejected_with_the_expected_pointer_and_rule() {
+    let dir = examples_dir().join("invalid");
+    let files = example_files(&dir);
+    assert!(files.len() >= 30, "expected the example set, found {}", files.len());
+    for path in files {
+        let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let bytes = std::fs::read(&path).unwrap();
+        let report = validate(kind, &bytes);
+        assert!(!report.is_valid(), "{} should be invalid", path.display());
+        let expect_path = path.with_extension("expect.json");
+        let expect: Value = serde_json::from_slice(&std::fs::read(&expect_path).unwrap()).unwrap();
+        let (pointer, rule) = (expect["pointer"].as_str().unwrap(), expect["rule"].as_str().unwrap());
+        assert!(
+            report
+                .errors()
+                .any(|v| v.pointer == pointer && v.rule.as_str() == rule),
+            "{}: expected [{rule}] at `{pointer}`, got {:#?}",
+            path.display(),
+            report.violations()
+        );
+        // The file name says which rule it breaks.
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.contains(&format!("--{rule}--")), "{name} does not name rule {rule}");
+    }
+}
+
+#[test]
+fn seed_style_documents_are_rejected_with_several_errors() {
+    let files = example_files(&examples_dir().join("invalid/seed"));
+    assert!(!files.is_empty());
+    for path in files {
+        let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let bytes = std::fs::read(&path).unwrap();
+        let report = validate(kind, &bytes);
+        assert!(!report.is_valid(), "{} should be invalid", path.display());
+        assert!(
+            report.errors().count() >= 2,
+            "{}: expected every error to be reported, got {:#?}",
+            path.display(),
+            report.violations()
+        );
+    }
+}
