@@ -1,0 +1,478 @@
+//! The Collab document (`mplp-collab.schema.json`), its participants and its
+//! semantic rules (the MAP invariants about a session's structure).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use mplp_core::check::{CheckValue, ObjectCheck};
+use mplp_core::{
+    BaseEvent, CollabId, CollabMode, ContextId, Document, Error, Governance, Meta, NonEmptyString,
+    NonEmptyVec, Pointer, Report, Rule, Timestamp, TraceBase,
+};
+
+/// The `role_id` that designates the orchestrator of an `orchestrated`
+/// session (see the crate's spec notes: "Who is the orchestrator?").
+///
+/// ```
+/// use mplp_collab::{Participant, ParticipantKind, ORCHESTRATOR_ROLE};
+/// let p = Participant::orchestrator("agent-lead", ParticipantKind::Agent)?;
+/// assert_eq!(p.role_id.as_deref(), Some(ORCHESTRATOR_ROLE));
+/// assert!(p.is_orchestrator());
+/// # Ok::<(), mplp_core::Error>(())
+/// ```
+pub const ORCHESTRATOR_ROLE: &str = "orchestrator";
+
+/// `map_session_requires_participants`: a session has at least one
+/// participant. Enforced by the schema's `minItems` (reported as `min-items`)
+/// and by the type of [`Collab::participants`].
+pub const MAP_SESSION_REQUIRES_PARTICIPANTS: Rule = Rule::new("map_session_requires_participants");
+/// `map_min_participants`: the seed's name for [`MAP_SESSION_REQUIRES_PARTICIPANTS`].
+pub const MAP_MIN_PARTICIPANTS: Rule = Rule::new("map_min_participants");
+/// `map_unique_participant_ids`: no two participants share a `participant_id`.
+pub const MAP_UNIQUE_PARTICIPANT_IDS: Rule = Rule::new("map_unique_participant_ids");
+/// `map_participant_kind_valid`: `kind` is one of agent, human, system,
+/// external. Enforced by the schema's `enum` (reported as `enum`) and by
+/// the type [`ParticipantKind`].
+pub const MAP_PARTICIPANT_KIND_VALID: Rule = Rule::new("map_participant_kind_valid");
+/// `map_participants_have_role_ids`: every participant names a non-empty
+/// `role_id`. A **warning**: the schema makes `role_id` optional.
+pub const MAP_PARTICIPANTS_HAVE_ROLE_IDS: Rule = Rule::new("map_participants_have_role_ids");
+/// `map_orchestrator_required`: an `orchestrated` session has exactly one
+/// participant whose `role_id` is [`ORCHESTRATOR_ROLE`].
+pub const MAP_ORCHESTRATOR_REQUIRED: Rule = Rule::new("map_orchestrator_required");
+/// `map_pair_two_participants`: a `pair` session has exactly two participants.
+pub const MAP_PAIR_TWO_PARTICIPANTS: Rule = Rule::new("map_pair_two_participants");
+/// `map_exclusive_write`: only the holder of the current turn writes to the
+/// shared state. Enforced by [`TurnToken`](crate::TurnToken) at compile time;
+/// reported when a token of another turn or session is presented.
+pub const MAP_EXCLUSIVE_WRITE: Rule = Rule::new("map_exclusive_write");
+/// `map_participants_can_act`: participants act only while the session is `active`.
+pub const MAP_PARTICIPANTS_CAN_ACT: Rule = Rule::new("map_participants_can_act");
+
+mplp_core::wire_enum! {
+    /// Lifecycle status of a collaboration session. See
+    /// [`CollabStatus::can_transition_to`] for the transition table.
+    pub enum CollabStatus {
+        /// Setting up the session; participants cannot act yet.
+        Draft = "draft",
+        /// Collaboration in progress; the only status in which participants act.
+        Active = "active",
+        /// Temporarily paused; participants cannot act.
+        Suspended = "suspended",
+        /// Finished successfully (final).
+        Completed = "completed",
+        /// Aborted (final).
+        Cancelled = "cancelled",
+    }
+}
+
+mplp_core::wire_enum! {
+    /// What sort of member a participant is.
+    pub enum ParticipantKind {
+        /// A software agent.
+        Agent = "agent",
+        /// A person.
+        Human = "human",
+        /// A system component (CI bot, scheduler, ...).
+        System = "system",
+        /// A party outside the system.
+        External = "external",
+    }
+}
+
+/// Deserializes an optional member that, when present, must not be `null`
+/// (the schema types these members as string/object, never null).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// One member of a collaboration session (`collab_participant_core`).
+///
+/// ```
+/// use mplp_collab::{Participant, ParticipantKind};
+/// let p = Participant::new("agent-coder-1", ParticipantKind::Agent)?.with_role("coder");
+/// assert_eq!(serde_json::to_string(&p).unwrap(),
+///     r#"{"participant_id":"agent-coder-1","role_id":"coder","kind":"agent"}"#);
+/// assert!(Participant::new("", ParticipantKind::Agent).is_err());
+/// # Ok::<(), mplp_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Participant {
+    /// Non-empty identifier of the member, unique in the session. Required.
+    pub participant_id: NonEmptyString,
+    /// The role the member plays (a Role module `role_id`). Optional in the
+    /// schema; its absence is a `map_participants_have_role_ids` warning.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub role_id: Option<String>,
+    /// What sort of member this is. Required.
+    pub kind: ParticipantKind,
+    /// Name shown to people.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub display_name: Option<String>,
+}
+
+impl Participant {
+    /// A participant without role or display name; refuses an empty id.
+    pub fn new(participant_id: impl Into<String>, kind: ParticipantKind) -> Result<Self, Error> {
+        let participant_id = NonEmptyString::new(participant_id).map_err(|_| {
+            Error::single(
+                "/participant_id",
+                Rule::MIN_LENGTH,
+                "a participant_id must not be empty",
+            )
+        })?;
+        Ok(Participant {
+            participant_id,
+            role_id: None,
+            kind,
+            display_name: None,
+        })
+    }
+
+    /// The orchestrator: a participant whose `role_id` is [`ORCHESTRATOR_ROLE`].
+    pub fn orchestrator(
+        participant_id: impl Into<String>,
+        kind: ParticipantKind,
+    ) -> Result<Self, Error> {
+        Ok(Participant::new(participant_id, kind)?.with_role(ORCHESTRATOR_ROLE))
+    }
+
+    /// The same participant with a role.
+    #[must_use]
+    pub fn with_role(mut self, role_id: impl Into<String>) -> Self {
+        self.role_id = Some(role_id.into());
+        self
+    }
+
+    /// The same participant with a display name.
+    #[must_use]
+    pub fn with_display_name(mut self, name: impl Into<String>) -> Self {
+        self.display_name = Some(name.into());
+        self
+    }
+
+    /// True when this participant is designated as orchestrator.
+    pub fn is_orchestrator(&self) -> bool {
+        self.role_id.as_deref() == Some(ORCHESTRATOR_ROLE)
+    }
+
+    /// The role this participant appears under in MAP events: its
+    /// `role_id` when present and non-empty, else its `participant_id`.
+    pub fn event_role(&self) -> &str {
+        match self.role_id.as_deref() {
+            Some(r) if !r.is_empty() => r,
+            _ => self.participant_id.as_str(),
+        }
+    }
+}
+
+impl CheckValue for Participant {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<NonEmptyString>("participant_id");
+        o.optional::<String>("role_id");
+        o.required::<ParticipantKind>("kind");
+        o.optional::<String>("display_name");
+        o.deny_unknown();
+    }
+}
+
+/// A collaboration session (`mplp-collab.schema.json`, core profile).
+///
+/// ```
+/// use mplp_collab::{Collab, CollabStatus};
+/// use mplp_core::Document;
+/// let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"),
+///     "/../../schemas/examples/valid/collab-orchestrated.json")).unwrap();
+/// let collab = Collab::from_json(&json)?;
+/// assert_eq!(collab.status, CollabStatus::Active);
+/// assert_eq!(collab.orchestrator().map(|p| p.participant_id.as_str()), Some("agent-orch-1"));
+/// # Ok::<(), mplp_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Collab {
+    /// Protocol metadata. Required.
+    pub meta: Meta,
+    /// Governance state (lifecycle phase, truth domain, lock).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub governance: Option<Governance>,
+    /// The session's id. Required.
+    pub collab_id: CollabId,
+    /// The Context the session belongs to. Required.
+    pub context_id: ContextId,
+    /// Short name of the session. Required, non-empty.
+    pub title: NonEmptyString,
+    /// Why the participants collaborate. Required, non-empty.
+    pub purpose: NonEmptyString,
+    /// How work is shared. Required.
+    pub mode: CollabMode,
+    /// Lifecycle status. Required.
+    pub status: CollabStatus,
+    /// The members; at least one. Required.
+    pub participants: NonEmptyVec<Participant>,
+    /// When the session was created. Required.
+    pub created_at: Timestamp,
+    /// When the session last changed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub updated_at: Option<Timestamp>,
+    /// The trace span the session is recorded under.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub trace: Option<TraceBase>,
+    /// Notable events about the session (dotted base events, not MAP events).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub events: Option<Vec<BaseEvent>>,
+}
+
+impl Collab {
+    /// A new `draft` session with a fresh id, created now, after checking the
+    /// structural rules ([`Collab::check_structure`]): unique participant ids,
+    /// two participants for `pair`, one orchestrator for `orchestrated`.
+    ///
+    /// ```
+    /// use mplp_collab::{Collab, CollabStatus, Participant, ParticipantKind};
+    /// use mplp_core::{CollabMode, ContextId, NonEmptyVec};
+    /// let mut people = NonEmptyVec::new(Participant::orchestrator("lead", ParticipantKind::Agent)?);
+    /// people.push(Participant::new("coder", ParticipantKind::Agent)?.with_role("coder"));
+    /// let collab = Collab::new(ContextId::new(), "Ship it", "Ship the feature", CollabMode::Orchestrated, people)?;
+    /// assert_eq!(collab.status, CollabStatus::Draft);
+    ///
+    /// let solo = NonEmptyVec::new(Participant::new("coder", ParticipantKind::Agent)?);
+    /// let err = Collab::new(ContextId::new(), "Pair", "Pair up", CollabMode::Pair, solo).unwrap_err();
+    /// assert_eq!(err.rule().map(|r| r.as_str()), Some("map_pair_two_participants"));
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn new(
+        context_id: ContextId,
+        title: impl Into<String>,
+        purpose: impl Into<String>,
+        mode: CollabMode,
+        participants: NonEmptyVec<Participant>,
+    ) -> Result<Self, Error> {
+        Collab::new_at(
+            CollabId::new(),
+            context_id,
+            title,
+            purpose,
+            mode,
+            participants,
+            Timestamp::now(),
+        )
+    }
+
+    /// Like [`Collab::new`], with the id and creation time given (for
+    /// reproducible documents).
+    pub fn new_at(
+        collab_id: CollabId,
+        context_id: ContextId,
+        title: impl Into<String>,
+        purpose: impl Into<String>,
+        mode: CollabMode,
+        participants: NonEmptyVec<Participant>,
+        created_at: Timestamp,
+    ) -> Result<Self, Error> {
+        let non_empty = |s: String, key: &str| {
+            NonEmptyString::new(s).map_err(|_| {
+                Error::single(
+                    format!("/{key}"),
+                    Rule::MIN_LENGTH,
+                    format!("`{key}` must not be empty"),
+                )
+            })
+        };
+        let collab = Collab {
+            meta: Meta::v1(),
+            governance: None,
+            collab_id,
+            context_id,
+            title: non_empty(title.into(), "title")?,
+            purpose: non_empty(purpose.into(), "purpose")?,
+            mode,
+            status: CollabStatus::Draft,
+            participants,
+            created_at,
+            updated_at: None,
+            trace: None,
+            events: None,
+        };
+        let mut report = Report::new();
+        collab.check_structure(&mut report);
+        report.into_result(collab)
+    }
+
+    /// The orchestrator: the first participant whose `role_id` is
+    /// [`ORCHESTRATOR_ROLE`] (in any mode; only `orchestrated` requires one).
+    pub fn orchestrator(&self) -> Option<&Participant> {
+        self.participants.iter().find(|p| p.is_orchestrator())
+    }
+
+    /// The participant with this id.
+    pub fn participant(&self, participant_id: &str) -> Option<&Participant> {
+        self.participants
+            .iter()
+            .find(|p| p.participant_id.as_str() == participant_id)
+    }
+
+    /// True when participants may act (the status is `active`).
+    pub fn participants_can_act(&self) -> bool {
+        self.status.participants_can_act()
+    }
+
+    /// The structural rules that make a session unusable (errors):
+    /// `map_unique_participant_ids`, `map_pair_two_participants`,
+    /// `map_orchestrator_required`; and the `map_participants_have_role_ids`
+    /// warning.
+    pub fn check_structure(&self, report: &mut Report) {
+        let at = Pointer::root().key("participants");
+        let ps: &[Participant] = &self.participants;
+        for (i, p) in ps.iter().enumerate() {
+            if let Some(first) = ps[..i]
+                .iter()
+                .position(|q| q.participant_id == p.participant_id)
+            {
+                report.error(
+                    at.index(i).key("participant_id"),
+                    MAP_UNIQUE_PARTICIPANT_IDS,
+                    format!(
+                        "participant_id `{}` is already used by participant {first}; participant ids must be unique",
+                        p.participant_id
+                    ),
+                );
+            }
+        }
+        if self.mode == CollabMode::Pair && ps.len() != 2 {
+            report.error(
+                &at,
+                MAP_PAIR_TWO_PARTICIPANTS,
+                format!(
+                    "a `pair` session has exactly 2 participants, found {}",
+                    ps.len()
+                ),
+            );
+        }
+        if self.mode == CollabMode::Orchestrated {
+            let orchestrators: Vec<usize> = ps
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.is_orchestrator())
+                .map(|(i, _)| i)
+                .collect();
+            match orchestrators.as_slice() {
+                [] => report.error(
+                    &at,
+                    MAP_ORCHESTRATOR_REQUIRED,
+                    format!(
+                        "an `orchestrated` session needs one participant with role_id `{ORCHESTRATOR_ROLE}`, found none"
+                    ),
+                ),
+                [_] => {}
+                [_, rest @ ..] => {
+                    for i in rest {
+                        report.error(
+                            at.index(*i).key("role_id"),
+                            MAP_ORCHESTRATOR_REQUIRED,
+                            format!(
+                                "an `orchestrated` session has exactly one orchestrator; participant {} is another participant with role_id `{ORCHESTRATOR_ROLE}`",
+                                orchestrators.first().copied().unwrap_or_default()
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        for (i, p) in ps.iter().enumerate() {
+            match p.role_id.as_deref() {
+                None => report.warn(
+                    at.index(i),
+                    MAP_PARTICIPANTS_HAVE_ROLE_IDS,
+                    format!(
+                        "participant `{}` has no role_id; MAP events will name it by its participant_id",
+                        p.participant_id
+                    ),
+                ),
+                Some("") => report.warn(
+                    at.index(i).key("role_id"),
+                    MAP_PARTICIPANTS_HAVE_ROLE_IDS,
+                    format!(
+                        "participant `{}` has an empty role_id; MAP events will name it by its participant_id",
+                        p.participant_id
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+impl CollabStatus {
+    /// True for the final statuses (`completed`, `cancelled`).
+    pub const fn is_final(self) -> bool {
+        matches!(self, CollabStatus::Completed | CollabStatus::Cancelled)
+    }
+
+    /// True only for `active`: the one status in which participants act.
+    pub const fn participants_can_act(self) -> bool {
+        matches!(self, CollabStatus::Active)
+    }
+}
+
+impl CheckValue for Collab {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<Meta>("meta");
+        o.optional::<Governance>("governance");
+        o.required::<CollabId>("collab_id");
+        o.required::<ContextId>("context_id");
+        o.required::<NonEmptyString>("title");
+        o.required::<NonEmptyString>("purpose");
+        o.required::<CollabMode>("mode");
+        o.required::<CollabStatus>("status");
+        o.required::<NonEmptyVec<Participant>>("participants");
+        o.required::<Timestamp>("created_at");
+        o.optional::<Timestamp>("updated_at");
+        o.optional::<TraceBase>("trace");
+        o.optional::<Vec<BaseEvent>>("events");
+        o.deny_unknown();
+    }
+}
+
+impl Document for Collab {
+    const KIND: &'static str = "collab";
+
+    fn check_rules(&self, report: &mut Report) {
+        self.check_structure(report);
+    }
+}
