@@ -1,1 +1,82 @@
-//! MPLP v1.0.0 plan module (work in progress).
+//! Typed MPLP v1.0.0 **Plan** documents (`schemas/mplp-plan.schema.json`):
+//! a plan decomposes an objective into steps that form a directed acyclic
+//! graph of dependencies.
+//!
+//! - [`Plan`], [`PlanStep`], [`PlanStatus`], [`StepStatus`]: the wire types,
+//!   exactly as the canonical schema says (no `governance` block on a plan).
+//! - Reading and validation through [`mplp_core::Document`] (kind `plan`):
+//!   every schema violation and every semantic rule ([`rules`]) with its
+//!   JSON pointer, in O(V + E) and without recursion.
+//! - [`Plan::builder`]: plans that are valid by construction.
+//! - The lifecycle ([`lifecycle`]): the seed's transition tables and the
+//!   triggers ([`Plan::propose`], [`Plan::approve`], [`Plan::start`],
+//!   [`Plan::step_mut`] ...), each recorded as an event in the plan.
+//! - Scheduling ([`Dag`]): ready steps, stable topological order, execution
+//!   layers, longest path, descendants.
+//! - [`render`]: Mermaid and Graphviz diagrams.
+//!
+//! ```
+//! use mplp_core::{ContextId, Document};
+//! use mplp_plan::{ConfirmDecision, Plan, PlanStatus};
+//!
+//! let mut b = Plan::builder(ContextId::new(), "Fix login bug", "Find and fix the 500 on /login");
+//! let logs = b.step("Read error logs");
+//! let fix = b.step_after("Write the fix", &[logs]);
+//! let mut plan = b.build()?;
+//! plan.propose()?;
+//! plan.approve(&ConfirmDecision::approved())?;
+//! plan.start()?;
+//! assert_eq!(plan.ready_steps(), [logs]);
+//!
+//! let back = Plan::from_json(plan.to_json())?;
+//! assert_eq!(back, plan);
+//! assert_eq!(back.status, PlanStatus::InProgress);
+//! # let _ = fix;
+//! # Ok::<(), mplp_core::Error>(())
+//! ```
+//!
+//! # Spec notes
+//! (Also in `docs/spec-notes/mplp-plan.md`; each is pinned by a test in
+//! `tests/it/spec_notes.rs`.)
+//! - **No governance on Plan**: only Dialog and Collab have that block; a
+//!   plan with one is refused (`additional-properties` at `/governance`).
+//! - **Integers**: `order_index: 1.0` is refused (`type`), a core decision.
+//! - **Rule ids**: the canonical invariant ids where they exist
+//!   (`sa_plan_context_binding`, `sa_plan_has_steps` — the seed's
+//!   `sa_plan_min_steps`, reported by the schema pass as `min-items` —
+//!   `sa_steps_agent_role_if_present`, `sa_trace_context_binding`), the
+//!   seed's (`sa_plan_step_unique_ids`, `sa_plan_dag_acyclic`), and ours for
+//!   the rest (`sa_plan_dependency_exists`, `sa_plan_no_self_dependency`, the
+//!   status rules). See [`rules`] for the table of errors and warnings.
+//! - **Skipped dependencies** satisfy their dependents, as they count as done
+//!   for the plan's completion.
+//! - **Critical steps**: the schema has no flag; [`CriticalSteps`] is the
+//!   caller's policy, every step by default.
+//! - **Retry**: the step table has no way out of `failed`, so
+//!   [`StepMut::retry`] replaces a failed step by a new attempt with a fresh
+//!   id; blocked dependents return to `pending` when it completes.
+//! - **`order_index` vs dependencies**: dependencies decide the order;
+//!   `order_index` breaks ties; a contradiction is a warning.
+//! - **Cancelling** leaves running steps `in_progress` (warning).
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod builder;
+mod dag;
+mod graph;
+pub mod lifecycle;
+mod model;
+pub mod render;
+pub mod rules;
+
+pub use builder::{PlanBuilder, StepSpec};
+pub use dag::Dag;
+pub use lifecycle::{ConfirmDecision, CriticalSteps, StepMut};
+pub use model::{Plan, PlanStatus, PlanStep, StepStatus};
+
+impl mplp_core::Document for Plan {
+    const KIND: &'static str = "plan";
+
+    fn check_rules(&self, report: &mut mplp_core::Report) {
+        rules::check(self, report);
+    }
+}

@@ -1,0 +1,320 @@
+//! The dependency graph of a plan, on indices: built once in O(V + E), then
+//! every algorithm (acyclicity, one real cycle, topological order, layers,
+//! longest path, descendants) is iterative and linear (the stable order adds
+//! a `log V` factor for its priority queue). Nothing here recurses, so a
+//! chain of a million steps needs no more stack than a chain of three.
+
+use std::cmp::Reverse;
+use std::collections::hash_map::RandomState;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasher, Hasher};
+
+use mplp_core::{StepId, Violation};
+
+use crate::PlanStep;
+
+/// A seeded hasher for 128-bit ids (a folded multiply, as in `foldhash`):
+/// fast, and with a random per-map seed so that crafted ids cannot force
+/// collisions that an attacker could predict.
+#[derive(Clone, Copy)]
+pub(crate) struct IdHashBuilder(u64, u64);
+
+impl IdHashBuilder {
+    pub(crate) fn new() -> Self {
+        let s = RandomState::new();
+        let mut a = s.build_hasher();
+        a.write_u64(0x243f_6a88_85a3_08d3);
+        let mut b = s.build_hasher();
+        b.write_u64(0x1319_8a2e_0370_7344);
+        IdHashBuilder(a.finish(), b.finish() | 1)
+    }
+}
+
+pub(crate) struct IdHasher {
+    seed: (u64, u64),
+    hash: u64,
+}
+
+#[inline]
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let full = u128::from(a) * u128::from(b);
+    (full as u64) ^ ((full >> 64) as u64)
+}
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(buf));
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.hash = folded_multiply(self.hash ^ v ^ self.seed.0, self.seed.1);
+    }
+    #[inline]
+    fn write_u128(&mut self, v: u128) {
+        let lo = v as u64;
+        let hi = (v >> 64) as u64;
+        self.hash = folded_multiply(lo ^ self.seed.0, hi ^ self.seed.1);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl BuildHasher for IdHashBuilder {
+    type Hasher = IdHasher;
+    #[inline]
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher {
+            seed: (self.0, self.1),
+            hash: 0,
+        }
+    }
+}
+
+#[inline]
+fn key(id: &StepId) -> u128 {
+    id.as_uuid().as_u128()
+}
+
+/// The structural problems found while building the graph (each as step
+/// index and dependency index within the step).
+#[derive(Default)]
+pub(crate) struct Problems {
+    /// `(step, first occurrence)` for every repeated step id.
+    pub(crate) duplicate_ids: Vec<(usize, usize)>,
+    /// `(step, j)`: dependency `j` of `step` names no step of the plan.
+    pub(crate) unknown: Vec<(usize, usize)>,
+    /// `(step, j)`: dependency `j` of `step` is the step itself.
+    pub(crate) self_deps: Vec<(usize, usize)>,
+    /// `(step, j, first j)`: dependency `j` repeats an earlier one.
+    pub(crate) repeated: Vec<(usize, usize, usize)>,
+}
+
+/// The dependency graph on step indices, in compressed sparse row form.
+pub(crate) struct Graph {
+    map: HashMap<u128, u32, IdHashBuilder>,
+    /// `deps[dep_start[i]..dep_start[i + 1]]`: the (resolved, distinct,
+    /// non-self) dependencies of step `i`.
+    dep_start: Vec<u32>,
+    deps: Vec<u32>,
+    /// The same edges reversed: who depends on step `i`.
+    rdep_start: Vec<u32>,
+    rdeps: Vec<u32>,
+}
+
+impl Graph {
+    /// Builds the graph, recording every structural problem. Dependencies on
+    /// a repeated id resolve to its first occurrence.
+    pub(crate) fn build(steps: &[PlanStep]) -> (Graph, Problems) {
+        let n = steps.len();
+        let mut problems = Problems::default();
+        let mut map: HashMap<u128, u32, IdHashBuilder> =
+            HashMap::with_capacity_and_hasher(n, IdHashBuilder::new());
+        for (i, step) in steps.iter().enumerate() {
+            let i32_ = i as u32;
+            if let Some(first) = map.insert(key(&step.step_id), i32_) {
+                // Keep the first occurrence.
+                map.insert(key(&step.step_id), first);
+                problems.duplicate_ids.push((i, first as usize));
+            }
+        }
+        let edge_hint: usize = steps.iter().map(|s| s.dependency_ids().len()).sum();
+        let mut dep_start = Vec::with_capacity(n + 1);
+        let mut deps = Vec::with_capacity(edge_hint);
+        // `seen[k] == i + 1` when step `i` already listed `k` (at `seen_at[k]`).
+        let mut seen = vec![0u32; n];
+        let mut seen_at = vec![0u32; n];
+        dep_start.push(0);
+        for (i, step) in steps.iter().enumerate() {
+            let stamp = i as u32 + 1;
+            for (j, dep) in step.dependency_ids().iter().enumerate() {
+                match map.get(&key(dep)) {
+                    None => problems.unknown.push((i, j)),
+                    Some(&k) if k as usize == i => problems.self_deps.push((i, j)),
+                    Some(&k) => {
+                        let ku = k as usize;
+                        if seen[ku] == stamp {
+                            problems.repeated.push((i, j, seen_at[ku] as usize));
+                        } else {
+                            seen[ku] = stamp;
+                            seen_at[ku] = j as u32;
+                            deps.push(k);
+                        }
+                    }
+                }
+            }
+            dep_start.push(deps.len() as u32);
+        }
+        // Reverse edges by counting sort.
+        let mut rdep_start = vec![0u32; n + 1];
+        for &k in &deps {
+            rdep_start[k as usize + 1] += 1;
+        }
+        for i in 0..n {
+            rdep_start[i + 1] += rdep_start[i];
+        }
+        let mut fill = rdep_start.clone();
+        let mut rdeps = vec![0u32; deps.len()];
+        for i in 0..n {
+            for &k in &deps[dep_start[i] as usize..dep_start[i + 1] as usize] {
+                let slot = &mut fill[k as usize];
+                rdeps[*slot as usize] = i as u32;
+                *slot += 1;
+            }
+        }
+        (
+            Graph {
+                map,
+                dep_start,
+                deps,
+                rdep_start,
+                rdeps,
+            },
+            problems,
+        )
+    }
+
+    /// Number of steps.
+    pub(crate) fn len(&self) -> usize {
+        self.dep_start.len() - 1
+    }
+
+    /// The index of a step id (its first occurrence).
+    pub(crate) fn index_of(&self, id: &StepId) -> Option<usize> {
+        self.map.get(&key(id)).map(|&i| i as usize)
+    }
+
+    /// The dependencies of step `i`.
+    pub(crate) fn deps(&self, i: usize) -> &[u32] {
+        &self.deps[self.dep_start[i] as usize..self.dep_start[i + 1] as usize]
+    }
+
+    /// The steps that depend on step `i`.
+    pub(crate) fn dependents(&self, i: usize) -> &[u32] {
+        &self.rdeps[self.rdep_start[i] as usize..self.rdep_start[i + 1] as usize]
+    }
+
+    /// Kahn's algorithm: `Ok(order)` for a DAG, else `Err(cycle)` with one
+    /// real cycle, as indices where each one depends on the one before it
+    /// (and the first depends on the last).
+    pub(crate) fn kahn(&self) -> Result<Vec<u32>, Vec<u32>> {
+        let n = self.len();
+        let mut indeg: Vec<u32> = (0..n)
+            .map(|i| self.dep_start[i + 1] - self.dep_start[i])
+            .collect();
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        order.extend((0..n as u32).filter(|&i| indeg[i as usize] == 0));
+        let mut head = 0;
+        while head < order.len() {
+            let v = order[head] as usize;
+            head += 1;
+            for &d in self.dependents(v) {
+                let slot = &mut indeg[d as usize];
+                *slot -= 1;
+                if *slot == 0 {
+                    order.push(d);
+                }
+            }
+        }
+        if order.len() == n {
+            return Ok(order);
+        }
+        Err(self.cycle_among_remaining(&indeg))
+    }
+
+    /// Every step left by Kahn's algorithm (`indeg > 0`) has a dependency
+    /// that was left too. Walking such dependencies from any left step must
+    /// repeat a step; the walk from its first visit is a cycle. O(V + E).
+    fn cycle_among_remaining(&self, indeg: &[u32]) -> Vec<u32> {
+        let Some(start) = indeg.iter().position(|&d| d > 0) else {
+            return Vec::new();
+        };
+        // position in the walk + 1, or 0 when not visited
+        let mut pos = vec![0u32; self.len()];
+        let mut walk: Vec<u32> = Vec::new();
+        let mut v = start;
+        loop {
+            if pos[v] != 0 {
+                let from = pos[v] as usize - 1;
+                // walk[k + 1] is a dependency of walk[k]; reverse so that each
+                // step depends on the one before it.
+                let mut cycle: Vec<u32> = walk[from..].to_vec();
+                cycle.reverse();
+                return cycle;
+            }
+            walk.push(v as u32);
+            pos[v] = walk.len() as u32;
+            match self.deps(v).iter().find(|&&d| indeg[d as usize] > 0) {
+                Some(&d) => v = d as usize,
+                None => return Vec::new(), // unreachable for a Kahn remainder
+            }
+        }
+    }
+
+    /// A topological order where ready steps are taken by smallest `rank`
+    /// (then index). `None` if the graph has a cycle.
+    pub(crate) fn stable_order(&self, rank: impl Fn(usize) -> u64) -> Option<Vec<u32>> {
+        let n = self.len();
+        let mut indeg: Vec<u32> = (0..n)
+            .map(|i| self.dep_start[i + 1] - self.dep_start[i])
+            .collect();
+        let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..n)
+            .filter(|&i| indeg[i] == 0)
+            .map(|i| Reverse((rank(i), i as u32)))
+            .collect();
+        let mut order = Vec::with_capacity(n);
+        while let Some(Reverse((_, v))) = heap.pop() {
+            order.push(v);
+            for &d in self.dependents(v as usize) {
+                let slot = &mut indeg[d as usize];
+                *slot -= 1;
+                if *slot == 0 {
+                    heap.push(Reverse((rank(d as usize), d)));
+                }
+            }
+        }
+        (order.len() == n).then_some(order)
+    }
+
+    /// The indices reachable from `i` through "is depended on by" edges
+    /// (not including `i`), as a mask.
+    pub(crate) fn descendants_mask(&self, i: usize) -> Vec<bool> {
+        let mut seen = vec![false; self.len()];
+        let mut stack = vec![i as u32];
+        while let Some(v) = stack.pop() {
+            for &d in self.dependents(v as usize) {
+                if !seen[d as usize] {
+                    seen[d as usize] = true;
+                    stack.push(d);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// Turns a cycle of indices into the violation of `sa_plan_dag_acyclic`.
+pub(crate) fn cycle_violation(steps: &[PlanStep], cycle: &[u32]) -> Violation {
+    let mut text = String::new();
+    for &i in cycle.iter().chain(cycle.first()) {
+        if !text.is_empty() {
+            text.push_str(" -> ");
+        }
+        let s = &steps[i as usize];
+        text.push_str(&format!("{} (/steps/{i})", s.step_id));
+    }
+    Violation::error(
+        "/steps",
+        crate::rules::SA_PLAN_DAG_ACYCLIC,
+        format!(
+            "the dependencies form a cycle of {} step{}: {text}; each step depends on the one before it, so none of them can ever start",
+            cycle.len(),
+            if cycle.len() == 1 { "" } else { "s" }
+        ),
+    )
+}

@@ -1,0 +1,706 @@
+//! The plan and step lifecycles: the transition tables of the seed (one
+//! place per entity, [`PlanStatus::can_transition_to`] and
+//! [`StepStatus::can_transition_to`]), the triggers that drive them, and the
+//! execution invariants that tie step and plan statuses together.
+//!
+//! Every trigger appends a [`BaseEvent`] to the plan's `events`, so that the
+//! document carries its own history:
+//!
+//! | event type | when | data |
+//! |---|---|---|
+//! | `plan.status.changed` | any plan transition | `from`, `to`, `trigger` (+ `confirm` for approve/reject) |
+//! | `plan.step.started` / `.completed` / `.failed` / `.skipped` | the step trigger of the same name | `step_id`, `from`, `to` |
+//! | `plan.step.blocked` / `plan.step.unblocked` | a dependency failed / the retried dependency completed | `step_id`, `from`, `to`, `cause` |
+//! | `plan.step.retried` | [`StepMut::retry`] | `step_id` (the failed one), `new_step_id` |
+
+use std::collections::BTreeSet;
+
+use mplp_core::{
+    BaseEvent, Error, EventType, JsonObject, MplpId, Report, Rule, StepId, TransitionError,
+    Violation,
+};
+use serde_json::Value;
+
+use crate::graph::Graph;
+use crate::rules::is_done;
+use crate::{Plan, PlanStatus, PlanStep, StepStatus};
+
+/// Event type of every plan status change.
+pub const PLAN_STATUS_CHANGED: EventType = EventType::from_static("plan.status.changed");
+/// Event type of [`StepMut::start`].
+pub const STEP_STARTED: EventType = EventType::from_static("plan.step.started");
+/// Event type of [`StepMut::complete`].
+pub const STEP_COMPLETED: EventType = EventType::from_static("plan.step.completed");
+/// Event type of [`StepMut::fail`].
+pub const STEP_FAILED: EventType = EventType::from_static("plan.step.failed");
+/// Event type of [`StepMut::skip`].
+pub const STEP_SKIPPED: EventType = EventType::from_static("plan.step.skipped");
+/// Event type of a pending step blocked by a failed dependency.
+pub const STEP_BLOCKED: EventType = EventType::from_static("plan.step.blocked");
+/// Event type of a blocked step that returns to pending.
+pub const STEP_UNBLOCKED: EventType = EventType::from_static("plan.step.unblocked");
+/// Event type of [`StepMut::retry`].
+pub const STEP_RETRIED: EventType = EventType::from_static("plan.step.retried");
+
+/// The `source` of the events the lifecycle appends.
+pub const EVENT_SOURCE: &str = "plan";
+
+/// The rule of an operation on a step id that is not in the plan.
+pub const UNKNOWN_STEP: Rule = Rule::new("unknown-step");
+
+impl PlanStatus {
+    /// The plan lifecycle table of the seed (Plan Module §3.3), the only
+    /// place it lives:
+    ///
+    /// | from | to | trigger |
+    /// |---|---|---|
+    /// | draft | proposed | [`Plan::propose`] |
+    /// | draft | cancelled | [`Plan::cancel`] |
+    /// | proposed | approved | [`Plan::approve`] (Confirm approved) |
+    /// | proposed | draft | [`Plan::reject`] (Confirm not approved) |
+    /// | approved | in_progress | [`Plan::start`] |
+    /// | in_progress | completed | all steps completed or skipped (derived) |
+    /// | in_progress | failed | a critical step failed (derived) |
+    /// | in_progress | cancelled | [`Plan::cancel`] |
+    ///
+    /// ```
+    /// use mplp_plan::PlanStatus::*;
+    /// assert!(Draft.can_transition_to(Proposed));
+    /// assert!(!Approved.can_transition_to(Cancelled)); // not in the seed's table
+    /// ```
+    pub const fn can_transition_to(self, next: PlanStatus) -> bool {
+        use PlanStatus::*;
+        matches!(
+            (self, next),
+            (Draft, Proposed)
+                | (Draft, Cancelled)
+                | (Proposed, Approved)
+                | (Proposed, Draft)
+                | (Approved, InProgress)
+                | (InProgress, Completed)
+                | (InProgress, Failed)
+                | (InProgress, Cancelled)
+        )
+    }
+
+    /// True for `completed`, `cancelled` and `failed`: nothing follows them.
+    pub fn is_terminal(self) -> bool {
+        PlanStatus::ALL.iter().all(|&n| !self.can_transition_to(n))
+    }
+
+    /// `Ok(next)` when the table allows `self → next`, else the typed error.
+    pub fn transition(self, next: PlanStatus) -> Result<PlanStatus, TransitionError> {
+        if self.can_transition_to(next) {
+            Ok(next)
+        } else {
+            Err(TransitionError::new(
+                "plan",
+                "/status",
+                self.as_str(),
+                next.as_str(),
+                refusal(
+                    self.is_terminal(),
+                    self.as_str(),
+                    successors(PlanStatus::ALL, |n| self.can_transition_to(n)),
+                ),
+            ))
+        }
+    }
+}
+
+impl StepStatus {
+    /// The step lifecycle table of the seed (Plan Module §3.3), the only
+    /// place it lives:
+    ///
+    /// | from | to | trigger |
+    /// |---|---|---|
+    /// | pending | in_progress | [`StepMut::start`] (all dependencies done) |
+    /// | pending | blocked | a dependency failed (derived) |
+    /// | pending | skipped | [`StepMut::skip`] |
+    /// | in_progress | completed | [`StepMut::complete`] |
+    /// | in_progress | failed | [`StepMut::fail`] |
+    /// | blocked | pending | the failed dependency's retry completed (derived) |
+    ///
+    /// ```
+    /// use mplp_plan::StepStatus::*;
+    /// assert!(Pending.can_transition_to(InProgress));
+    /// assert!(!Failed.can_transition_to(Pending)); // retry makes a new attempt instead
+    /// ```
+    pub const fn can_transition_to(self, next: StepStatus) -> bool {
+        use StepStatus::*;
+        matches!(
+            (self, next),
+            (Pending, InProgress)
+                | (Pending, Blocked)
+                | (Pending, Skipped)
+                | (InProgress, Completed)
+                | (InProgress, Failed)
+                | (Blocked, Pending)
+        )
+    }
+
+    /// True for `completed`, `skipped` and `failed`.
+    pub fn is_terminal(self) -> bool {
+        StepStatus::ALL.iter().all(|&n| !self.can_transition_to(n))
+    }
+
+    /// `Ok(next)` when the table allows `self → next`, else the typed error
+    /// (located at `pointer`, e.g. `/steps/3/status`).
+    pub fn transition(
+        self,
+        next: StepStatus,
+        pointer: impl Into<String>,
+    ) -> Result<StepStatus, TransitionError> {
+        if self.can_transition_to(next) {
+            Ok(next)
+        } else {
+            Err(TransitionError::new(
+                "step",
+                pointer,
+                self.as_str(),
+                next.as_str(),
+                refusal(
+                    self.is_terminal(),
+                    self.as_str(),
+                    successors(StepStatus::ALL, |n| self.can_transition_to(n)),
+                ),
+            ))
+        }
+    }
+}
+
+fn successors<T: Copy + std::fmt::Display>(all: &[T], ok: impl Fn(T) -> bool) -> String {
+    all.iter()
+        .filter(|&&n| ok(n))
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn refusal(terminal: bool, from: &str, next: String) -> String {
+    if terminal {
+        format!("`{from}` is a final status")
+    } else {
+        format!("from `{from}` the lifecycle only allows {next}")
+    }
+}
+
+/// The decision of the Confirm module on a proposed plan (the seed ties
+/// `proposed → approved` to `Confirm.approved = true` and `proposed → draft`
+/// to `Confirm.approved = false`).
+///
+/// ```
+/// use mplp_plan::ConfirmDecision;
+/// let yes = ConfirmDecision::approved().by("alice").reason("looks right");
+/// assert!(yes.approved);
+/// assert!(!ConfirmDecision::rejected().approved);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ConfirmDecision {
+    /// `Confirm.approved`.
+    pub approved: bool,
+    /// The Confirm object's id, when there is one.
+    pub confirm_id: Option<MplpId>,
+    /// Who decided.
+    pub decided_by: Option<String>,
+    /// Why.
+    pub reason: Option<String>,
+}
+
+impl ConfirmDecision {
+    /// An approval.
+    pub fn approved() -> Self {
+        ConfirmDecision {
+            approved: true,
+            confirm_id: None,
+            decided_by: None,
+            reason: None,
+        }
+    }
+
+    /// A rejection.
+    pub fn rejected() -> Self {
+        ConfirmDecision {
+            approved: false,
+            ..ConfirmDecision::approved()
+        }
+    }
+
+    /// The same decision, naming who took it.
+    #[must_use]
+    pub fn by(mut self, who: impl Into<String>) -> Self {
+        self.decided_by = Some(who.into());
+        self
+    }
+
+    /// The same decision, with a reason.
+    #[must_use]
+    pub fn reason(mut self, why: impl Into<String>) -> Self {
+        self.reason = Some(why.into());
+        self
+    }
+
+    /// The same decision, naming the Confirm object.
+    #[must_use]
+    pub fn confirm_id(mut self, id: MplpId) -> Self {
+        self.confirm_id = Some(id);
+        self
+    }
+
+    fn to_data(&self) -> Value {
+        let mut o = JsonObject::new();
+        o.insert("approved", self.approved);
+        if let Some(id) = self.confirm_id {
+            o.insert("confirm_id", id.to_string());
+        }
+        if let Some(by) = &self.decided_by {
+            o.insert("decided_by", by.clone());
+        }
+        if let Some(why) = &self.reason {
+            o.insert("reason", why.clone());
+        }
+        o.into()
+    }
+}
+
+/// Which steps are critical: when a critical step fails, the plan fails
+/// (seed: "Plan is failed when ANY critical step is failed"). The schema has
+/// no critical flag, so this is a policy of the caller; the default is
+/// [`CriticalSteps::All`].
+///
+/// ```
+/// use mplp_plan::CriticalSteps;
+/// use mplp_core::StepId;
+/// let a = StepId::new();
+/// let only_a = CriticalSteps::Only([a].into_iter().collect());
+/// assert!(matches!(CriticalSteps::default(), CriticalSteps::All));
+/// # let _ = only_a;
+/// ```
+#[derive(Clone, Debug, Default)]
+pub enum CriticalSteps {
+    /// Every step is critical: any failure fails the plan.
+    #[default]
+    All,
+    /// No step is critical: failures only block the dependents.
+    None,
+    /// Only these steps are critical.
+    Only(BTreeSet<StepId>),
+    /// Every step except these is critical.
+    Except(BTreeSet<StepId>),
+    /// Decided by a function of the step.
+    Predicate(fn(&PlanStep) -> bool),
+}
+
+impl CriticalSteps {
+    /// Whether `step` is critical under this policy.
+    pub fn is_critical(&self, step: &PlanStep) -> bool {
+        match self {
+            CriticalSteps::All => true,
+            CriticalSteps::None => false,
+            CriticalSteps::Only(set) => set.contains(&step.step_id),
+            CriticalSteps::Except(set) => !set.contains(&step.step_id),
+            CriticalSteps::Predicate(f) => f(step),
+        }
+    }
+}
+
+impl Plan {
+    fn record(&mut self, event_type: EventType, data: JsonObject) {
+        let mut event = BaseEvent::new(event_type, EVENT_SOURCE).with_data(data);
+        if let Some(trace) = &self.trace {
+            event = event.with_trace(trace.trace_id);
+        }
+        self.events.get_or_insert_with(Vec::new).push(event);
+    }
+
+    fn set_status(
+        &mut self,
+        to: PlanStatus,
+        trigger: &str,
+        extra: Option<Value>,
+    ) -> Result<(), Error> {
+        let from = self.status;
+        from.transition(to)?;
+        self.status = to;
+        let mut data = JsonObject::new();
+        data.insert("from", from.as_str());
+        data.insert("to", to.as_str());
+        data.insert("trigger", trigger);
+        if let Some(extra) = extra {
+            data.insert("confirm", extra);
+        }
+        self.record(PLAN_STATUS_CHANGED, data);
+        Ok(())
+    }
+
+    /// `draft → proposed`: an agent submits the plan.
+    ///
+    /// ```
+    /// use mplp_plan::{ConfirmDecision, Plan, PlanStatus};
+    /// let mut b = Plan::builder(mplp_core::ContextId::new(), "Fix login bug", "Fix the 500 on /login");
+    /// b.step("Read error logs");
+    /// let mut plan = b.build()?;
+    /// plan.propose()?;
+    /// plan.approve(&ConfirmDecision::approved().by("alice"))?;
+    /// plan.start()?;
+    /// assert_eq!(plan.status, PlanStatus::InProgress);
+    /// assert!(plan.propose().is_err()); // in_progress → proposed is not in the table
+    /// assert_eq!(plan.events.as_ref().map(Vec::len), Some(3));
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn propose(&mut self) -> Result<(), Error> {
+        self.set_status(PlanStatus::Proposed, "propose", None)
+    }
+
+    /// `proposed → approved`, on a Confirm decision with `approved = true`
+    /// (a rejection is refused: use [`Plan::reject`]).
+    pub fn approve(&mut self, decision: &ConfirmDecision) -> Result<(), Error> {
+        if !decision.approved {
+            return Err(TransitionError::new(
+                "plan",
+                "/status",
+                self.status.as_str(),
+                PlanStatus::Approved.as_str(),
+                "the Confirm decision is not approved (Confirm.approved = false); use reject",
+            )
+            .into());
+        }
+        self.set_status(PlanStatus::Approved, "approve", Some(decision.to_data()))
+    }
+
+    /// `proposed → draft`, on a Confirm decision with `approved = false`.
+    pub fn reject(&mut self, decision: &ConfirmDecision) -> Result<(), Error> {
+        if decision.approved {
+            return Err(TransitionError::new(
+                "plan",
+                "/status",
+                self.status.as_str(),
+                PlanStatus::Draft.as_str(),
+                "the Confirm decision approves the plan (Confirm.approved = true); use approve",
+            )
+            .into());
+        }
+        self.set_status(PlanStatus::Draft, "reject", Some(decision.to_data()))
+    }
+
+    /// Applies a Confirm decision: [`Plan::approve`] or [`Plan::reject`].
+    pub fn confirm(&mut self, decision: &ConfirmDecision) -> Result<(), Error> {
+        if decision.approved {
+            self.approve(decision)
+        } else {
+            self.reject(decision)
+        }
+    }
+
+    /// `approved → in_progress`: the runtime starts the plan. (The seed also
+    /// requires the Context to be `active`; the Context module is not part
+    /// of this SDK, so the caller checks it.) If every step was already
+    /// skipped, the plan completes at once.
+    pub fn start(&mut self) -> Result<(), Error> {
+        self.set_status(PlanStatus::InProgress, "start", None)?;
+        self.derive_completion()
+    }
+
+    /// `draft → cancelled` or `in_progress → cancelled`: the user abandons
+    /// the plan. Steps that were running stay `in_progress` (the step table
+    /// has no way from `in_progress` to anything but `completed`/`failed`);
+    /// validation reports them as a warning.
+    pub fn cancel(&mut self) -> Result<(), Error> {
+        self.set_status(PlanStatus::Cancelled, "cancel", None)
+    }
+
+    fn derive_completion(&mut self) -> Result<(), Error> {
+        if self.status == PlanStatus::InProgress && self.steps.iter().all(|s| is_done(s.status)) {
+            self.set_status(PlanStatus::Completed, "all_steps_done", None)?;
+        }
+        Ok(())
+    }
+
+    /// The index of the step with this id (its first occurrence).
+    pub fn position(&self, step: StepId) -> Option<usize> {
+        self.steps.iter().position(|s| s.step_id == step)
+    }
+
+    /// The step with this id.
+    pub fn step(&self, step: StepId) -> Option<&PlanStep> {
+        self.steps.iter().find(|s| s.step_id == step)
+    }
+
+    /// A handle to drive the lifecycle of one step
+    /// ([`StepMut::start`], [`StepMut::complete`], [`StepMut::fail`],
+    /// [`StepMut::skip`], [`StepMut::retry`]).
+    ///
+    /// ```
+    /// use mplp_plan::{ConfirmDecision, Plan, PlanStatus, StepStatus};
+    /// let mut b = Plan::builder(mplp_core::ContextId::new(), "Fix login bug", "Fix the 500 on /login");
+    /// let logs = b.step("Read error logs");
+    /// let cause = b.step_after("Identify the root cause", &[logs]);
+    /// let mut plan = b.build()?;
+    /// plan.propose()?;
+    /// plan.approve(&ConfirmDecision::approved())?;
+    /// plan.start()?;
+    /// assert!(plan.step_mut(cause)?.start().is_err()); // its dependency is not done
+    /// plan.step_mut(logs)?.start()?;
+    /// plan.step_mut(logs)?.complete()?;
+    /// plan.step_mut(cause)?.start()?;
+    /// plan.step_mut(cause)?.complete()?;
+    /// assert_eq!(plan.status, PlanStatus::Completed); // derived
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn step_mut(&mut self, step: StepId) -> Result<StepMut<'_>, Error> {
+        match self.position(step) {
+            Some(index) => Ok(StepMut { plan: self, index }),
+            None => Err(Error::State(Violation::error(
+                "/steps",
+                UNKNOWN_STEP,
+                format!("no step of this plan has step_id {step}"),
+            ))),
+        }
+    }
+
+    /// The pending steps that [`StepMut::start`] would accept now: the plan
+    /// is `in_progress` and all their dependencies are completed or skipped.
+    /// In plan order. O(V + E).
+    pub fn ready_steps(&self) -> Vec<StepId> {
+        if self.status != PlanStatus::InProgress {
+            return Vec::new();
+        }
+        let (graph, _) = Graph::build(&self.steps);
+        self.steps
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| s.status == StepStatus::Pending && self.deps_done(&graph, *i))
+            .map(|(_, s)| s.step_id)
+            .collect()
+    }
+
+    /// True when every dependency of step `i` is done and exists.
+    fn deps_done(&self, graph: &Graph, i: usize) -> bool {
+        let resolved = self.steps[i]
+            .dependency_ids()
+            .iter()
+            .all(|d| graph.index_of(d).is_some_and(|k| k != i));
+        resolved
+            && graph
+                .deps(i)
+                .iter()
+                .all(|&d| is_done(self.steps[d as usize].status))
+    }
+
+    /// Every semantic rule (as `check_rules`), as a report.
+    pub fn check(&self) -> Report {
+        let mut report = Report::new();
+        crate::rules::check(self, &mut report);
+        report
+    }
+}
+
+/// A step of a plan, borrowed to drive its lifecycle (see [`Plan::step_mut`]).
+///
+/// Each trigger checks the step table, the execution invariants, updates the
+/// dependents and the derived plan status, and appends events. Each costs
+/// O(V + E) on the plan.
+#[derive(Debug)]
+pub struct StepMut<'p> {
+    plan: &'p mut Plan,
+    index: usize,
+}
+
+impl StepMut<'_> {
+    /// The step.
+    pub fn get(&self) -> &PlanStep {
+        &self.plan.steps[self.index]
+    }
+
+    fn pointer(&self) -> String {
+        format!("/steps/{}/status", self.index)
+    }
+
+    fn refuse(&self, to: StepStatus, reason: String) -> Error {
+        TransitionError::new(
+            "step",
+            self.pointer(),
+            self.get().status.as_str(),
+            to.as_str(),
+            reason,
+        )
+        .into()
+    }
+
+    fn set(
+        &mut self,
+        i: usize,
+        to: StepStatus,
+        event: EventType,
+        cause: Option<StepId>,
+    ) -> Result<(), Error> {
+        let step = &mut self.plan.steps.as_mut_slice()[i];
+        let from = step.status;
+        from.transition(to, format!("/steps/{i}/status"))?;
+        step.status = to;
+        let id = step.step_id;
+        let mut data = JsonObject::new();
+        data.insert("step_id", id.to_string());
+        data.insert("from", from.as_str());
+        data.insert("to", to.as_str());
+        if let Some(cause) = cause {
+            data.insert("cause", cause.to_string());
+        }
+        self.plan.record(event, data);
+        Ok(())
+    }
+
+    fn require_running_plan(&self, to: StepStatus) -> Result<(), Error> {
+        if self.plan.status == PlanStatus::InProgress {
+            Ok(())
+        } else {
+            Err(self.refuse(
+                to,
+                format!(
+                    "a step can only change while the plan is in_progress, and the plan is `{}`",
+                    self.plan.status
+                ),
+            ))
+        }
+    }
+
+    /// `pending → in_progress`: only while the plan is `in_progress` and
+    /// when every dependency is `completed` or `skipped`.
+    pub fn start(mut self) -> Result<(), Error> {
+        self.require_running_plan(StepStatus::InProgress)?;
+        self.get()
+            .status
+            .transition(StepStatus::InProgress, self.pointer())?;
+        let (graph, _) = Graph::build(&self.plan.steps);
+        if !self.plan.deps_done(&graph, self.index) {
+            let waiting: Vec<String> = self
+                .get()
+                .dependency_ids()
+                .iter()
+                .filter(|d| {
+                    graph
+                        .index_of(d)
+                        .is_none_or(|k| !is_done(self.plan.steps[k].status) || k == self.index)
+                })
+                .map(|d| d.to_string())
+                .collect();
+            return Err(self.refuse(
+                StepStatus::InProgress,
+                format!(
+                    "a step starts only when all its dependencies are completed or skipped; still waiting for {}",
+                    waiting.join(", ")
+                ),
+            ));
+        }
+        let i = self.index;
+        self.set(i, StepStatus::InProgress, STEP_STARTED, None)
+    }
+
+    /// `in_progress → completed`. Blocked dependents with no failed
+    /// dependency left return to `pending`; when every step is completed or
+    /// skipped, the plan becomes `completed`.
+    pub fn complete(mut self) -> Result<(), Error> {
+        self.require_running_plan(StepStatus::Completed)?;
+        let i = self.index;
+        self.set(i, StepStatus::Completed, STEP_COMPLETED, None)?;
+        let id = self.get().step_id;
+        let (graph, _) = Graph::build(&self.plan.steps);
+        for &d in graph.dependents(i) {
+            let d = d as usize;
+            let steps = &self.plan.steps;
+            if steps[d].status == StepStatus::Blocked
+                && graph
+                    .deps(d)
+                    .iter()
+                    .all(|&k| steps[k as usize].status != StepStatus::Failed)
+            {
+                self.set(d, StepStatus::Pending, STEP_UNBLOCKED, Some(id))?;
+            }
+        }
+        self.plan.derive_completion()
+    }
+
+    /// `in_progress → failed`, with every step critical (see
+    /// [`StepMut::fail_with`]).
+    pub fn fail(self) -> Result<(), Error> {
+        self.fail_with(&CriticalSteps::All)
+    }
+
+    /// `in_progress → failed`. Pending dependents become `blocked`; if the
+    /// step is critical under `critical`, the plan becomes `failed`.
+    pub fn fail_with(mut self, critical: &CriticalSteps) -> Result<(), Error> {
+        self.require_running_plan(StepStatus::Failed)?;
+        let i = self.index;
+        self.set(i, StepStatus::Failed, STEP_FAILED, None)?;
+        let id = self.get().step_id;
+        let (graph, _) = Graph::build(&self.plan.steps);
+        for &d in graph.dependents(i) {
+            if self.plan.steps[d as usize].status == StepStatus::Pending {
+                self.set(d as usize, StepStatus::Blocked, STEP_BLOCKED, Some(id))?;
+            }
+        }
+        if critical.is_critical(self.get()) {
+            self.plan
+                .set_status(PlanStatus::Failed, "critical_step_failed", None)?;
+        }
+        Ok(())
+    }
+
+    /// `pending → skipped` (conditional logic), while the plan is not
+    /// finished. A skipped step counts as done for its dependents and for
+    /// the plan's completion.
+    pub fn skip(mut self) -> Result<(), Error> {
+        if self.plan.status.is_terminal() {
+            return Err(self.refuse(
+                StepStatus::Skipped,
+                format!("the plan is `{}`, a final status", self.plan.status),
+            ));
+        }
+        let i = self.index;
+        self.set(i, StepStatus::Skipped, STEP_SKIPPED, None)?;
+        self.plan.derive_completion()
+    }
+
+    /// Retries a failed step while the plan is `in_progress`. The table has
+    /// no way out of `failed`, so the retry is a new attempt: the failed step
+    /// is replaced, at the same position, by a pending copy with a fresh
+    /// `step_id` (same description, role, dependencies and `order_index`),
+    /// every dependency on the failed step now names the new one, and a
+    /// `plan.step.retried` event keeps the failed attempt in the history.
+    /// The dependents blocked by the failure return to `pending` when the
+    /// new attempt completes ("dependency retry success").
+    ///
+    /// Returns the new step's id.
+    pub fn retry(self) -> Result<StepId, Error> {
+        let step = self.get();
+        if step.status != StepStatus::Failed {
+            return Err(self.refuse(
+                StepStatus::Pending,
+                format!(
+                    "only a failed step can be retried, and this one is `{}`",
+                    step.status
+                ),
+            ));
+        }
+        self.require_running_plan(StepStatus::Pending)?;
+        let old = step.step_id;
+        let new = StepId::new();
+        let plan = self.plan;
+        for s in plan.steps.as_mut_slice() {
+            if let Some(deps) = &mut s.dependencies {
+                for d in deps.iter_mut().filter(|d| **d == old) {
+                    *d = new;
+                }
+            }
+        }
+        let slot = &mut plan.steps.as_mut_slice()[self.index];
+        slot.step_id = new;
+        slot.status = StepStatus::Pending;
+        let mut data = JsonObject::new();
+        data.insert("step_id", old.to_string());
+        data.insert("new_step_id", new.to_string());
+        plan.record(STEP_RETRIED, data);
+        Ok(new)
+    }
+}

@@ -1,0 +1,258 @@
+//! The wire types: [`Plan`], [`PlanStep`], [`PlanStatus`] and [`StepStatus`],
+//! exactly as `schemas/mplp-plan.schema.json` describes them.
+
+use mplp_core::check::{CheckValue, ObjectCheck, check_integer, expect_array};
+use mplp_core::{
+    BaseEvent, ContextId, Meta, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report, Rule, StepId,
+    TraceBase,
+};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+mplp_core::wire_enum! {
+    /// Where a [`Plan`] is in its lifecycle (schema: `status`).
+    ///
+    /// The allowed transitions are given by [`PlanStatus::can_transition_to`].
+    pub enum PlanStatus {
+        /// Being written; not yet submitted.
+        Draft = "draft",
+        /// Submitted by an agent, waiting for a Confirm decision.
+        Proposed = "proposed",
+        /// Confirmed; ready to run.
+        Approved = "approved",
+        /// Running.
+        InProgress = "in_progress",
+        /// Every step completed or was skipped (final).
+        Completed = "completed",
+        /// Abandoned by the user (final).
+        Cancelled = "cancelled",
+        /// A critical step failed (final).
+        Failed = "failed",
+    }
+}
+
+mplp_core::wire_enum! {
+    /// The execution state of a [`PlanStep`] (schema: `plan_step_core.status`).
+    ///
+    /// The allowed transitions are given by [`StepStatus::can_transition_to`].
+    pub enum StepStatus {
+        /// Not started.
+        Pending = "pending",
+        /// Running.
+        InProgress = "in_progress",
+        /// Finished successfully (final).
+        Completed = "completed",
+        /// Cannot run because a dependency failed.
+        Blocked = "blocked",
+        /// Not needed (conditional logic, final).
+        Skipped = "skipped",
+        /// Finished with an error (final).
+        Failed = "failed",
+    }
+}
+
+/// An MPLP Plan: the work a group of agents intends to do, broken into steps
+/// with dependencies (`schemas/mplp-plan.schema.json`).
+///
+/// Read one with [`Document::from_json`](mplp_core::Document::from_json)
+/// (which also runs the DAG and status rules), build one with
+/// [`Plan::builder`], drive it with the lifecycle methods
+/// ([`Plan::propose`], [`Plan::start`], [`Plan::step_mut`], ...).
+///
+/// ```
+/// use mplp_core::Document;
+/// use mplp_plan::{Plan, PlanStatus};
+/// let json = r#"{
+///   "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+///   "plan_id": "27650952-d4ac-41e7-948b-97528f277c51",
+///   "context_id": "2530dc8f-0e8c-4a00-994e-7a9146b010c2",
+///   "title": "Fix login bug",
+///   "objective": "Investigate and fix the 500 error on /login",
+///   "status": "draft",
+///   "steps": [{"step_id": "4242b91a-6189-4d80-8203-e0d674ea1f8f",
+///              "description": "Read error logs", "status": "pending"}]
+/// }"#;
+/// let plan = Plan::from_json(json)?;
+/// assert_eq!(plan.status, PlanStatus::Draft);
+/// assert_eq!(plan.steps.len(), 1);
+/// # Ok::<(), mplp_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Plan {
+    /// [PROTOCOL-CORE] Protocol and schema version information plus optional
+    /// authorship, tags and cross-cutting concerns.
+    pub meta: Meta,
+    /// [PROTOCOL-CORE] UUID v4 that names this Plan everywhere.
+    pub plan_id: PlanId,
+    /// [PROTOCOL-CORE] UUID v4 of the Context that owns this Plan.
+    pub context_id: ContextId,
+    /// [PROTOCOL-CORE] Short, non-empty name of the Plan.
+    pub title: NonEmptyString,
+    /// [PROTOCOL-CORE] Non-empty statement of what the Plan is meant to achieve.
+    pub objective: NonEmptyString,
+    /// [PROTOCOL-CORE] Where the Plan is in its lifecycle.
+    pub status: PlanStatus,
+    /// [PROTOCOL-CORE] The steps the Plan is broken into; at least one.
+    pub steps: NonEmptyVec<PlanStep>,
+    /// [PROTOCOL-CORE] Trace span under which the Plan is executed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub trace: Option<TraceBase>,
+    /// [PROTOCOL-CORE] Notable events about this Plan, such as edits,
+    /// approvals or status changes. `None` (absent) and `Some(vec![])` (`[]`)
+    /// are kept apart so that documents round-trip exactly.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub events: Option<Vec<BaseEvent>>,
+}
+
+/// One unit of work inside a [`Plan`] (`$defs/plan_step_core`).
+///
+/// ```
+/// use mplp_plan::{PlanStep, StepStatus};
+/// let step = PlanStep::new("Read error logs".parse()?).with_role("debugger");
+/// assert_eq!(step.status, StepStatus::Pending);
+/// assert!(step.dependency_ids().is_empty());
+/// # Ok::<(), mplp_core::EmptyStringError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PlanStep {
+    /// [PROTOCOL-CORE] UUID v4 that names this step.
+    pub step_id: StepId,
+    /// [PROTOCOL-CORE] Non-empty text saying what the step has to get done.
+    pub description: NonEmptyString,
+    /// [PROTOCOL-CORE] Execution state of the step.
+    pub status: StepStatus,
+    /// [PROTOCOL-CORE] `step_id` values of the steps that must finish before
+    /// this one can start. `None` (absent) and `Some(vec![])` (`[]`) are kept apart.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub dependencies: Option<Vec<StepId>>,
+    /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
+    /// `role_id` known to the Role module. Must not be empty when present
+    /// (invariant `sa_steps_agent_role_if_present`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub agent_role: Option<String>,
+    /// [PROTOCOL-CORE] Non-negative position of the step within the Plan,
+    /// used for ordering execution or display. Dependencies decide the order
+    /// of execution; `order_index` only breaks ties.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub order_index: Option<u64>,
+}
+
+impl PlanStep {
+    /// A pending step with a fresh id and the given (non-empty) description,
+    /// no dependencies, no role and no `order_index`.
+    pub fn new(description: NonEmptyString) -> Self {
+        PlanStep {
+            step_id: StepId::new(),
+            description,
+            status: StepStatus::Pending,
+            dependencies: None,
+            agent_role: None,
+            order_index: None,
+        }
+    }
+
+    /// The same step with a role.
+    #[must_use]
+    pub fn with_role(mut self, role: impl Into<String>) -> Self {
+        self.agent_role = Some(role.into());
+        self
+    }
+
+    /// The step ids this step depends on (empty when there are none).
+    pub fn dependency_ids(&self) -> &[StepId] {
+        self.dependencies.as_deref().unwrap_or(&[])
+    }
+}
+
+/// Deserializes an optional member that, when present, must be a `T` (not `null`).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+impl CheckValue for Plan {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<Meta>("meta");
+        o.required::<PlanId>("plan_id");
+        o.required::<ContextId>("context_id");
+        o.required::<NonEmptyString>("title");
+        o.required::<NonEmptyString>("objective");
+        o.required::<PlanStatus>("status");
+        o.required_with("steps", check_steps);
+        o.optional::<TraceBase>("trace");
+        o.optional_with("events", |v, at, r| {
+            if let Some(items) = expect_array(v, at, r) {
+                for (i, item) in items.iter().enumerate() {
+                    BaseEvent::check_value(item, &at.index(i), r);
+                }
+            }
+        });
+        o.deny_unknown();
+    }
+}
+
+fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
+    let Some(items) = expect_array(value, at, report) else {
+        return;
+    };
+    if items.is_empty() {
+        report.error(
+            at,
+            Rule::MIN_ITEMS,
+            "expected at least 1 item, found 0: a plan needs at least one step \
+             (invariants sa_plan_has_steps / sa_plan_min_steps)",
+        );
+    }
+    for (i, item) in items.iter().enumerate() {
+        PlanStep::check_value(item, &at.index(i), report);
+    }
+}
+
+impl CheckValue for PlanStep {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<StepId>("step_id");
+        o.required::<NonEmptyString>("description");
+        o.required::<StepStatus>("status");
+        o.optional_with("dependencies", |v, at, r| {
+            if let Some(items) = expect_array(v, at, r) {
+                for (i, item) in items.iter().enumerate() {
+                    StepId::check_value(item, &at.index(i), r);
+                }
+            }
+        });
+        o.optional::<String>("agent_role");
+        o.optional_with("order_index", |v, at, r| check_integer(v, at, r, Some(0)));
+        o.deny_unknown();
+    }
+}
