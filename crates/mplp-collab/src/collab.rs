@@ -1,7 +1,7 @@
 //! The Collab document (`mplp-collab.schema.json`), its participants and its
 //! semantic rules (the MAP invariants about a session's structure).
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use mplp_core::check::{CheckValue, ObjectCheck};
@@ -80,12 +80,6 @@ mplp_core::wire_enum! {
     }
 }
 
-/// Deserializes an optional member that, when present, must not be `null`
-/// (the schema types these members as string/object, never null).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
 /// One member of a collaboration session (`collab_participant_core`).
 ///
 /// ```
@@ -108,7 +102,7 @@ pub struct Participant {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub role_id: Option<String>,
     /// What sort of member this is. Required.
@@ -117,7 +111,7 @@ pub struct Participant {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub display_name: Option<String>,
 }
@@ -213,7 +207,7 @@ pub struct Collab {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub governance: Option<Governance>,
     /// The session's id. Required.
@@ -236,21 +230,21 @@ pub struct Collab {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub updated_at: Option<Timestamp>,
     /// The trace span the session is recorded under.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub trace: Option<TraceBase>,
     /// Notable events about the session (dotted base events, not MAP events).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub events: Option<Vec<BaseEvent>>,
 }
