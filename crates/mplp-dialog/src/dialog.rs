@@ -1,0 +1,502 @@
+//! The Dialog document, its messages and roles.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use mplp_core::check::{CheckValue, ObjectCheck, check_array_of};
+use mplp_core::{
+    BaseEvent, ContextId, DialogId, Document, Error, Governance, Meta, Pointer, Report, Rule,
+    ThreadId, Timestamp, TraceBase, Violation,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::status::DialogStatus;
+
+mplp_core::wire_enum! {
+    /// Kind of speaker that produced a message (`dialog_message_core.role`).
+    pub enum DialogRole {
+        /// A human user: questions, commands.
+        User = "user",
+        /// An AI assistant: LLM-generated responses.
+        Assistant = "assistant",
+        /// A system instruction: prompts, configuration.
+        System = "system",
+        /// An MPLP agent: agent-to-agent communication.
+        Agent = "agent",
+    }
+}
+
+/// Rule id: a message was added to a dialog that is not `active`
+/// (reported as [`Error::State`] by [`Dialog::add_message`]).
+pub const DIALOG_NOT_ACTIVE: Rule = Rule::new("dialog_not_active");
+/// Rule id (error): `ended_at` is earlier than `started_at`.
+pub const DIALOG_ENDED_BEFORE_STARTED: Rule = Rule::new("dialog_ended_before_started");
+/// Rule id (error): an `active` or `paused` dialog has `ended_at`.
+pub const DIALOG_OPEN_WITH_ENDED_AT: Rule = Rule::new("dialog_open_with_ended_at");
+/// Rule id (warning): a `completed` or `cancelled` dialog has no `ended_at`.
+pub const DIALOG_ENDED_WITHOUT_ENDED_AT: Rule = Rule::new("dialog_ended_without_ended_at");
+/// Rule id (warning): a message is timestamped after `ended_at`.
+pub const DIALOG_MESSAGE_AFTER_END: Rule = Rule::new("dialog_message_after_end");
+/// Rule id (warning): a message is timestamped before the message preceding it.
+pub const DIALOG_MESSAGES_OUT_OF_ORDER: Rule = Rule::new("dialog_messages_out_of_order");
+
+/// A single chat message: who said it, what was said and when
+/// (`#/$defs/dialog_message_core`). No other fields are allowed on the wire.
+///
+/// ```
+/// use mplp_dialog::{DialogRole, Message};
+/// let m = Message::new(DialogRole::User, "Please fix the login bug", "2025-12-07T00:00:00.000Z".parse()?);
+/// assert_eq!(
+///     serde_json::to_string(&m)?,
+///     r#"{"role":"user","content":"Please fix the login bug","timestamp":"2025-12-07T00:00:00.000Z"}"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Message {
+    /// Kind of speaker that produced the message. Required.
+    pub role: DialogRole,
+    /// Plain-text body of the message (may be empty). Required.
+    pub content: String,
+    /// RFC 3339 date-time at which the message was produced. Required.
+    pub timestamp: Timestamp,
+    /// Optional base event attached to the message, linking it to the Trace module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<BaseEvent>,
+}
+
+impl Message {
+    /// A message without an attached event.
+    pub fn new(role: DialogRole, content: impl Into<String>, timestamp: Timestamp) -> Self {
+        Message {
+            role,
+            content: content.into(),
+            timestamp,
+            event: None,
+        }
+    }
+
+    /// A message stamped with the current time.
+    pub fn now(role: DialogRole, content: impl Into<String>) -> Self {
+        Message::new(role, content, Timestamp::now())
+    }
+
+    /// The same message with a base event attached.
+    #[must_use]
+    pub fn with_event(mut self, event: BaseEvent) -> Self {
+        self.event = Some(event);
+        self
+    }
+}
+
+impl CheckValue for Message {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<DialogRole>("role");
+        o.required::<String>("content");
+        o.required::<Timestamp>("timestamp");
+        o.optional::<BaseEvent>("event");
+        o.deny_unknown();
+    }
+}
+
+/// An MPLP v1.0 Dialog (`schemas/mplp-dialog.schema.json`): a conversation
+/// between people, assistants and agents, recorded as a flat list of
+/// role/content/timestamp messages.
+///
+/// ```
+/// use mplp_core::{ContextId, Document};
+/// use mplp_dialog::{Dialog, DialogRole, DialogStatus};
+///
+/// let mut dialog = Dialog::with_system_prompt(ContextId::new(), "You are a helpful coding assistant.");
+/// dialog.add_message(DialogRole::User, "Please fix the login bug")?;
+/// dialog.add_message(DialogRole::Assistant, "I will analyze the error and create a fix.")?;
+/// dialog.transition(DialogStatus::Paused)?;
+///
+/// // Only an active dialog takes messages.
+/// let err = dialog.add_message(DialogRole::User, "hello?").unwrap_err();
+/// assert_eq!(err.rule(), Some(mplp_dialog::DIALOG_NOT_ACTIVE));
+/// assert!(err.to_string().contains("paused"));
+///
+/// let back = Dialog::from_json(dialog.to_json())?;
+/// assert_eq!(back, dialog);
+/// # Ok::<(), mplp_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Dialog {
+    /// [PROTOCOL-CORE] Protocol and schema version information for this document. Required.
+    pub meta: Meta,
+    /// [PROTOCOL-CORE] Governance state of this document: lifecycle phase, truth domain, lock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub governance: Option<Governance>,
+    /// [PROTOCOL-CORE] UUID v4 that names this Dialog everywhere. Required.
+    pub dialog_id: DialogId,
+    /// [PROTOCOL-CORE] UUID v4 of the Context the Dialog belongs to. Required.
+    pub context_id: ContextId,
+    /// [PROTOCOL-CORE] UUID v4 grouping several dialogs into one conversation thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_id: Option<ThreadId>,
+    /// [PROTOCOL-CORE] Lifecycle state of the Dialog. Required. Change it with
+    /// [`Dialog::transition`], which enforces the state table and sets `ended_at`.
+    pub status: DialogStatus,
+    /// [PROTOCOL-CORE] Messages exchanged so far, oldest first; may be empty. Required.
+    pub messages: Vec<Message>,
+    /// [PROTOCOL-CORE] RFC 3339 date-time at which the Dialog began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<Timestamp>,
+    /// [PROTOCOL-CORE] RFC 3339 date-time at which the Dialog finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<Timestamp>,
+    /// [PROTOCOL-CORE] Trace span used to audit this Dialog.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceBase>,
+    /// [PROTOCOL-CORE] Notable events about this Dialog.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<BaseEvent>>,
+}
+
+impl Dialog {
+    /// A new, empty, `active` dialog in the given context: a fresh
+    /// `dialog_id`, `meta` stamped with `created_at`, and `started_at` now.
+    pub fn new(context_id: ContextId) -> Self {
+        let now = Timestamp::now();
+        let mut meta = Meta::v1();
+        meta.created_at = Some(now.clone());
+        Dialog {
+            meta,
+            governance: None,
+            dialog_id: DialogId::new(),
+            context_id,
+            thread_id: None,
+            status: DialogStatus::Active,
+            messages: Vec::new(),
+            started_at: Some(now),
+            ended_at: None,
+            trace: None,
+            events: None,
+        }
+    }
+
+    /// A new `active` dialog whose first message is the given system prompt
+    /// (as the seed's `createDialog(context_id, systemPrompt)`).
+    pub fn with_system_prompt(context_id: ContextId, system_prompt: impl Into<String>) -> Self {
+        let mut dialog = Dialog::new(context_id);
+        let at = dialog.started_at.clone().unwrap_or_else(Timestamp::now);
+        dialog
+            .messages
+            .push(Message::new(DialogRole::System, system_prompt, at));
+        dialog
+    }
+
+    /// The same dialog, placed in a thread.
+    #[must_use]
+    pub fn in_thread(mut self, thread_id: ThreadId) -> Self {
+        self.thread_id = Some(thread_id);
+        self
+    }
+
+    /// Appends a message stamped with the current time.
+    ///
+    /// Only an `active` dialog accepts messages: otherwise this returns
+    /// [`Error::State`] with rule [`DIALOG_NOT_ACTIVE`], pointer `/status`
+    /// and a message naming the status, and the dialog is unchanged.
+    pub fn add_message(
+        &mut self,
+        role: DialogRole,
+        content: impl Into<String>,
+    ) -> Result<(), Error> {
+        self.push_message(Message::now(role, content))
+    }
+
+    /// Appends a message as given (its own timestamp and event), under the
+    /// same rule as [`Dialog::add_message`].
+    pub fn push_message(&mut self, message: Message) -> Result<(), Error> {
+        if self.status != DialogStatus::Active {
+            return Err(Error::State(Violation::error(
+                "/status",
+                DIALOG_NOT_ACTIVE,
+                format!(
+                    "cannot add a message to a {} dialog: only an active dialog accepts new messages",
+                    self.status
+                ),
+            )));
+        }
+        self.messages.push(message);
+        Ok(())
+    }
+
+    /// Changes the status along the state table (see [`DialogStatus::can_transition_to`]),
+    /// stamping `ended_at` with the current time when the dialog ends.
+    pub fn transition(&mut self, to: DialogStatus) -> Result<(), Error> {
+        self.transition_at(to, Timestamp::now())
+    }
+
+    /// Like [`Dialog::transition`], with the time of the change given.
+    ///
+    /// - Ending (`completed`, `cancelled`) sets `ended_at` to `at`.
+    /// - `started_at` is never changed by a transition: it records when the
+    ///   conversation began, and a pause does not begin a new one.
+    /// - A refused transition leaves the dialog unchanged.
+    pub fn transition_at(&mut self, to: DialogStatus, at: Timestamp) -> Result<(), Error> {
+        let next = self.status.transition(to)?;
+        self.status = next;
+        if next.is_final() {
+            self.ended_at = Some(at);
+        }
+        Ok(())
+    }
+
+    /// Pauses an active dialog.
+    pub fn pause(&mut self) -> Result<(), Error> {
+        self.transition(DialogStatus::Paused)
+    }
+
+    /// Resumes a paused dialog.
+    pub fn resume(&mut self) -> Result<(), Error> {
+        self.transition(DialogStatus::Active)
+    }
+
+    /// Completes an active or paused dialog (sets `ended_at`).
+    pub fn complete(&mut self) -> Result<(), Error> {
+        self.transition(DialogStatus::Completed)
+    }
+
+    /// Cancels an active or paused dialog (sets `ended_at`).
+    pub fn cancel(&mut self) -> Result<(), Error> {
+        self.transition(DialogStatus::Cancelled)
+    }
+
+    /// The first message (usually the system prompt), if any.
+    pub fn head(&self) -> Option<&Message> {
+        self.messages.first()
+    }
+
+    /// The last message, if any.
+    pub fn tail(&self) -> Option<&Message> {
+        self.messages.last()
+    }
+
+    /// A readable transcript: one header line, then one block per message.
+    ///
+    /// ```
+    /// # use mplp_core::{ContextId, Document};
+    /// let dialog = mplp_dialog::Dialog::from_json(r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"},
+    ///   "dialog_id":"36398c50-7383-4f61-b96f-4525123599da","context_id":"0ddb0a8e-a488-47b1-8fbc-0133d0a359a2",
+    ///   "status":"active","messages":[{"role":"user","content":"Hi\nthere","timestamp":"2025-12-07T00:00:05Z"}]}"#)?;
+    /// assert_eq!(dialog.overview(), "\
+    /// dialog 36398c50-7383-4f61-b96f-4525123599da [active] context 0ddb0a8e-a488-47b1-8fbc-0133d0a359a2, 1 message
+    /// #0 2025-12-07T00:00:05Z user:
+    ///     Hi
+    ///     there
+    /// ");
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn overview(&self) -> String {
+        let mut out = String::new();
+        let n = self.messages.len();
+        let _ = write!(
+            out,
+            "dialog {} [{}] context {}",
+            self.dialog_id, self.status, self.context_id
+        );
+        if let Some(thread) = &self.thread_id {
+            let _ = write!(out, ", thread {thread}");
+        }
+        let _ = writeln!(out, ", {n} message{}", if n == 1 { "" } else { "s" });
+        if let Some(s) = &self.started_at {
+            let _ = writeln!(out, "started {s}");
+        }
+        for (i, m) in self.messages.iter().enumerate() {
+            let _ = writeln!(out, "#{i} {} {}:", m.timestamp, m.role);
+            if m.content.is_empty() {
+                out.push_str("    (empty)\n");
+            }
+            for line in m.content.lines() {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+        if let Some(e) = &self.ended_at {
+            let _ = writeln!(out, "ended {e}");
+        }
+        out
+    }
+}
+
+impl CheckValue for Dialog {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<Meta>("meta");
+        o.optional::<Governance>("governance");
+        o.required::<DialogId>("dialog_id");
+        o.required::<ContextId>("context_id");
+        o.optional::<ThreadId>("thread_id");
+        o.required::<DialogStatus>("status");
+        o.required_with("messages", |v, at, r| {
+            check_array_of::<Message>(v, at, r, 0);
+        });
+        o.optional::<Timestamp>("started_at");
+        o.optional::<Timestamp>("ended_at");
+        o.optional::<TraceBase>("trace");
+        o.optional::<Vec<BaseEvent>>("events");
+        o.deny_unknown();
+    }
+}
+
+impl Document for Dialog {
+    const KIND: &'static str = "dialog";
+
+    /// The timing rules of the lifecycle (see the crate's "Spec notes"):
+    ///
+    /// | rule | severity |
+    /// |---|---|
+    /// | [`DIALOG_ENDED_BEFORE_STARTED`]: `ended_at` < `started_at` | error |
+    /// | [`DIALOG_OPEN_WITH_ENDED_AT`]: `active`/`paused` with `ended_at` | error |
+    /// | [`DIALOG_ENDED_WITHOUT_ENDED_AT`]: `completed`/`cancelled` without `ended_at` | warning |
+    /// | [`DIALOG_MESSAGE_AFTER_END`]: a message later than `ended_at` | warning |
+    /// | [`DIALOG_MESSAGES_OUT_OF_ORDER`]: a message earlier than the one before it | warning |
+    ///
+    /// Times are compared as instants, so `10:00+05:30` equals `04:30Z`; equal
+    /// instants are in order. Linear in the number of messages.
+    fn check_rules(&self, report: &mut Report) {
+        if let (Some(start), Some(end)) = (&self.started_at, &self.ended_at) {
+            if end.instant() < start.instant() {
+                report.error(
+                    "/ended_at",
+                    DIALOG_ENDED_BEFORE_STARTED,
+                    format!("the dialog ends ({end}) before it starts ({start})"),
+                );
+            }
+        }
+        match (self.status.is_final(), &self.ended_at) {
+            (false, Some(end)) => report.error(
+                "/ended_at",
+                DIALOG_OPEN_WITH_ENDED_AT,
+                format!(
+                    "an {} dialog has not ended, but ended_at is {end}; \
+                     only completed and cancelled dialogs have ended_at",
+                    self.status
+                ),
+            ),
+            (true, None) => report.warn(
+                "/ended_at",
+                DIALOG_ENDED_WITHOUT_ENDED_AT,
+                format!(
+                    "a {} dialog should record when it ended in ended_at",
+                    self.status
+                ),
+            ),
+            _ => {}
+        }
+        let end = self.ended_at.as_ref().map(Timestamp::instant);
+        let mut previous: Option<&Timestamp> = None;
+        for (i, m) in self.messages.iter().enumerate() {
+            let at = Pointer::root().key("messages").index(i).key("timestamp");
+            let t = m.timestamp.instant();
+            if let Some(p) = previous {
+                if t < p.instant() {
+                    report.warn(
+                        &at,
+                        DIALOG_MESSAGES_OUT_OF_ORDER,
+                        format!(
+                            "message {i} ({}) is earlier than message {} ({p}); messages are listed oldest first",
+                            m.timestamp,
+                            i - 1
+                        ),
+                    );
+                }
+            }
+            if let Some(end) = end {
+                if t > end {
+                    report.warn(
+                        &at,
+                        DIALOG_MESSAGE_AFTER_END,
+                        format!(
+                            "message {i} ({}) is later than the dialog's ended_at",
+                            m.timestamp
+                        ),
+                    );
+                }
+            }
+            previous = Some(&m.timestamp);
+        }
+    }
+}
+
+/// Dialogs grouped by `thread_id` (the seed's thread grouping), each group in
+/// input order; dialogs without a thread are kept apart.
+///
+/// ```
+/// use mplp_core::{ContextId, ThreadId};
+/// use mplp_dialog::{Dialog, Threads};
+/// let ctx = ContextId::new();
+/// let t = ThreadId::new();
+/// let dialogs = [Dialog::new(ctx).in_thread(t), Dialog::new(ctx), Dialog::new(ctx).in_thread(t)];
+/// let threads = Threads::group(&dialogs);
+/// assert_eq!(threads.thread(&t).len(), 2);
+/// assert_eq!(threads.unthreaded().len(), 1);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Threads<'a> {
+    by_thread: BTreeMap<ThreadId, Vec<&'a Dialog>>,
+    unthreaded: Vec<&'a Dialog>,
+}
+
+impl<'a> Threads<'a> {
+    /// Groups dialogs by their `thread_id`.
+    pub fn group(dialogs: impl IntoIterator<Item = &'a Dialog>) -> Self {
+        let mut threads = Threads::default();
+        for d in dialogs {
+            match d.thread_id {
+                Some(t) => threads.by_thread.entry(t).or_default().push(d),
+                None => threads.unthreaded.push(d),
+            }
+        }
+        threads
+    }
+
+    /// The dialogs of one thread, in input order (empty if none).
+    pub fn thread(&self, thread_id: &ThreadId) -> &[&'a Dialog] {
+        self.by_thread.get(thread_id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every thread with its dialogs, ordered by thread id.
+    pub fn iter(&self) -> impl Iterator<Item = (&ThreadId, &[&'a Dialog])> {
+        self.by_thread.iter().map(|(t, d)| (t, d.as_slice()))
+    }
+
+    /// The dialogs that have no `thread_id`, in input order.
+    pub fn unthreaded(&self) -> &[&'a Dialog] {
+        &self.unthreaded
+    }
+
+    /// The number of distinct threads.
+    pub fn len(&self) -> usize {
+        self.by_thread.len()
+    }
+
+    /// True when no dialog has a thread.
+    pub fn is_empty(&self) -> bool {
+        self.by_thread.is_empty()
+    }
+}
+
+/// The dialogs of one thread, in input order (the seed's `getDialogsByThread`).
+pub fn dialogs_in_thread<'a>(
+    dialogs: impl IntoIterator<Item = &'a Dialog>,
+    thread_id: ThreadId,
+) -> impl Iterator<Item = &'a Dialog> {
+    dialogs
+        .into_iter()
+        .filter(move |d| d.thread_id == Some(thread_id))
+}
