@@ -1,0 +1,933 @@
+//! MAP (Multi-Agent Profile) events (`events/mplp-map-event.schema.json`).
+//!
+//! A [`MapEvent`] is the canonical envelope (`event_id`, `event_type`,
+//! `timestamp`, `session_id`, optional `initiator_role`, `target_roles`,
+//! `payload`, nothing else) with a typed [`MapPayload`] chosen by the event
+//! type. Constructors fill in a fresh event id and the current time:
+//!
+//! ```
+//! use mplp_core::{CollabId, CollabMode, Document};
+//! use mplp_events::{EventFamily, MapEvent, MapEventType};
+//!
+//! let session = CollabId::new();
+//! let started = MapEvent::session_started(session, CollabMode::RoundRobin, 3);
+//! let turn = MapEvent::turn_dispatched(session, "coder", 1);
+//! assert_eq!(turn.event_type(), MapEventType::TurnDispatched);
+//! assert_eq!(turn.family(), EventFamily::RuntimeExecutionEvent);
+//! let back = MapEvent::from_json(turn.to_json())?;
+//! assert_eq!(back, turn);
+//! # let _ = started;
+//! # Ok::<(), mplp_core::Error>(())
+//! ```
+
+use std::fmt;
+
+use mplp_core::check::{CheckValue, ObjectCheck};
+use mplp_core::{CollabMode, Document, JsonObject, Pointer, Report, Rule, StrictValue, Timestamp};
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::payload::{Key, PayloadRules, payload_struct};
+use crate::rules;
+use crate::{SchemaUuid, SessionId};
+
+mplp_core::wire_enum! {
+    /// The nine canonical MAP event types (the schema's `event_type` enum).
+    ///
+    /// `MAPHandoffInitiated`, which the MAP events prose recommends, is not
+    /// in the v1.0.0 enum and is refused on the wire (see the spec notes).
+    pub enum MapEventType {
+        /// A collaboration session was created (mandatory).
+        SessionStarted = "MAPSessionStarted",
+        /// Participants were bound to roles (mandatory).
+        RolesAssigned = "MAPRolesAssigned",
+        /// A turn was handed to a role (mandatory).
+        TurnDispatched = "MAPTurnDispatched",
+        /// A role finished its turn (mandatory).
+        TurnCompleted = "MAPTurnCompleted",
+        /// A message was fanned out to several roles (recommended).
+        BroadcastSent = "MAPBroadcastSent",
+        /// A role answered a broadcast (recommended).
+        BroadcastReceived = "MAPBroadcastReceived",
+        /// Concurrent writes to one resource were detected (recommended).
+        ConflictDetected = "MAPConflictDetected",
+        /// A detected conflict was resolved (recommended).
+        ConflictResolved = "MAPConflictResolved",
+        /// The session ended (mandatory).
+        SessionCompleted = "MAPSessionCompleted",
+    }
+}
+
+impl MapEventType {
+    /// The event family of this type, as the MAP events spec's table gives it.
+    pub const fn family(self) -> EventFamily {
+        match self {
+            MapEventType::SessionStarted
+            | MapEventType::RolesAssigned
+            | MapEventType::SessionCompleted => EventFamily::GraphUpdateEvent,
+            MapEventType::TurnDispatched | MapEventType::TurnCompleted => {
+                EventFamily::RuntimeExecutionEvent
+            }
+            MapEventType::BroadcastSent | MapEventType::BroadcastReceived => {
+                EventFamily::CommunicationEvent
+            }
+            MapEventType::ConflictDetected | MapEventType::ConflictResolved => {
+                EventFamily::ConflictEvent
+            }
+        }
+    }
+
+    /// True for the five events the MAP profile says MUST be emitted.
+    pub const fn is_mandatory(self) -> bool {
+        matches!(
+            self,
+            MapEventType::SessionStarted
+                | MapEventType::RolesAssigned
+                | MapEventType::TurnDispatched
+                | MapEventType::TurnCompleted
+                | MapEventType::SessionCompleted
+        )
+    }
+
+    /// The payload members the SDK requires for this type (empty when the
+    /// payload may be left out).
+    pub const fn required_payload_fields(self) -> &'static [&'static str] {
+        match self {
+            MapEventType::SessionStarted => &["mode", "participant_count"],
+            MapEventType::RolesAssigned => &["assignments"],
+            MapEventType::TurnDispatched => &["role_id", "turn_number"],
+            MapEventType::TurnCompleted => &["role_id", "turn_number", "status"],
+            MapEventType::SessionCompleted => &["status", "turns_total"],
+            _ => &[],
+        }
+    }
+}
+
+/// The event family a MAP event belongs to (the MAP events spec, section 2).
+///
+/// The family is derived from the event type and never written: the
+/// canonical MAP envelope forbids an `event_family` member.
+///
+/// ```
+/// use mplp_events::{EventFamily, MapEventType};
+/// assert_eq!(MapEventType::BroadcastSent.family(), EventFamily::CommunicationEvent);
+/// assert_eq!(EventFamily::GraphUpdateEvent.as_str(), "GraphUpdateEvent");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventFamily {
+    /// Session state: MAPSessionStarted, MAPRolesAssigned, MAPSessionCompleted.
+    GraphUpdateEvent,
+    /// Turn flow: MAPTurnDispatched, MAPTurnCompleted.
+    RuntimeExecutionEvent,
+    /// Broadcasting: MAPBroadcastSent, MAPBroadcastReceived.
+    CommunicationEvent,
+    /// State reconciliation: MAPConflictDetected, MAPConflictResolved.
+    ConflictEvent,
+}
+
+impl EventFamily {
+    /// The name as the MAP events prose writes it (`GraphUpdateEvent`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventFamily::GraphUpdateEvent => "GraphUpdateEvent",
+            EventFamily::RuntimeExecutionEvent => "RuntimeExecutionEvent",
+            EventFamily::CommunicationEvent => "CommunicationEvent",
+            EventFamily::ConflictEvent => "ConflictEvent",
+        }
+    }
+
+    /// The matching family of the observability taxonomy (`event-core`), if
+    /// any: the taxonomy has no communication or conflict family.
+    ///
+    /// ```
+    /// use mplp_events::{CoreFamily, EventFamily};
+    /// assert_eq!(EventFamily::GraphUpdateEvent.core_family(), Some(CoreFamily::GraphUpdate));
+    /// assert_eq!(EventFamily::ConflictEvent.core_family(), None);
+    /// ```
+    pub const fn core_family(self) -> Option<crate::CoreFamily> {
+        match self {
+            EventFamily::GraphUpdateEvent => Some(crate::CoreFamily::GraphUpdate),
+            EventFamily::RuntimeExecutionEvent => Some(crate::CoreFamily::RuntimeExecution),
+            EventFamily::CommunicationEvent | EventFamily::ConflictEvent => None,
+        }
+    }
+}
+
+impl fmt::Display for EventFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPSessionStarted`.
+    pub struct SessionStarted ("MAPSessionStarted payload") {
+        required {
+            /// How the participants coordinate.
+            mode: CollabMode,
+            /// How many participants take part.
+            participant_count: u64,
+        }
+        optional {
+            /// The Context the session works in (free text on the wire).
+            context_id: String,
+            /// What the session is for, for people.
+            purpose: String,
+        }
+    }
+}
+
+payload_struct! {
+    /// One participant-to-role binding of `MAPRolesAssigned`.
+    pub struct RoleAssignment ("MAPRolesAssigned assignment") {
+        required {
+            /// The participant bound.
+            participant_id: String,
+            /// The role it takes.
+            role_id: String,
+        }
+        optional {
+            /// The participant kind (`agent`, `human`, `system`, `external`).
+            kind: String,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPRolesAssigned`.
+    pub struct RolesAssigned ("MAPRolesAssigned payload") {
+        required {
+            /// The participant-role bindings.
+            assignments: Vec<RoleAssignment>,
+        }
+        optional {}
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPTurnDispatched`.
+    pub struct TurnDispatched ("MAPTurnDispatched payload") {
+        required {
+            /// The role handed the execution token for this turn.
+            role_id: String,
+            /// Position of the turn in the session (1, 2, 3, ...).
+            turn_number: u64,
+        }
+        optional {
+            /// The execution token handed over.
+            token_id: String,
+            /// What the role is asked to do.
+            task: String,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPTurnCompleted`.
+    pub struct TurnCompleted ("MAPTurnCompleted payload") {
+        required {
+            /// The role that finished the turn.
+            role_id: String,
+            /// The turn finished (same number as its dispatch).
+            turn_number: u64,
+            /// How the turn ended (`completed`, `failed`, ...; free text in v1.0.0).
+            status: String,
+        }
+        optional {
+            /// How long the turn took, in milliseconds.
+            duration_ms: u64,
+            /// What the turn produced, for people.
+            output_summary: String,
+            /// The outcome of the turn.
+            result: JsonObject,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPBroadcastSent`.
+    pub struct BroadcastSent ("MAPBroadcastSent payload") {
+        required {}
+        optional {
+            /// The role that sent the broadcast.
+            broadcaster_role_id: String,
+            /// How many roles the broadcast went to.
+            target_count: u64,
+            /// Names the broadcast; receivers refer to it with the same `broadcast_id`.
+            broadcast_id: String,
+            /// What kind of message this is (`task_assignment`, ...).
+            message_type: String,
+            /// The body of the broadcast.
+            message: JsonObject,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPBroadcastReceived`.
+    pub struct BroadcastReceived ("MAPBroadcastReceived payload") {
+        required {}
+        optional {
+            /// The role that got the broadcast (schema spelling).
+            receiver_role_id: String,
+            /// The role that got the broadcast (prose spelling).
+            receiver_role: String,
+            /// The `broadcast_id` of the broadcast answered.
+            broadcast_id: String,
+            /// The broadcast answered (prose spelling; same meaning as `broadcast_id`).
+            broadcast_ref: String,
+            /// What the role answered.
+            response: JsonObject,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPConflictDetected`.
+    pub struct ConflictDetected ("MAPConflictDetected payload") {
+        required {}
+        optional {
+            /// Names the conflict; its resolution carries the same id.
+            conflict_id: String,
+            /// The resource written concurrently.
+            resource: String,
+            /// The kind of resource (`plan_step`, ...).
+            resource_type: String,
+            /// The id of the resource.
+            resource_id: String,
+            /// The roles involved.
+            participants: Vec<String>,
+            /// The roles involved (prose spelling).
+            conflicting_roles: Vec<String>,
+            /// What kind of conflict (`concurrent_modification`, ...).
+            conflict_type: String,
+            /// Details, for people.
+            details: String,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPConflictResolved`.
+    pub struct ConflictResolved ("MAPConflictResolved payload") {
+        required {}
+        optional {
+            /// The conflict resolved (the `conflict_id` of its detection).
+            conflict_id: String,
+            /// How it was resolved.
+            strategy: String,
+            /// How it was resolved (prose spelling).
+            resolution_strategy: String,
+            /// The role whose write won.
+            winner: String,
+            /// The role whose write won (prose spelling).
+            winning_role: String,
+            /// Why, for people.
+            reason: String,
+        }
+    }
+}
+
+payload_struct! {
+    /// Payload of `MAPSessionCompleted`.
+    pub struct SessionCompleted ("MAPSessionCompleted payload") {
+        required {
+            /// How the session ended (`completed`, `failed`, ...; free text in v1.0.0).
+            status: String,
+            /// How many turns were completed in the session.
+            turns_total: u64,
+        }
+        optional {
+            /// How many participants took part.
+            participants_count: u64,
+            /// How many broadcasts were sent.
+            broadcasts_count: u64,
+            /// How many conflicts were detected.
+            conflicts_count: u64,
+            /// How long the session took, in milliseconds.
+            duration_ms: u64,
+        }
+    }
+}
+
+impl RoleAssignment {
+    /// A binding with a participant kind.
+    #[must_use]
+    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+        self.kind = Some(kind.into());
+        self
+    }
+}
+
+impl BroadcastReceived {
+    /// The broadcast this answers: `broadcast_id`, or else `broadcast_ref`.
+    pub fn broadcast_link(&self) -> Option<&str> {
+        self.broadcast_id
+            .as_deref()
+            .or(self.broadcast_ref.as_deref())
+    }
+}
+
+/// The typed payload of a [`MapEvent`]; the variant decides the event type.
+///
+/// The four recommended event types have no required payload member, so
+/// their payload may be absent (`None`), which is kept apart from `{}`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MapPayload {
+    /// `MAPSessionStarted`.
+    SessionStarted(SessionStarted),
+    /// `MAPRolesAssigned`.
+    RolesAssigned(RolesAssigned),
+    /// `MAPTurnDispatched`.
+    TurnDispatched(TurnDispatched),
+    /// `MAPTurnCompleted`.
+    TurnCompleted(TurnCompleted),
+    /// `MAPBroadcastSent`.
+    BroadcastSent(Option<BroadcastSent>),
+    /// `MAPBroadcastReceived`.
+    BroadcastReceived(Option<BroadcastReceived>),
+    /// `MAPConflictDetected`.
+    ConflictDetected(Option<ConflictDetected>),
+    /// `MAPConflictResolved`.
+    ConflictResolved(Option<ConflictResolved>),
+    /// `MAPSessionCompleted`.
+    SessionCompleted(SessionCompleted),
+}
+
+impl MapPayload {
+    /// The event type this payload belongs to.
+    pub const fn event_type(&self) -> MapEventType {
+        match self {
+            MapPayload::SessionStarted(_) => MapEventType::SessionStarted,
+            MapPayload::RolesAssigned(_) => MapEventType::RolesAssigned,
+            MapPayload::TurnDispatched(_) => MapEventType::TurnDispatched,
+            MapPayload::TurnCompleted(_) => MapEventType::TurnCompleted,
+            MapPayload::BroadcastSent(_) => MapEventType::BroadcastSent,
+            MapPayload::BroadcastReceived(_) => MapEventType::BroadcastReceived,
+            MapPayload::ConflictDetected(_) => MapEventType::ConflictDetected,
+            MapPayload::ConflictResolved(_) => MapEventType::ConflictResolved,
+            MapPayload::SessionCompleted(_) => MapEventType::SessionCompleted,
+        }
+    }
+
+    /// The payload members kept untyped (`extra`), if there is a payload.
+    pub fn extra(&self) -> Option<&JsonObject> {
+        match self {
+            MapPayload::SessionStarted(p) => Some(&p.extra),
+            MapPayload::RolesAssigned(p) => Some(&p.extra),
+            MapPayload::TurnDispatched(p) => Some(&p.extra),
+            MapPayload::TurnCompleted(p) => Some(&p.extra),
+            MapPayload::BroadcastSent(p) => p.as_ref().map(|p| &p.extra),
+            MapPayload::BroadcastReceived(p) => p.as_ref().map(|p| &p.extra),
+            MapPayload::ConflictDetected(p) => p.as_ref().map(|p| &p.extra),
+            MapPayload::ConflictResolved(p) => p.as_ref().map(|p| &p.extra),
+            MapPayload::SessionCompleted(p) => Some(&p.extra),
+        }
+    }
+
+    /// True when the event has a `payload` member.
+    pub fn is_present(&self) -> bool {
+        self.extra().is_some()
+    }
+
+    /// The payload of a type whose payload is absent, or an error naming the
+    /// members the type requires.
+    fn absent<E: de::Error>(t: MapEventType) -> Result<Self, E> {
+        Ok(match t {
+            MapEventType::BroadcastSent => MapPayload::BroadcastSent(None),
+            MapEventType::BroadcastReceived => MapPayload::BroadcastReceived(None),
+            MapEventType::ConflictDetected => MapPayload::ConflictDetected(None),
+            MapEventType::ConflictResolved => MapPayload::ConflictResolved(None),
+            _ => return Err(de::Error::missing_field("payload")),
+        })
+    }
+}
+
+impl Serialize for MapPayload {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MapPayload::SessionStarted(p) => p.serialize(s),
+            MapPayload::RolesAssigned(p) => p.serialize(s),
+            MapPayload::TurnDispatched(p) => p.serialize(s),
+            MapPayload::TurnCompleted(p) => p.serialize(s),
+            MapPayload::BroadcastSent(p) => p.serialize(s),
+            MapPayload::BroadcastReceived(p) => p.serialize(s),
+            MapPayload::ConflictDetected(p) => p.serialize(s),
+            MapPayload::ConflictResolved(p) => p.serialize(s),
+            MapPayload::SessionCompleted(p) => p.serialize(s),
+        }
+    }
+}
+
+/// Deserializes the payload of a known event type.
+struct PayloadSeed(MapEventType);
+
+impl<'de> DeserializeSeed<'de> for PayloadSeed {
+    type Value = MapPayload;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<MapPayload, D::Error> {
+        Ok(match self.0 {
+            MapEventType::SessionStarted => {
+                MapPayload::SessionStarted(Deserialize::deserialize(d)?)
+            }
+            MapEventType::RolesAssigned => MapPayload::RolesAssigned(Deserialize::deserialize(d)?),
+            MapEventType::TurnDispatched => {
+                MapPayload::TurnDispatched(Deserialize::deserialize(d)?)
+            }
+            MapEventType::TurnCompleted => MapPayload::TurnCompleted(Deserialize::deserialize(d)?),
+            MapEventType::BroadcastSent => {
+                MapPayload::BroadcastSent(Some(Deserialize::deserialize(d)?))
+            }
+            MapEventType::BroadcastReceived => {
+                MapPayload::BroadcastReceived(Some(Deserialize::deserialize(d)?))
+            }
+            MapEventType::ConflictDetected => {
+                MapPayload::ConflictDetected(Some(Deserialize::deserialize(d)?))
+            }
+            MapEventType::ConflictResolved => {
+                MapPayload::ConflictResolved(Some(Deserialize::deserialize(d)?))
+            }
+            MapEventType::SessionCompleted => {
+                MapPayload::SessionCompleted(Deserialize::deserialize(d)?)
+            }
+        })
+    }
+}
+
+/// One MAP event (`events/mplp-map-event.schema.json`).
+///
+/// The event type is not a field: it follows from the [`MapPayload`]
+/// variant ([`MapEvent::event_type`]), so the two can never disagree.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct MapEvent {
+    /// UUID naming this event (`format: uuid`).
+    pub event_id: SchemaUuid,
+    /// RFC 3339 date-time at which the event happened.
+    pub timestamp: Timestamp,
+    /// The collaboration session: the `collab_id` of the Collab document.
+    pub session_id: SessionId,
+    /// Role that triggered the event, when the event type has one.
+    pub initiator_role: Option<String>,
+    /// Roles the event is aimed at, for example the recipients of a broadcast.
+    pub target_roles: Option<Vec<String>>,
+    /// The typed payload (which also gives the event type).
+    pub payload: MapPayload,
+}
+
+impl MapEvent {
+    /// The envelope members, in the order they are written.
+    pub const FIELDS: &'static [&'static str] = &[
+        "event_id",
+        "event_type",
+        "timestamp",
+        "session_id",
+        "initiator_role",
+        "target_roles",
+        "payload",
+    ];
+
+    /// An event of the given payload, with a fresh event id (lowercase UUID
+    /// v4) and the current time.
+    pub fn new(session_id: impl Into<SessionId>, payload: MapPayload) -> Self {
+        MapEvent {
+            event_id: SchemaUuid::new(),
+            timestamp: Timestamp::now(),
+            session_id: session_id.into(),
+            initiator_role: None,
+            target_roles: None,
+            payload,
+        }
+    }
+
+    /// `MAPSessionStarted` with the mode and the number of participants.
+    pub fn session_started(
+        session_id: impl Into<SessionId>,
+        mode: CollabMode,
+        participant_count: u64,
+    ) -> Self {
+        Self::new(
+            session_id,
+            MapPayload::SessionStarted(SessionStarted::new(mode, participant_count)),
+        )
+    }
+
+    /// `MAPRolesAssigned` with the participant-role bindings.
+    pub fn roles_assigned(
+        session_id: impl Into<SessionId>,
+        assignments: Vec<RoleAssignment>,
+    ) -> Self {
+        Self::new(
+            session_id,
+            MapPayload::RolesAssigned(RolesAssigned::new(assignments)),
+        )
+    }
+
+    /// `MAPTurnDispatched`: turn `turn_number` (1, 2, ...) goes to `role_id`.
+    /// `target_roles` is set to `[role_id]`.
+    pub fn turn_dispatched(
+        session_id: impl Into<SessionId>,
+        role_id: impl Into<String>,
+        turn_number: u64,
+    ) -> Self {
+        let role_id = role_id.into();
+        let mut e = Self::new(
+            session_id,
+            MapPayload::TurnDispatched(TurnDispatched::new(role_id.clone(), turn_number)),
+        );
+        e.target_roles = Some(vec![role_id]);
+        e
+    }
+
+    /// `MAPTurnCompleted`: `role_id` finished turn `turn_number` with `status`
+    /// (`"completed"` for a successful turn).
+    pub fn turn_completed(
+        session_id: impl Into<SessionId>,
+        role_id: impl Into<String>,
+        turn_number: u64,
+        status: impl Into<String>,
+    ) -> Self {
+        Self::new(
+            session_id,
+            MapPayload::TurnCompleted(TurnCompleted::new(
+                role_id.into(),
+                turn_number,
+                status.into(),
+            )),
+        )
+    }
+
+    /// `MAPBroadcastSent`: `broadcaster_role_id` fans a message out to
+    /// `target_roles`. Sets `initiator_role`, `target_roles` and the payload's
+    /// `broadcaster_role_id`, `target_count` and `broadcast_id`; receivers
+    /// answer with the same `broadcast_id`.
+    pub fn broadcast_sent(
+        session_id: impl Into<SessionId>,
+        broadcast_id: impl Into<String>,
+        broadcaster_role_id: impl Into<String>,
+        target_roles: Vec<String>,
+    ) -> Self {
+        let broadcaster = broadcaster_role_id.into();
+        let mut p = BroadcastSent::new();
+        p.broadcaster_role_id = Some(broadcaster.clone());
+        p.target_count = Some(target_roles.len() as u64);
+        p.broadcast_id = Some(broadcast_id.into());
+        let mut e = Self::new(session_id, MapPayload::BroadcastSent(Some(p)));
+        e.initiator_role = Some(broadcaster);
+        e.target_roles = Some(target_roles);
+        e
+    }
+
+    /// `MAPBroadcastReceived`: `receiver_role_id` answers broadcast `broadcast_id`.
+    pub fn broadcast_received(
+        session_id: impl Into<SessionId>,
+        broadcast_id: impl Into<String>,
+        receiver_role_id: impl Into<String>,
+    ) -> Self {
+        let mut p = BroadcastReceived::new();
+        p.receiver_role_id = Some(receiver_role_id.into());
+        p.broadcast_id = Some(broadcast_id.into());
+        Self::new(session_id, MapPayload::BroadcastReceived(Some(p)))
+    }
+
+    /// `MAPConflictDetected`: conflict `conflict_id` on `resource` between `participants`.
+    pub fn conflict_detected(
+        session_id: impl Into<SessionId>,
+        conflict_id: impl Into<String>,
+        resource: impl Into<String>,
+        participants: Vec<String>,
+    ) -> Self {
+        let mut p = ConflictDetected::new();
+        p.conflict_id = Some(conflict_id.into());
+        p.resource = Some(resource.into());
+        p.participants = Some(participants);
+        Self::new(session_id, MapPayload::ConflictDetected(Some(p)))
+    }
+
+    /// `MAPConflictResolved`: conflict `conflict_id` resolved by `strategy`.
+    pub fn conflict_resolved(
+        session_id: impl Into<SessionId>,
+        conflict_id: impl Into<String>,
+        strategy: impl Into<String>,
+    ) -> Self {
+        let mut p = ConflictResolved::new();
+        p.conflict_id = Some(conflict_id.into());
+        p.strategy = Some(strategy.into());
+        Self::new(session_id, MapPayload::ConflictResolved(Some(p)))
+    }
+
+    /// `MAPSessionCompleted` with the final status (`"completed"` for a
+    /// successful session) and the number of completed turns.
+    pub fn session_completed(
+        session_id: impl Into<SessionId>,
+        status: impl Into<String>,
+        turns_total: u64,
+    ) -> Self {
+        Self::new(
+            session_id,
+            MapPayload::SessionCompleted(SessionCompleted::new(status.into(), turns_total)),
+        )
+    }
+
+    /// The same event with `initiator_role` set.
+    #[must_use]
+    pub fn with_initiator_role(mut self, role: impl Into<String>) -> Self {
+        self.initiator_role = Some(role.into());
+        self
+    }
+
+    /// The same event with `target_roles` set.
+    #[must_use]
+    pub fn with_target_roles(mut self, roles: Vec<String>) -> Self {
+        self.target_roles = Some(roles);
+        self
+    }
+
+    /// The same event with another timestamp.
+    #[must_use]
+    pub fn with_timestamp(mut self, timestamp: Timestamp) -> Self {
+        self.timestamp = timestamp;
+        self
+    }
+
+    /// The same event with another event id.
+    #[must_use]
+    pub fn with_event_id(mut self, event_id: SchemaUuid) -> Self {
+        self.event_id = event_id;
+        self
+    }
+
+    /// The event type (from the payload variant).
+    pub const fn event_type(&self) -> MapEventType {
+        self.payload.event_type()
+    }
+
+    /// The event family, derived from the event type.
+    pub const fn family(&self) -> EventFamily {
+        self.payload.event_type().family()
+    }
+}
+
+impl Serialize for MapEvent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("event_id", &self.event_id)?;
+        m.serialize_entry("event_type", &self.event_type())?;
+        m.serialize_entry("timestamp", &self.timestamp)?;
+        m.serialize_entry("session_id", &self.session_id)?;
+        if let Some(r) = &self.initiator_role {
+            m.serialize_entry("initiator_role", r)?;
+        }
+        if let Some(r) = &self.target_roles {
+            m.serialize_entry("target_roles", r)?;
+        }
+        if self.payload.is_present() {
+            m.serialize_entry("payload", &self.payload)?;
+        }
+        m.end()
+    }
+}
+
+pub(crate) const EVENT_FAMILY_MESSAGE: &str = "MAP events carry no `event_family` (the canonical envelope forbids it; the MAP events prose's examples are wrong here): the family follows from `event_type`, see MapEvent::family";
+
+fn dup<E: de::Error>(field: &'static str) -> E {
+    de::Error::duplicate_field(field)
+}
+
+struct MapEventVisitor;
+
+impl<'de> Visitor<'de> for MapEventVisitor {
+    type Value = MapEvent;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a MAP event object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MapEvent, A::Error> {
+        let mut event_id: Option<SchemaUuid> = None;
+        let mut event_type: Option<MapEventType> = None;
+        let mut timestamp: Option<Timestamp> = None;
+        let mut session_id: Option<SessionId> = None;
+        let mut initiator_role: Option<String> = None;
+        let mut target_roles: Option<Vec<String>> = None;
+        let mut payload: Option<MapPayload> = None;
+        // A payload seen before `event_type` is kept as a value until the type is known.
+        let mut early_payload: Option<Value> = None;
+        while let Some(Key(key)) = map.next_key()? {
+            match key.as_ref() {
+                "event_id" => {
+                    if event_id.is_some() {
+                        return Err(dup("event_id"));
+                    }
+                    event_id = Some(map.next_value()?);
+                }
+                "event_type" => {
+                    if event_type.is_some() {
+                        return Err(dup("event_type"));
+                    }
+                    event_type = Some(map.next_value()?);
+                }
+                "timestamp" => {
+                    if timestamp.is_some() {
+                        return Err(dup("timestamp"));
+                    }
+                    timestamp = Some(map.next_value()?);
+                }
+                "session_id" => {
+                    if session_id.is_some() {
+                        return Err(dup("session_id"));
+                    }
+                    session_id = Some(map.next_value()?);
+                }
+                "initiator_role" => {
+                    if initiator_role.is_some() {
+                        return Err(dup("initiator_role"));
+                    }
+                    initiator_role = Some(map.next_value()?);
+                }
+                "target_roles" => {
+                    if target_roles.is_some() {
+                        return Err(dup("target_roles"));
+                    }
+                    target_roles = Some(map.next_value()?);
+                }
+                "payload" => {
+                    if payload.is_some() || early_payload.is_some() {
+                        return Err(dup("payload"));
+                    }
+                    match event_type {
+                        Some(t) => payload = Some(map.next_value_seed(PayloadSeed(t))?),
+                        None => {
+                            let StrictValue(v) = map.next_value()?;
+                            early_payload = Some(v);
+                        }
+                    }
+                }
+                "event_family" => return Err(de::Error::custom(EVENT_FAMILY_MESSAGE)),
+                other => return Err(de::Error::unknown_field(other, MapEvent::FIELDS)),
+            }
+        }
+        let event_type = event_type.ok_or_else(|| de::Error::missing_field("event_type"))?;
+        let payload = match (payload, early_payload) {
+            (Some(p), _) => p,
+            (None, Some(v)) => PayloadSeed(event_type)
+                .deserialize(v)
+                .map_err(de::Error::custom)?,
+            (None, None) => MapPayload::absent(event_type)?,
+        };
+        Ok(MapEvent {
+            event_id: event_id.ok_or_else(|| de::Error::missing_field("event_id"))?,
+            timestamp: timestamp.ok_or_else(|| de::Error::missing_field("timestamp"))?,
+            session_id: session_id.ok_or_else(|| de::Error::missing_field("session_id"))?,
+            initiator_role,
+            target_roles,
+            payload,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for MapEvent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(MapEventVisitor)
+    }
+}
+
+pub(crate) const MAP_PAYLOAD_RULES: PayloadRules = PayloadRules {
+    required: rules::MAP_PAYLOAD_REQUIRED,
+    type_: rules::MAP_PAYLOAD_TYPE,
+    enum_: rules::MAP_PAYLOAD_ENUM,
+    format: rules::MAP_PAYLOAD_FORMAT,
+};
+
+fn check_map_event_type(value: &Value, at: &Pointer, report: &mut Report) {
+    if value.as_str() == Some("MAPHandoffInitiated") {
+        report.error(
+            at,
+            Rule::ENUM,
+            format!(
+                "`MAPHandoffInitiated` is recommended by the MAP events prose but is not an event type of MPLP v1.0.0 (the schema's enum); expected one of: {}",
+                MapEventType::NAMES.join(", ")
+            ),
+        );
+        return;
+    }
+    MapEventType::check_value(value, at, report);
+}
+
+/// Checks a typed payload (or its absence) of a known event type, reporting
+/// with the SDK's payload rules.
+pub(crate) fn check_map_payload(
+    t: MapEventType,
+    payload: Option<&Value>,
+    at: &Pointer,
+    report: &mut Report,
+) {
+    let at = at.key("payload");
+    let Some(payload) = payload else {
+        let required = t.required_payload_fields();
+        if !required.is_empty() {
+            report.error(
+                &at,
+                rules::MAP_PAYLOAD_REQUIRED,
+                format!(
+                    "{t} needs a payload with {} (the MAP events spec requires them)",
+                    required
+                        .iter()
+                        .map(|f| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        return;
+    };
+    if !payload.is_object() {
+        return; // reported as `type` by the envelope check
+    }
+    let mut sub = Report::new();
+    match t {
+        MapEventType::SessionStarted => SessionStarted::check_fields(payload, &at, &mut sub),
+        MapEventType::RolesAssigned => RolesAssigned::check_fields(payload, &at, &mut sub),
+        MapEventType::TurnDispatched => TurnDispatched::check_fields(payload, &at, &mut sub),
+        MapEventType::TurnCompleted => TurnCompleted::check_fields(payload, &at, &mut sub),
+        MapEventType::BroadcastSent => BroadcastSent::check_fields(payload, &at, &mut sub),
+        MapEventType::BroadcastReceived => BroadcastReceived::check_fields(payload, &at, &mut sub),
+        MapEventType::ConflictDetected => ConflictDetected::check_fields(payload, &at, &mut sub),
+        MapEventType::ConflictResolved => ConflictResolved::check_fields(payload, &at, &mut sub),
+        MapEventType::SessionCompleted => SessionCompleted::check_fields(payload, &at, &mut sub),
+    }
+    for v in sub {
+        report.push(MAP_PAYLOAD_RULES.remap(v));
+    }
+}
+
+impl CheckValue for MapEvent {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        let Some(mut o) = ObjectCheck::new(value, at, report) else {
+            return;
+        };
+        o.required::<SchemaUuid>("event_id");
+        let event_type = o.required_with("event_type", check_map_event_type);
+        o.required::<Timestamp>("timestamp");
+        o.required::<SessionId>("session_id");
+        o.optional::<String>("initiator_role");
+        o.optional::<Vec<String>>("target_roles");
+        let payload = o.optional::<JsonObject>("payload");
+        if o.member("event_family").is_some() {
+            let p = o.pointer().key("event_family");
+            o.report()
+                .error(p, Rule::ADDITIONAL_PROPERTIES, EVENT_FAMILY_MESSAGE);
+        }
+        o.deny_unknown();
+        if let Some(t) = event_type
+            .and_then(Value::as_str)
+            .and_then(MapEventType::from_wire)
+        {
+            check_map_payload(t, payload, at, report);
+        }
+    }
+}
+
+impl Document for MapEvent {
+    const KIND: &'static str = "map-event";
+}

@@ -1,0 +1,101 @@
+//! The shared examples in schemas/examples: valid ones parse and round-trip,
+//! invalid ones are reported at the pointer and rule of their sidecar.
+
+use std::path::PathBuf;
+
+use mplp_core::Document;
+use mplp_events::MapEvent;
+use serde_json::Value;
+
+pub(crate) fn examples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples")
+}
+
+pub(crate) fn files(kind: &str, prefix: &str, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(examples_dir().join(kind))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap();
+            name.starts_with(prefix) && name.ends_with(ext) && !name.ends_with(".expect.json")
+        })
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no {kind} examples for {prefix}");
+    v
+}
+
+/// The text without the whitespace between tokens (key order kept).
+pub(crate) fn minify(text: &[u8]) -> String {
+    let text = std::str::from_utf8(text).unwrap();
+    let mut out = String::new();
+    let (mut in_str, mut esc) = (false, false);
+    for c in text.chars() {
+        if in_str {
+            out.push(c);
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub(crate) fn check_valid<T: Document + PartialEq + std::fmt::Debug>(prefix: &str) {
+    for path in files("valid", prefix, ".json") {
+        let text = std::fs::read(&path).unwrap();
+        let v = T::validate_json(&text);
+        assert!(v.report.is_empty(), "{}: {:?}", path.display(), v.report);
+        let doc = v.value.unwrap();
+        let input: Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(doc.to_value(), input, "{}", path.display());
+        // The typed value written in compact form reads back the same.
+        assert_eq!(T::from_json(doc.to_json()).unwrap(), doc);
+        // And the text is the input, re-serialized (key order kept).
+        assert_eq!(doc.to_json(), minify(&text), "{}", path.display());
+    }
+}
+
+pub(crate) fn check_invalid<T: Document + std::fmt::Debug>(prefix: &str) {
+    for path in files("invalid", prefix, ".json") {
+        let text = std::fs::read(&path).unwrap();
+        let expect: Value =
+            serde_json::from_slice(&std::fs::read(path.with_extension("expect.json")).unwrap())
+                .unwrap();
+        let v = T::validate_json(&text);
+        assert!(v.value.is_none(), "{} should be invalid", path.display());
+        let found = v.report.errors().any(|e| {
+            e.pointer == expect["pointer"].as_str().unwrap()
+                && e.rule.as_str() == expect["rule"].as_str().unwrap()
+        });
+        assert!(
+            found,
+            "{}: expected {expect}, got {:#?}",
+            path.display(),
+            v.report
+        );
+        // from_value agrees with from_json.
+        let value: Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(
+            T::validate_value(&value).report,
+            v.report,
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn map_event_examples() {
+    check_valid::<MapEvent>("map-event-");
+    check_invalid::<MapEvent>("map-event-");
+}

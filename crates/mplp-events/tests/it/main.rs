@@ -1,0 +1,6 @@
+//! Integration tests of mplp-events.
+// Test helpers outside #[test] functions may unwrap too: a failure is a failing test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod examples;
+mod map_events;
