@@ -11,3 +11,5 @@ pub mod turns;
 
 pub use collab::*;
 pub use turns::{TurnManager, TurnState, TurnToken};
+pub mod runtime;
+pub mod sink;

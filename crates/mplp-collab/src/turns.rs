@@ -358,6 +358,18 @@ impl TurnManager {
         }
     }
 
+    /// The participant [`TurnManager::dispatch_next`] would pick (`None` in `swarm`).
+    pub fn peek_next(&self) -> Option<usize> {
+        if self.mode == CollabMode::Swarm {
+            return None;
+        }
+        let pos = match self.cycle_pos {
+            None => 0,
+            Some(p) => (p + 1) % self.cycle.len().max(1),
+        };
+        self.cycle.get(pos).copied()
+    }
+
     /// Dispatches the next turn in the mode's order (`round_robin`, `pair`,
     /// `orchestrated`, `broadcast`); refused in `swarm` (participants
     /// claim work there) and while another turn is outstanding.

@@ -1,0 +1,998 @@
+//! The MAP session runtime: drives a [`Collab`] through its lifecycle in any
+//! mode, hands turns to the caller's agents, keeps the books (turn numbers,
+//! tokens, broadcasts, conflicts) and emits the MAP events of `mplp-events`
+//! to an [`EventSink`].
+//!
+//! ```
+//! use mplp_collab::runtime::{MapSession, TurnOutcome};
+//! use mplp_collab::sink::MemorySink;
+//! use mplp_collab::{Collab, Participant, ParticipantKind};
+//! use mplp_core::{CollabMode, ContextId, NonEmptyVec};
+//!
+//! let mut people = NonEmptyVec::new(Participant::new("ana", ParticipantKind::Human)?.with_role("maintainer"));
+//! people.push(Participant::new("bot", ParticipantKind::Agent)?.with_role("critic"));
+//! let collab = Collab::new(ContextId::new(), "Naming", "Name the builder", CollabMode::RoundRobin, people)?;
+//!
+//! let mut session = MapSession::new(collab, MemorySink::new())?;
+//! session.start()?;
+//! let mut agent = |turn: &mut mplp_collab::runtime::TurnContext<'_>| {
+//!     let note = format!("turn {} by {}", turn.turn_number(), turn.participant().participant_id);
+//!     turn.write("notes", serde_json::json!(note))?;
+//!     Ok(TurnOutcome::completed())
+//! };
+//! for _ in 0..4 {
+//!     session.turn(&mut agent)?;
+//! }
+//! let summary = session.complete()?;
+//! assert_eq!(summary.turns_total, 4);
+//! let types: Vec<_> = session.sink().events.iter().map(|e| e.event_type().as_str()).collect();
+//! assert_eq!(types[..3], ["MAPSessionStarted", "MAPRolesAssigned", "MAPTurnDispatched"]);
+//! assert_eq!(types.last(), Some(&"MAPSessionCompleted"));
+//! # Ok::<(), mplp_collab::runtime::SessionError>(())
+//! ```
+
+use serde_json::Value;
+
+use mplp_core::{CollabMode, Error, JsonObject, Rule, Timestamp, Violation};
+use mplp_events::map::{
+    BroadcastReceived, BroadcastSent, ConflictDetected, ConflictResolved, MapPayload,
+    RoleAssignment, RolesAssigned, SessionCompleted, SessionStarted, TurnCompleted,
+    TurnDispatched,
+};
+use mplp_events::{MapEvent, SchemaUuid, SessionId};
+
+use crate::broadcast::BroadcastRound;
+use crate::conflict::{ConflictPolicy, ResourceStore, Resolution};
+use crate::lifecycle::ensure_can_act;
+use crate::sink::{Clock, EventSink, SystemClock};
+use crate::turns::{Shared, TurnManager, TurnToken};
+use crate::{Collab, CollabStatus, Participant};
+
+/// What can go wrong while driving a session.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// A protocol rule refused the operation (lifecycle, turn order, ...).
+    #[error(transparent)]
+    Mplp(#[from] Error),
+    /// The event sink failed; the session should be abandoned.
+    #[error("the event sink failed: {0}")]
+    Sink(#[from] std::io::Error),
+    /// An agent gave up with an error of its own.
+    #[error("participant `{participant}` failed: {message}")]
+    Agent {
+        /// The participant.
+        participant: String,
+        /// What it said.
+        message: String,
+    },
+}
+
+/// How a turn ended (the `status` of `MAPTurnCompleted`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnStatus {
+    /// The participant did its work.
+    Completed,
+    /// The participant tried and failed.
+    Failed,
+}
+
+impl TurnStatus {
+    /// The wire text (`completed`, `failed`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TurnStatus::Completed => "completed",
+            TurnStatus::Failed => "failed",
+        }
+    }
+}
+
+/// What a participant reports at the end of its turn.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct TurnOutcome {
+    /// Completed or failed.
+    pub status: TurnStatus,
+    /// A one-line summary (`output_summary`).
+    pub summary: Option<String>,
+    /// Structured result (`result`).
+    pub result: Option<JsonObject>,
+}
+
+impl TurnOutcome {
+    /// A completed turn, nothing reported.
+    pub fn completed() -> Self {
+        TurnOutcome {
+            status: TurnStatus::Completed,
+            summary: None,
+            result: None,
+        }
+    }
+
+    /// A failed turn with a reason.
+    pub fn failed(reason: impl Into<String>) -> Self {
+        TurnOutcome {
+            status: TurnStatus::Failed,
+            summary: Some(reason.into()),
+            result: None,
+        }
+    }
+
+    /// The same outcome with a summary.
+    #[must_use]
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
+        self
+    }
+
+    /// The same outcome with a structured result.
+    #[must_use]
+    pub fn with_result(mut self, result: JsonObject) -> Self {
+        self.result = Some(result);
+        self
+    }
+}
+
+/// What the caller's participants do: take turns and answer broadcasts.
+///
+/// Closures `FnMut(&mut TurnContext) -> Result<TurnOutcome, SessionError>`
+/// are agents (answering broadcasts with `null`). One agent value serves
+/// every participant; it can tell them apart by [`TurnContext::participant`]
+/// (or use [`PerParticipant`]).
+pub trait Agent {
+    /// Takes one turn. Writes to the session's shared state go through
+    /// `turn`, which holds the turn token.
+    fn take_turn(&mut self, turn: &mut TurnContext<'_>) -> Result<TurnOutcome, SessionError>;
+
+    /// Answers a broadcast addressed to `me` (participant number `index`).
+    /// The default answers with an empty object.
+    fn answer(&mut self, index: usize, me: &Participant, message: &JsonObject) -> JsonObject {
+        let _ = (index, me, message);
+        JsonObject::new()
+    }
+}
+
+impl<F> Agent for F
+where
+    F: FnMut(&mut TurnContext<'_>) -> Result<TurnOutcome, SessionError>,
+{
+    fn take_turn(&mut self, turn: &mut TurnContext<'_>) -> Result<TurnOutcome, SessionError> {
+        self(turn)
+    }
+}
+
+/// One agent per participant, by participant index.
+pub struct PerParticipant<'a>(pub Vec<Box<dyn Agent + 'a>>);
+
+impl std::fmt::Debug for PerParticipant<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PerParticipant({} agents)", self.0.len())
+    }
+}
+
+impl Agent for PerParticipant<'_> {
+    fn take_turn(&mut self, turn: &mut TurnContext<'_>) -> Result<TurnOutcome, SessionError> {
+        match self.0.get_mut(turn.holder) {
+            Some(agent) => agent.take_turn(turn),
+            None => Ok(TurnOutcome::completed()),
+        }
+    }
+
+    fn answer(&mut self, index: usize, me: &Participant, message: &JsonObject) -> JsonObject {
+        match self.0.get_mut(index) {
+            Some(agent) => agent.answer(index, me, message),
+            None => JsonObject::new(),
+        }
+    }
+}
+
+/// The books and the outputs of a session, borrowed by a turn.
+struct Core<K, C> {
+    session_id: SessionId,
+    sink: K,
+    clock: C,
+    roles: Vec<String>,
+    participant_ids: Vec<String>,
+    orchestrator_role: Option<String>,
+    store: Shared<ResourceStore<Value>>,
+    policy: ConflictPolicy<'static, Value>,
+    turns_completed: u64,
+    broadcasts: u64,
+    conflicts: u64,
+    resolutions: Vec<Resolution>,
+    started_at: Option<Timestamp>,
+}
+
+impl<K: EventSink, C: Clock> Core<K, C> {
+    fn event(&mut self, payload: MapPayload) -> MapEvent {
+        let id = SchemaUuid::from_uuid(self.clock.uuid());
+        MapEvent::new(self.session_id.clone(), payload)
+            .with_event_id(id)
+            .with_timestamp(self.clock.now())
+    }
+
+    fn emit(&mut self, event: MapEvent) -> Result<(), SessionError> {
+        self.sink.emit(event).map_err(SessionError::Sink)
+    }
+}
+
+/// The turn being taken: who holds it, what it is about, and write access
+/// to the session's shared resources (a [`ResourceStore`] of JSON values,
+/// written under the turn token with compare-and-set).
+pub struct TurnContext<'s> {
+    holder: usize,
+    turn_number: u64,
+    task: Option<&'s str>,
+    participant: &'s Participant,
+    token: &'s TurnToken,
+    core: &'s mut dyn TurnCore,
+}
+
+impl std::fmt::Debug for TurnContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnContext")
+            .field("holder", &self.holder)
+            .field("turn_number", &self.turn_number)
+            .field("task", &self.task)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a turn can do with the session's books (object-safe, so that
+/// [`TurnContext`] does not carry the sink and clock types).
+trait TurnCore {
+    fn read(&self, resource: &str) -> Option<(&Value, u64)>;
+    fn write(
+        &mut self,
+        token: &TurnToken,
+        resource: &str,
+        expected: u64,
+        value: Value,
+    ) -> Result<WriteOutcome, SessionError>;
+}
+
+/// The result of a write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteOutcome {
+    /// Written; the resource's new version.
+    Written(u64),
+    /// The resource had changed since the version the write was based on:
+    /// a conflict was detected, resolved by the session's policy and
+    /// recorded (`MAPConflictDetected`, `MAPConflictResolved`).
+    Resolved(Resolution),
+}
+
+impl<K: EventSink, C: Clock> TurnCore for Core<K, C> {
+    fn read(&self, resource: &str) -> Option<(&Value, u64)> {
+        self.store.get().get(resource)
+    }
+
+    fn write(
+        &mut self,
+        token: &TurnToken,
+        resource: &str,
+        expected: u64,
+        value: Value,
+    ) -> Result<WriteOutcome, SessionError> {
+        let writer = self
+            .participant_ids
+            .get(token.holder())
+            .cloned()
+            .unwrap_or_default();
+        let store = self.store.write(token)?;
+        let conflict = match store.compare_and_set(resource, expected, value, &writer) {
+            Ok(v) => return Ok(WriteOutcome::Written(v)),
+            Err(c) => c,
+        };
+        self.conflicts += 1;
+        let role_of = |core: &Self, pid: &str| {
+            core.participant_ids
+                .iter()
+                .position(|p| p == pid)
+                .and_then(|i| core.roles.get(i).cloned())
+                .unwrap_or_else(|| pid.to_owned())
+        };
+        let mut detected = ConflictDetected::new();
+        detected.conflict_id = Some(conflict.id().to_string());
+        detected.resource = Some(conflict.resource().to_owned());
+        detected.participants = Some(vec![
+            role_of(self, conflict.incumbent()),
+            role_of(self, conflict.challenger()),
+        ]);
+        detected.conflict_type = Some("concurrent_modification".to_owned());
+        let e = self.event(MapPayload::ConflictDetected(Some(detected)));
+        self.emit(e)?;
+        let resolution = self.store.write(token)?.resolve(conflict, &mut self.policy)?;
+        let mut resolved = ConflictResolved::new();
+        resolved.conflict_id = Some(resolution.conflict_id.to_string());
+        resolved.strategy = Some(resolution.strategy.as_str().to_owned());
+        resolved.winner = Some(role_of(self, &resolution.winner));
+        resolved.reason = Some(resolution.reason.clone());
+        let mut e = self.event(MapPayload::ConflictResolved(Some(resolved)));
+        if resolution.strategy == crate::conflict::ConflictStrategy::OrchestratorDecides {
+            e.initiator_role.clone_from(&self.orchestrator_role);
+        }
+        self.emit(e)?;
+        self.resolutions.push(resolution.clone());
+        Ok(WriteOutcome::Resolved(resolution))
+    }
+}
+
+impl<'s> TurnContext<'s> {
+    /// The participant holding the turn.
+    pub fn participant(&self) -> &Participant {
+        self.participant
+    }
+
+    /// Its index in the Collab's participant list.
+    pub fn holder(&self) -> usize {
+        self.holder
+    }
+
+    /// The turn's number (1, 2, 3, ...).
+    pub fn turn_number(&self) -> u64 {
+        self.turn_number
+    }
+
+    /// What the turn is about (a plan step's description, a swarm task).
+    pub fn task(&self) -> Option<&str> {
+        self.task
+    }
+
+    /// Reads a shared resource: its value and version.
+    pub fn read(&self, resource: &str) -> Option<(&Value, u64)> {
+        self.core.read(resource)
+    }
+
+    /// Writes a resource based on the version last read (compare-and-set).
+    /// A stale version is a conflict, which the session resolves and records.
+    pub fn write_at(
+        &mut self,
+        resource: &str,
+        expected_version: u64,
+        value: Value,
+    ) -> Result<WriteOutcome, SessionError> {
+        self.core
+            .write(self.token, resource, expected_version, value)
+    }
+
+    /// Reads the current version, then writes (never conflicts while the
+    /// turn is exclusive).
+    pub fn write(&mut self, resource: &str, value: Value) -> Result<WriteOutcome, SessionError> {
+        let expected = self.read(resource).map_or(0, |(_, v)| v);
+        self.write_at(resource, expected, value)
+    }
+}
+
+/// The counts of a finished session (also in `MAPSessionCompleted`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionSummary {
+    /// `completed` or `cancelled`.
+    pub status: CollabStatus,
+    /// Turns completed (= turns dispatched: the runtime completes every turn).
+    pub turns_total: u64,
+    /// Broadcasts sent.
+    pub broadcasts_count: u64,
+    /// Conflicts detected (each was resolved).
+    pub conflicts_count: u64,
+    /// Participants.
+    pub participants_count: u64,
+}
+
+/// A session being run. See the [module docs](self).
+pub struct MapSession<K: EventSink, C: Clock = SystemClock> {
+    collab: Collab,
+    turns: TurnManager,
+    core: Core<K, C>,
+    completed: bool,
+}
+
+impl<K: EventSink, C: Clock> std::fmt::Debug for MapSession<K, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MapSession")
+            .field("collab_id", &self.collab.collab_id)
+            .field("status", &self.collab.status)
+            .field("turns", &self.turns.dispatched())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The session was already completed or cancelled.
+pub const MAP_SESSION_FINISHED: Rule = Rule::new("map_session_finished");
+
+impl<K: EventSink> MapSession<K, SystemClock> {
+    /// A session for `collab` (checked with [`Collab::check_structure`])
+    /// emitting to `sink`, with the system clock.
+    pub fn new(collab: Collab, sink: K) -> Result<Self, SessionError> {
+        MapSession::with_clock(collab, sink, SystemClock)
+    }
+}
+
+impl<K: EventSink, C: Clock> MapSession<K, C> {
+    /// A session with its own clock (a [`SimClock`](crate::sink::SimClock)
+    /// makes the whole log reproducible).
+    pub fn with_clock(collab: Collab, sink: K, mut clock: C) -> Result<Self, SessionError> {
+        let mut report = mplp_core::Report::new();
+        collab.check_structure(&mut report);
+        report.into_result(())?;
+        let ids: Vec<String> = collab
+            .participants
+            .iter()
+            .map(|p| p.participant_id.to_string())
+            .collect();
+        let roles: Vec<String> = collab
+            .participants
+            .iter()
+            .map(|p| p.event_role().to_owned())
+            .collect();
+        let orchestrator = collab.participants.iter().position(Participant::is_orchestrator);
+        let seed = clock.uuid().as_u64_pair().0;
+        let turns = TurnManager::new(collab.mode, ids.clone(), orchestrator)?.with_seed(seed);
+        let store = turns.shared(ResourceStore::with_seed(seed ^ 0x5eed));
+        let policy = match collab.mode {
+            CollabMode::Orchestrated => orchestrator_prefers_first(),
+            _ => ConflictPolicy::FirstWriterWins,
+        };
+        let core = Core {
+            session_id: SessionId::from(collab.collab_id),
+            sink,
+            clock,
+            orchestrator_role: orchestrator.and_then(|i| roles.get(i).cloned()),
+            roles,
+            participant_ids: ids,
+            store,
+            policy,
+            turns_completed: 0,
+            broadcasts: 0,
+            conflicts: 0,
+            resolutions: Vec::new(),
+            started_at: None,
+        };
+        Ok(MapSession {
+            collab,
+            turns,
+            core,
+            completed: false,
+        })
+    }
+
+    /// Chooses how conflicts are resolved (default: first writer wins; in
+    /// `orchestrated` sessions, the orchestrator decides, keeping the
+    /// first write).
+    pub fn set_conflict_policy(&mut self, policy: ConflictPolicy<'static, Value>) {
+        self.core.policy = policy;
+    }
+
+    /// The Collab document, with its current status.
+    pub fn collab(&self) -> &Collab {
+        &self.collab
+    }
+
+    /// The sink.
+    pub fn sink(&self) -> &K {
+        &self.core.sink
+    }
+
+    /// The sink, mutably.
+    pub fn sink_mut(&mut self) -> &mut K {
+        &mut self.core.sink
+    }
+
+    /// The turn manager (turn state, turns held per participant).
+    pub fn turns(&self) -> &TurnManager {
+        &self.turns
+    }
+
+    /// The shared resources (read-only; writes need a turn).
+    pub fn resources(&self) -> &ResourceStore<Value> {
+        self.core.store.get()
+    }
+
+    /// Every write to the shared resources, with the turn it was made under.
+    pub fn writes(&self) -> &[crate::turns::WriteRecord] {
+        self.core.store.writes()
+    }
+
+    /// Every conflict resolution so far.
+    pub fn resolutions(&self) -> &[Resolution] {
+        &self.core.resolutions
+    }
+
+    /// Gives the sink back.
+    pub fn into_sink(self) -> K {
+        self.core.sink
+    }
+
+    /// `draft → active`: emits `MAPSessionStarted` and `MAPRolesAssigned`.
+    pub fn start(&mut self) -> Result<(), SessionError> {
+        let at = self.core.clock.now();
+        self.collab.transition_at(CollabStatus::Active, at.clone())?;
+        self.core.started_at = Some(at);
+        let mut started = SessionStarted::new(
+            self.collab.mode,
+            self.collab.participants.len() as u64,
+        );
+        started.context_id = Some(self.collab.context_id.to_string());
+        started.purpose = Some(self.collab.purpose.to_string());
+        let e = self.core.event(MapPayload::SessionStarted(started));
+        self.core.emit(e)?;
+        let assignments = self
+            .collab
+            .participants
+            .iter()
+            .map(|p| {
+                RoleAssignment::new(p.participant_id.to_string(), p.event_role().to_owned())
+                    .with_kind(p.kind.as_str())
+            })
+            .collect();
+        let e = self
+            .core
+            .event(MapPayload::RolesAssigned(RolesAssigned::new(assignments)));
+        self.core.emit(e)
+    }
+
+    /// `active → suspended` (no MAP event: the profile has none).
+    pub fn suspend(&mut self) -> Result<(), SessionError> {
+        let at = self.core.clock.now();
+        Ok(self.collab.transition_at(CollabStatus::Suspended, at)?)
+    }
+
+    /// `suspended → active`.
+    pub fn resume(&mut self) -> Result<(), SessionError> {
+        if self.collab.status != CollabStatus::Suspended {
+            return Err(Error::from(mplp_core::TransitionError::new(
+                "collab",
+                "/status",
+                self.collab.status.as_str(),
+                "active",
+                "only a suspended session resumes",
+            ))
+            .into());
+        }
+        let at = self.core.clock.now();
+        Ok(self.collab.transition_at(CollabStatus::Active, at)?)
+    }
+
+    /// The next turn in the mode's order (`round_robin`, `pair`,
+    /// `orchestrated` — the orchestrator cycles over the others —, `broadcast`).
+    pub fn turn(&mut self, agent: &mut dyn Agent) -> Result<TurnOutcome, SessionError> {
+        self.run_turn(None, None, agent)
+    }
+
+    /// A turn for the participant at `holder`, about `task`: the
+    /// orchestrator's dispatch (`orchestrated`, `broadcast`), or a claim (`swarm`).
+    pub fn turn_for(
+        &mut self,
+        holder: usize,
+        task: Option<&str>,
+        agent: &mut dyn Agent,
+    ) -> Result<TurnOutcome, SessionError> {
+        self.run_turn(Some(holder), task, agent)
+    }
+
+    fn run_turn(
+        &mut self,
+        holder: Option<usize>,
+        task: Option<&str>,
+        agent: &mut dyn Agent,
+    ) -> Result<TurnOutcome, SessionError> {
+        let token = self.dispatch(holder, task)?;
+        self.finish(token, task, agent)
+    }
+
+    /// Dispatches a turn (emitting `MAPTurnDispatched`) and gives its token.
+    fn dispatch(
+        &mut self,
+        holder: Option<usize>,
+        task: Option<&str>,
+    ) -> Result<TurnToken, SessionError> {
+        ensure_can_act(self.collab.status)?;
+        let at = self.core.clock.now();
+        let token = match holder {
+            None => self.turns.dispatch_next(at.clone())?,
+            Some(h) => self.turns.dispatch_to(h, at.clone())?,
+        };
+        let role = self
+            .core
+            .roles
+            .get(token.holder())
+            .cloned()
+            .unwrap_or_default();
+        let mut p = TurnDispatched::new(role.clone(), token.turn_number());
+        p.token_id = Some(token.token_id().to_string());
+        p.task = task.map(str::to_owned);
+        let mut e = MapEvent::new(self.core.session_id.clone(), MapPayload::TurnDispatched(p))
+            .with_event_id(SchemaUuid::from_uuid(self.core.clock.uuid()))
+            .with_timestamp(at)
+            .with_target_roles(vec![role]);
+        if self.collab.mode == CollabMode::Orchestrated {
+            e.initiator_role.clone_from(&self.core.orchestrator_role);
+        }
+        // The token is outstanding in the manager; a sink error leaves the
+        // session unusable, as documented on SessionError::Sink.
+        self.core.emit(e)?;
+        Ok(token)
+    }
+
+    /// Lets the agent act under `token`, then completes the turn (emitting
+    /// `MAPTurnCompleted`), consuming the token.
+    fn finish(
+        &mut self,
+        token: TurnToken,
+        task: Option<&str>,
+        agent: &mut dyn Agent,
+    ) -> Result<TurnOutcome, SessionError> {
+        let holder = token.holder();
+        let participant = self
+            .collab
+            .participants
+            .get(holder)
+            .ok_or_else(|| Error::single("/participants", Rule::MIN_ITEMS, "no such participant"))?;
+        let outcome = {
+            let mut ctx = TurnContext {
+                holder,
+                turn_number: token.turn_number(),
+                task,
+                participant,
+                token: &token,
+                core: &mut self.core,
+            };
+            agent.take_turn(&mut ctx)
+        };
+        // A turn is always completed, even when the agent erred: the log
+        // must pair every dispatch with a completion.
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(SessionError::Agent { message, .. }) => TurnOutcome::failed(message),
+            Err(other) => {
+                self.complete_turn(token, &TurnOutcome::failed(other.to_string()))?;
+                return Err(other);
+            }
+        };
+        self.complete_turn(token, &outcome)?;
+        Ok(outcome)
+    }
+
+    fn complete_turn(&mut self, token: TurnToken, outcome: &TurnOutcome) -> Result<(), SessionError> {
+        let at = self.core.clock.now();
+        let role = self
+            .core
+            .roles
+            .get(token.holder())
+            .cloned()
+            .unwrap_or_default();
+        let mut p = TurnCompleted::new(role, token.turn_number(), outcome.status.as_str().to_owned());
+        p.output_summary.clone_from(&outcome.summary);
+        p.result.clone_from(&outcome.result);
+        self.turns.complete(token, at.clone())?;
+        self.core.turns_completed += 1;
+        let e = MapEvent::new(self.core.session_id.clone(), MapPayload::TurnCompleted(p))
+            .with_event_id(SchemaUuid::from_uuid(self.core.clock.uuid()))
+            .with_timestamp(at);
+        self.core.emit(e)
+    }
+
+    /// Swarm: every participant in `claimers` claims one of `tasks` at the
+    /// same time (overlapping turns, one per participant, no task twice);
+    /// the turns then complete in the order given by `completion_order`
+    /// (indexes into the claims; missing ones complete afterwards, in claim
+    /// order). Returns the outcomes in claim order.
+    pub fn swarm_round(
+        &mut self,
+        claims: &[(usize, &str)],
+        completion_order: &[usize],
+        agent: &mut dyn Agent,
+    ) -> Result<Vec<TurnOutcome>, SessionError> {
+        let mut tokens: Vec<Option<TurnToken>> = Vec::with_capacity(claims.len());
+        for (holder, task) in claims {
+            tokens.push(Some(self.dispatch(Some(*holder), Some(task))?));
+        }
+        let mut outcomes: Vec<Option<TurnOutcome>> = vec![None; claims.len()];
+        let order = completion_order
+            .iter()
+            .copied()
+            .chain(0..claims.len())
+            .collect::<Vec<_>>();
+        for i in order {
+            if let Some(token) = tokens.get_mut(i).and_then(Option::take) {
+                let task = claims.get(i).map(|(_, t)| *t);
+                let o = self.finish(token, task, agent)?;
+                if let Some(slot) = outcomes.get_mut(i) {
+                    *slot = Some(o);
+                }
+            }
+        }
+        Ok(outcomes.into_iter().flatten().collect())
+    }
+
+    /// Broadcast from participant `sender` to every other: emits
+    /// `MAPBroadcastSent`, asks each target's agent for its answer
+    /// ([`Agent::answer`]) and emits one `MAPBroadcastReceived` per answer.
+    pub fn broadcast(
+        &mut self,
+        sender: usize,
+        message: JsonObject,
+        agent: &mut dyn Agent,
+    ) -> Result<BroadcastRound, SessionError> {
+        ensure_can_act(self.collab.status)?;
+        let n = self.collab.participants.len();
+        if sender >= n {
+            return Err(Error::single(
+                "/participants",
+                crate::turns::MAP_TURN_ORDER,
+                format!("there is no participant {sender}"),
+            )
+            .into());
+        }
+        let id = self.core.clock.uuid();
+        let mut round = BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
+        let sender_role = self.core.roles.get(sender).cloned().unwrap_or_default();
+        let targets: Vec<String> = round
+            .targets()
+            .iter()
+            .filter_map(|t| self.core.roles.get(*t).cloned())
+            .collect();
+        let mut p = BroadcastSent::new();
+        p.broadcaster_role_id = Some(sender_role.clone());
+        p.target_count = Some(targets.len() as u64);
+        p.broadcast_id = Some(id.to_string());
+        p.message = Some(message.clone());
+        let e = self
+            .core
+            .event(MapPayload::BroadcastSent(Some(p)))
+            .with_initiator_role(sender_role)
+            .with_target_roles(targets);
+        self.core.emit(e)?;
+        self.core.broadcasts += 1;
+        let target_ids: Vec<usize> = round.targets().to_vec();
+        for t in target_ids {
+            let Some(me) = self.collab.participants.get(t) else {
+                continue;
+            };
+            let response = agent.answer(t, me, &message);
+            round.receive(t, Value::Object(response.clone().into_map()))?;
+            let mut p = BroadcastReceived::new();
+            p.receiver_role_id = self.core.roles.get(t).cloned();
+            p.broadcast_id = Some(id.to_string());
+            p.response = Some(response);
+            let e = self.core.event(MapPayload::BroadcastReceived(Some(p)));
+            self.core.emit(e)?;
+        }
+        Ok(round)
+    }
+
+    /// `active → completed`: emits `MAPSessionCompleted` with the counts.
+    pub fn complete(&mut self) -> Result<SessionSummary, SessionError> {
+        self.finish_session(CollabStatus::Completed)
+    }
+
+    /// `→ cancelled`: emits `MAPSessionCompleted` with status `cancelled`
+    /// (when the session had started).
+    pub fn cancel(&mut self) -> Result<SessionSummary, SessionError> {
+        self.finish_session(CollabStatus::Cancelled)
+    }
+
+    fn finish_session(&mut self, to: CollabStatus) -> Result<SessionSummary, SessionError> {
+        if self.completed {
+            return Err(Error::State(Violation::error(
+                "/status",
+                MAP_SESSION_FINISHED,
+                "the session has already ended",
+            ))
+            .into());
+        }
+        let at = self.core.clock.now();
+        self.collab.transition_at(to, at)?;
+        self.completed = true;
+        let summary = SessionSummary {
+            status: to,
+            turns_total: self.core.turns_completed,
+            broadcasts_count: self.core.broadcasts,
+            conflicts_count: self.core.conflicts,
+            participants_count: self.collab.participants.len() as u64,
+        };
+        if self.core.started_at.is_some() {
+            let mut p = SessionCompleted::new(to.as_str().to_owned(), summary.turns_total);
+            p.participants_count = Some(summary.participants_count);
+            p.broadcasts_count = Some(summary.broadcasts_count);
+            p.conflicts_count = Some(summary.conflicts_count);
+            if let (Some(start), Some(end)) = (
+                self.core.started_at.as_ref(),
+                self.collab.updated_at.as_ref(),
+            ) {
+                let ms = (end.instant() - start.instant()).whole_milliseconds();
+                p.duration_ms = u64::try_from(ms).ok();
+            }
+            let e = self.core.event(MapPayload::SessionCompleted(p));
+            self.core.emit(e)?;
+        }
+        Ok(summary)
+    }
+}
+
+/// The default policy of orchestrated sessions: the orchestrator decides,
+/// and keeps the write already made.
+fn orchestrator_prefers_first() -> ConflictPolicy<'static, Value> {
+    ConflictPolicy::OrchestratorDecides(Box::new(|_, _| crate::conflict::Winner::Incumbent))
+}
+
+/// What [`MapSession::run_plan`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PlanRun {
+    /// Steps completed, in order.
+    pub completed: Vec<mplp_core::StepId>,
+    /// Steps failed, in order.
+    pub failed: Vec<mplp_core::StepId>,
+    /// Turns taken.
+    pub turns: u64,
+}
+
+impl<K: EventSink, C: Clock> MapSession<K, C> {
+    /// Lets a plan drive the session: each turn takes one of the plan's
+    /// ready steps (`Plan::ready_steps`), goes to the participant whose
+    /// `role_id` equals the step's `agent_role`, starts the step, and
+    /// completes or fails it with the turn's outcome, through mplp-plan's
+    /// lifecycle. Stops when no step is ready or after `max_turns` turns.
+    ///
+    /// - `orchestrated`, `broadcast`: the orchestrator dispatches to the
+    ///   matching participant; a step without a match (or without
+    ///   `agent_role`) goes to the next participant in order.
+    /// - `round_robin`, `pair`: the order is fixed; the participant whose
+    ///   turn it is takes the first ready step of its role, else the first
+    ///   ready step.
+    /// - `swarm`: every ready step is claimed at once, one per participant
+    ///   (matching roles first), and the claims run as overlapping turns.
+    ///
+    /// An `approved` plan is started; any other status but `in_progress` is refused.
+    pub fn run_plan(
+        &mut self,
+        plan: &mut mplp_plan::Plan,
+        max_turns: u64,
+        agent: &mut dyn Agent,
+    ) -> Result<PlanRun, SessionError> {
+        use mplp_plan::PlanStatus;
+        if plan.status == PlanStatus::Approved {
+            plan.start()?;
+        }
+        if plan.status != PlanStatus::InProgress && plan.status != PlanStatus::Completed {
+            return Err(Error::State(Violation::error(
+                "/status",
+                Rule::new("map_plan_in_progress"),
+                format!(
+                    "a plan drives a session only when approved or in_progress; it is `{}`",
+                    plan.status
+                ),
+            ))
+            .into());
+        }
+        let mut run = PlanRun::default();
+        while run.turns < max_turns {
+            let ready = plan.ready_steps();
+            if ready.is_empty() {
+                break;
+            }
+            if self.collab.mode == CollabMode::Swarm {
+                let budget = usize::try_from(max_turns - run.turns).unwrap_or(usize::MAX);
+                let claims = self.swarm_claims(plan, &ready, budget);
+                let tasks: Vec<(usize, mplp_core::StepId, String)> = claims
+                    .into_iter()
+                    .filter_map(|(h, id)| plan.step(id).map(|s| (h, id, s.description.to_string())))
+                    .collect();
+                for (_, id, _) in &tasks {
+                    plan.step_mut(*id)?.start()?;
+                }
+                let pairs: Vec<(usize, &str)> =
+                    tasks.iter().map(|(h, _, d)| (*h, d.as_str())).collect();
+                let outcomes = self.swarm_round(&pairs, &[], agent)?;
+                for ((_, id, _), o) in tasks.iter().zip(outcomes) {
+                    settle_step(plan, *id, &o, &mut run)?;
+                }
+                continue;
+            }
+            let Some(first) = ready.first().copied() else {
+                break;
+            };
+            let (holder, step) = self.pick(plan, first, &ready);
+            let description = plan
+                .step(step)
+                .map(|s| s.description.to_string())
+                .unwrap_or_default();
+            plan.step_mut(step)?.start()?;
+            let outcome = match (self.collab.mode, holder) {
+                (CollabMode::RoundRobin | CollabMode::Pair, _) | (_, None) => {
+                    let token = self.dispatch(None, Some(&description))?;
+                    self.finish(token, Some(&description), agent)?
+                }
+                (_, Some(h)) => self.turn_for(h, Some(&description), agent)?,
+            };
+            settle_step(plan, step, &outcome, &mut run)?;
+        }
+        Ok(run)
+    }
+
+    fn role_holder(&self, role: Option<&str>, busy: &[usize]) -> Option<usize> {
+        let role = role?;
+        self.collab
+            .participants
+            .iter()
+            .enumerate()
+            .find(|(i, p)| !busy.contains(i) && p.role_id.as_deref() == Some(role))
+            .map(|(i, _)| i)
+    }
+
+    /// The participant and step of the next plan-driven turn (sequential modes).
+    fn pick(
+        &self,
+        plan: &mplp_plan::Plan,
+        first: mplp_core::StepId,
+        ready: &[mplp_core::StepId],
+    ) -> (Option<usize>, mplp_core::StepId) {
+        let role_of = |id: &mplp_core::StepId| plan.step(*id).and_then(|s| s.agent_role.as_deref());
+        if matches!(self.collab.mode, CollabMode::RoundRobin | CollabMode::Pair) {
+            let next = self.turns.peek_next();
+            let my_role = next
+                .and_then(|i| self.collab.participants.get(i))
+                .and_then(|p| p.role_id.as_deref());
+            let step = ready
+                .iter()
+                .find(|id| my_role.is_some() && role_of(id) == my_role)
+                .copied()
+                .unwrap_or(first);
+            return (next, step);
+        }
+        (self.role_holder(role_of(&first), &[]), first)
+    }
+
+    /// Swarm claims: each ready step to an idle participant of its role,
+    /// else to any idle participant; at most one step per participant.
+    fn swarm_claims(
+        &self,
+        plan: &mplp_plan::Plan,
+        ready: &[mplp_core::StepId],
+        budget: usize,
+    ) -> Vec<(usize, mplp_core::StepId)> {
+        let mut busy: Vec<usize> = Vec::new();
+        let mut claims = Vec::new();
+        let mut unmatched = Vec::new();
+        for id in ready {
+            let role = plan.step(*id).and_then(|s| s.agent_role.as_deref());
+            match self.role_holder(role, &busy) {
+                Some(h) => {
+                    busy.push(h);
+                    claims.push((h, *id));
+                }
+                None => unmatched.push(*id),
+            }
+        }
+        for id in unmatched {
+            if let Some(h) = (0..self.collab.participants.len()).find(|i| !busy.contains(i)) {
+                busy.push(h);
+                claims.push((h, id));
+            }
+        }
+        claims.truncate(budget);
+        claims
+    }
+}
+
+fn settle_step(
+    plan: &mut mplp_plan::Plan,
+    step: mplp_core::StepId,
+    outcome: &TurnOutcome,
+    run: &mut PlanRun,
+) -> Result<(), SessionError> {
+    run.turns += 1;
+    match outcome.status {
+        TurnStatus::Completed => {
+            plan.step_mut(step)?.complete()?;
+            run.completed.push(step);
+        }
+        TurnStatus::Failed => {
+            plan.step_mut(step)?.fail()?;
+            run.failed.push(step);
+        }
+    }
+    Ok(())
+}
