@@ -1,12 +1,121 @@
-//! `mplp collab ...` subcommands (placeholder until the collab module lands).
+//! `mplp collab ...` subcommands.
 
+use std::io::Write;
 use std::process::ExitCode;
+
+use mplp_collab::simulate::{SimConfig, simulate};
+use mplp_collab::sink::NdjsonSink;
+use mplp_core::{CollabMode, Document};
+use mplp_plan::Plan;
+
+/// The collaboration modes, as the command line spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ModeArg {
+    /// One message fans out to every participant, whose answers fan back in.
+    Broadcast,
+    /// Participants take turns in a fixed order.
+    #[value(name = "round_robin", alias = "round-robin")]
+    RoundRobin,
+    /// An orchestrator dispatches each turn.
+    Orchestrated,
+    /// Participants claim independent tasks in parallel.
+    Swarm,
+    /// Exactly two participants alternate.
+    Pair,
+}
+
+impl From<ModeArg> for CollabMode {
+    fn from(m: ModeArg) -> Self {
+        match m {
+            ModeArg::Broadcast => CollabMode::Broadcast,
+            ModeArg::RoundRobin => CollabMode::RoundRobin,
+            ModeArg::Orchestrated => CollabMode::Orchestrated,
+            ModeArg::Swarm => CollabMode::Swarm,
+            ModeArg::Pair => CollabMode::Pair,
+        }
+    }
+}
 
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
-pub(crate) enum CollabCommand {}
+pub(crate) enum CollabCommand {
+    /// Write the MAP event log of a simulated session as NDJSON to standard
+    /// output (deterministic for a given seed; it always passes
+    /// `mplp validate --kind map-log`).
+    Simulate {
+        /// The collaboration mode.
+        #[arg(long, value_enum)]
+        mode: ModeArg,
+        /// How many participants (exactly 2 for `pair`; the orchestrator counts).
+        #[arg(long)]
+        participants: usize,
+        /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
+        /// at most this many plan steps with `--plan`).
+        #[arg(long)]
+        turns: u64,
+        /// The seed of the simulation.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// A plan whose ready steps drive the turns (`-` reads standard input).
+        #[arg(long)]
+        plan: Option<String>,
+    },
+}
 
-/// Runs a `mplp collab` subcommand.
+/// Runs a `mplp collab` subcommand: exit 0 on success, 1 when the plan is
+/// invalid or the simulation is refused (e.g. `pair` with 3 participants),
+/// 2 on I/O errors.
 pub(crate) fn run(cmd: CollabCommand) -> ExitCode {
-    match cmd {}
+    match cmd {
+        CollabCommand::Simulate {
+            mode,
+            participants,
+            turns,
+            seed,
+            plan,
+        } => run_simulate(mode.into(), participants, turns, seed, plan.as_deref()),
+    }
+}
+
+fn run_simulate(
+    mode: CollabMode,
+    participants: usize,
+    turns: u64,
+    seed: u64,
+    plan: Option<&str>,
+) -> ExitCode {
+    let mut config = SimConfig::new(mode, participants, turns).with_seed(seed);
+    if let Some(path) = plan {
+        let bytes = match crate::io::read_input(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("mplp: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        match Plan::from_json(&bytes) {
+            Ok(p) => config = config.with_plan(p),
+            Err(e) => {
+                for v in e.violations() {
+                    eprintln!("{path}: error: {v}");
+                }
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = simulate(&config, NdjsonSink::new(&mut out));
+    let flushed = out.flush();
+    match (result, flushed) {
+        (Ok(_), Ok(())) => ExitCode::SUCCESS,
+        (Err(mplp_collab::runtime::SessionError::Sink(e)), _) | (Ok(_), Err(e)) => {
+            eprintln!("mplp: cannot write the event log: {e}");
+            ExitCode::from(2)
+        }
+        (Err(e), _) => {
+            eprintln!("mplp: collab simulate: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -13,3 +13,4 @@ pub use collab::*;
 pub use turns::{TurnManager, TurnState, TurnToken};
 pub mod runtime;
 pub mod sink;
+pub mod simulate;
