@@ -300,13 +300,20 @@ impl Graph {
 
 /// Turns a cycle of indices into the violation of `sa_plan_dag_acyclic`.
 pub(crate) fn cycle_violation(steps: &[PlanStep], cycle: &[u32]) -> Violation {
+    const SHOWN: usize = 32;
     let mut text = String::new();
-    for &i in cycle.iter().chain(cycle.first()) {
+    for &i in cycle.iter().take(SHOWN) {
         if !text.is_empty() {
             text.push_str(" -> ");
         }
         let s = &steps[i as usize];
         text.push_str(&format!("{} (/steps/{i})", s.step_id));
+    }
+    if cycle.len() > SHOWN {
+        text.push_str(&format!(" -> ... ({} more)", cycle.len() - SHOWN));
+    }
+    if let Some(&first) = cycle.first() {
+        text.push_str(&format!(" -> {}", steps[first as usize].step_id));
     }
     Violation::error(
         "/steps",

@@ -6,7 +6,7 @@ use mplp_core::{
     BaseEvent, ContextId, Meta, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report, Rule, StepId,
     TraceBase,
 };
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mplp_core::wire_enum! {
@@ -101,7 +101,7 @@ pub struct Plan {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub trace: Option<TraceBase>,
     /// [PROTOCOL-CORE] Notable events about this Plan, such as edits,
@@ -110,7 +110,7 @@ pub struct Plan {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub events: Option<Vec<BaseEvent>>,
 }
@@ -140,7 +140,7 @@ pub struct PlanStep {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub dependencies: Option<Vec<StepId>>,
     /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
@@ -149,7 +149,7 @@ pub struct PlanStep {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub agent_role: Option<String>,
     /// [PROTOCOL-CORE] Non-negative position of the step within the Plan,
@@ -158,7 +158,7 @@ pub struct PlanStep {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub order_index: Option<u64>,
 }
@@ -188,11 +188,6 @@ impl PlanStep {
     pub fn dependency_ids(&self) -> &[StepId] {
         self.dependencies.as_deref().unwrap_or(&[])
     }
-}
-
-/// Deserializes an optional member that, when present, must be a `T` (not `null`).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 impl CheckValue for Plan {

@@ -122,7 +122,7 @@ pub fn mermaid(plan: &Plan) -> String {
 /// b.step_after("Write the fix", &[a]);
 /// let graph = mplp_plan::render::dot(&b.build()?);
 /// assert!(graph.starts_with("digraph plan {\n"));
-/// assert!(graph.contains(r#"s0 [label="Read logs\\errors", fillcolor="#eeeeee""#));
+/// assert!(graph.contains(r##"s0 [label="Read logs\\errors", fillcolor="#eeeeee""##));
 /// assert!(graph.contains("s0 -> s1;"));
 /// # Ok::<(), mplp_core::Error>(())
 /// ```

@@ -1,0 +1,230 @@
+//! The lifecycle tables and triggers.
+
+use mplp_core::{ContextId, Document, Error, StepId};
+use mplp_plan::{ConfirmDecision, Plan, PlanStatus, StepStatus};
+
+/// The seed's plan table, written out literally.
+const PLAN_TABLE: &[(&str, &str)] = &[
+    ("draft", "proposed"),
+    ("draft", "cancelled"),
+    ("proposed", "approved"),
+    ("proposed", "draft"),
+    ("approved", "in_progress"),
+    ("in_progress", "completed"),
+    ("in_progress", "failed"),
+    ("in_progress", "cancelled"),
+];
+
+/// The seed's step table, written out literally.
+const STEP_TABLE: &[(&str, &str)] = &[
+    ("pending", "in_progress"),
+    ("pending", "blocked"),
+    ("pending", "skipped"),
+    ("in_progress", "completed"),
+    ("in_progress", "failed"),
+    ("blocked", "pending"),
+];
+
+#[test]
+fn plan_table_all_pairs() {
+    let mut count = 0;
+    for &from in PlanStatus::ALL {
+        for &to in PlanStatus::ALL {
+            let expected = PLAN_TABLE.contains(&(from.as_str(), to.as_str()));
+            assert_eq!(from.can_transition_to(to), expected, "{from} -> {to}");
+            assert_eq!(from.transition(to).is_ok(), expected);
+            count += 1;
+        }
+    }
+    assert_eq!(count, 49);
+    let terminal: Vec<_> = PlanStatus::ALL.iter().filter(|s| s.is_terminal()).collect();
+    assert_eq!(
+        terminal,
+        [
+            &PlanStatus::Completed,
+            &PlanStatus::Cancelled,
+            &PlanStatus::Failed
+        ]
+    );
+}
+
+#[test]
+fn step_table_all_pairs() {
+    let mut count = 0;
+    for &from in StepStatus::ALL {
+        for &to in StepStatus::ALL {
+            let expected = STEP_TABLE.contains(&(from.as_str(), to.as_str()));
+            assert_eq!(from.can_transition_to(to), expected, "{from} -> {to}");
+            assert_eq!(from.transition(to, "/steps/0/status").is_ok(), expected);
+            count += 1;
+        }
+    }
+    assert_eq!(count, 36);
+    let terminal: Vec<_> = StepStatus::ALL.iter().filter(|s| s.is_terminal()).collect();
+    assert_eq!(
+        terminal,
+        [
+            &StepStatus::Completed,
+            &StepStatus::Skipped,
+            &StepStatus::Failed
+        ]
+    );
+}
+
+#[test]
+fn refused_transitions_name_from_to_and_why() {
+    let e = PlanStatus::Completed
+        .transition(PlanStatus::Draft)
+        .unwrap_err();
+    assert_eq!(
+        (e.from, e.to, e.entity, e.pointer.as_str()),
+        ("completed", "draft", "plan", "/status")
+    );
+    assert_eq!(e.reason, "`completed` is a final status");
+    let e = PlanStatus::Approved
+        .transition(PlanStatus::Cancelled)
+        .unwrap_err();
+    assert_eq!(
+        e.reason,
+        "from `approved` the lifecycle only allows `in_progress`"
+    );
+    let e = StepStatus::Blocked
+        .transition(StepStatus::InProgress, "/steps/2/status")
+        .unwrap_err();
+    assert_eq!(e.pointer, "/steps/2/status");
+    assert_eq!(e.to_violation().rule.as_str(), "lifecycle-transition");
+}
+
+fn two_steps() -> (Plan, StepId, StepId) {
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    let a = b.step("a");
+    let c = b.step_after("c", &[a]);
+    (b.build().unwrap(), a, c)
+}
+
+#[test]
+fn confirm_decisions_drive_proposed() {
+    let (mut plan, _, _) = two_steps();
+    plan.propose().unwrap();
+    let err = plan.approve(&ConfirmDecision::rejected()).unwrap_err();
+    assert!(matches!(err, Error::Transition(ref t) if t.to == "approved"));
+    plan.reject(&ConfirmDecision::rejected().by("bob").reason("too vague"))
+        .unwrap();
+    assert_eq!(plan.status, PlanStatus::Draft);
+    plan.propose().unwrap();
+    assert!(plan.reject(&ConfirmDecision::approved()).is_err());
+    plan.confirm(&ConfirmDecision::approved()).unwrap();
+    assert_eq!(plan.status, PlanStatus::Approved);
+    let events = plan.events.as_ref().unwrap();
+    assert_eq!(events.len(), 4);
+    let data = events[1].data.clone().unwrap().unwrap();
+    assert_eq!(data["from"], "proposed");
+    assert_eq!(data["to"], "draft");
+    assert_eq!(data["confirm"]["decided_by"], "bob");
+    assert_eq!(data["confirm"]["approved"], false);
+}
+
+#[test]
+fn step_triggers_check_the_plan_and_the_dependencies() {
+    let (mut plan, a, c) = two_steps();
+    // Not while the plan is a draft.
+    let err = plan.step_mut(a).unwrap().start().unwrap_err();
+    assert!(err.to_string().contains("the plan is `draft`"), "{err}");
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved()).unwrap();
+    // Approved plans cannot be cancelled (not in the seed's table).
+    assert!(plan.cancel().is_err());
+    plan.start().unwrap();
+    assert_eq!(plan.ready_steps(), [a]);
+    let err = plan.step_mut(c).unwrap().start().unwrap_err();
+    assert!(err.to_string().contains(&a.to_string()), "{err}");
+    assert!(plan.step_mut(a).unwrap().complete().is_err()); // pending -> completed
+    plan.step_mut(a).unwrap().start().unwrap();
+    assert!(plan.step_mut(a).unwrap().skip().is_err()); // in_progress -> skipped
+    plan.step_mut(a).unwrap().complete().unwrap();
+    assert_eq!(plan.ready_steps(), [c]);
+    assert!(plan.step_mut(StepId::new()).is_err());
+    plan.step_mut(c).unwrap().start().unwrap();
+    plan.step_mut(c).unwrap().complete().unwrap();
+    assert_eq!(plan.status, PlanStatus::Completed);
+    assert!(plan.ready_steps().is_empty());
+    // The document carries its history and is still valid.
+    let types: Vec<_> = plan
+        .events
+        .iter()
+        .flatten()
+        .map(|e| e.event_type.as_str())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "plan.status.changed",
+            "plan.status.changed",
+            "plan.status.changed",
+            "plan.step.started",
+            "plan.step.completed",
+            "plan.step.started",
+            "plan.step.completed",
+            "plan.status.changed",
+        ]
+    );
+    let back = Plan::from_json(plan.to_json()).unwrap();
+    assert_eq!(back, plan);
+    assert!(back.check().is_empty());
+}
+
+#[test]
+fn events_carry_the_trace_id() {
+    let trace = mplp_core::TraceBase::root();
+    let mut b = Plan::builder(ContextId::new(), "t", "o").trace(trace.clone());
+    b.step("a");
+    let mut plan = b.build().unwrap();
+    plan.propose().unwrap();
+    assert_eq!(plan.events.unwrap()[0].trace_id, Some(trace.trace_id));
+}
+
+#[test]
+fn skipping_everything_before_start_completes_at_start() {
+    let (mut plan, a, c) = two_steps();
+    plan.step_mut(a).unwrap().skip().unwrap();
+    plan.step_mut(c).unwrap().skip().unwrap();
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved()).unwrap();
+    plan.start().unwrap();
+    assert_eq!(plan.status, PlanStatus::Completed);
+    assert!(plan.check().is_empty());
+}
+
+#[test]
+fn builder_refuses_what_it_cannot_represent() {
+    let mut b = Plan::builder(ContextId::new(), "t", "");
+    b.step("");
+    let unknown = StepId::new();
+    b.step_after("x", &[unknown]);
+    let err = b.build().unwrap_err();
+    let got: Vec<_> = err
+        .violations()
+        .iter()
+        .map(|v| (v.pointer.clone(), v.rule.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/objective".to_string(), "min-length"),
+            ("/steps/0/description".to_string(), "min-length")
+        ]
+    );
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    b.step_after("x", &[unknown]);
+    let err = b.build().unwrap_err();
+    assert_eq!(err.rule().unwrap().as_str(), "sa_plan_dependency_exists");
+    // Explicit ids can make a cycle; build refuses it.
+    let (x, y) = (StepId::new(), StepId::new());
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    b.add(mplp_plan::StepSpec::new("x").id(x).after(y));
+    b.add(mplp_plan::StepSpec::new("y").id(y).after(x));
+    assert_eq!(
+        b.build().unwrap_err().rule().unwrap().as_str(),
+        "sa_plan_dag_acyclic"
+    );
+}

@@ -1,0 +1,545 @@
+//! Property tests.
+
+use std::collections::HashSet;
+
+use mplp_core::check::CheckValue;
+use mplp_core::{Document, Pointer, Report, StepId};
+use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, StepStatus};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::strategy::ValueTree;
+use serde_json::{Value, json};
+
+/// A random DAG: `deps[k]` are logical nodes `< k`; node `k` sits at
+/// position `perm[k]` of the steps; `idx` are the order_index values.
+#[derive(Clone, Debug)]
+struct Dag {
+    deps: Vec<Vec<usize>>,
+    idx: Vec<Option<u64>>,
+    perm: Vec<usize>,
+}
+
+fn dag_strategy(max: usize) -> impl Strategy<Value = Dag> {
+    (1usize..max)
+        .prop_flat_map(|n| {
+            (
+                prop::collection::vec(prop::collection::vec(any::<Index>(), 0..4), n),
+                prop::collection::vec(prop::option::of(0u64..8), n),
+                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+            )
+        })
+        .prop_map(|(raw, idx, perm)| {
+            let deps = raw
+                .iter()
+                .enumerate()
+                .map(|(k, d)| {
+                    let mut v: Vec<usize> = if k == 0 {
+                        Vec::new()
+                    } else {
+                        d.iter().map(|x| x.index(k)).collect()
+                    };
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                })
+                .collect();
+            Dag { deps, idx, perm }
+        })
+}
+
+/// The plan document of a DAG (positions permuted), plus the id of each logical node.
+fn dag_doc(dag: &Dag, extra: Option<(usize, usize)>) -> (Value, Vec<StepId>) {
+    let n = dag.deps.len();
+    let ids: Vec<StepId> = (0..n).map(|_| StepId::new()).collect();
+    let mut steps = vec![Value::Null; n];
+    for k in 0..n {
+        let mut deps: Vec<String> = dag.deps[k].iter().map(|&d| ids[d].to_string()).collect();
+        if let Some((x, y)) = extra {
+            if x == k {
+                deps.push(ids[y].to_string());
+            }
+        }
+        let mut step = json!({
+            "step_id": ids[k].to_string(),
+            "description": format!("step {k}"),
+            "status": "pending",
+            "dependencies": deps,
+        });
+        if let Some(i) = dag.idx[k] {
+            step["order_index"] = json!(i);
+        }
+        steps[dag.perm[k]] = step;
+    }
+    let doc = json!({
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+        "plan_id": "27650952-d4ac-41e7-948b-97528f277c51",
+        "context_id": "2530dc8f-0e8c-4a00-994e-7a9146b010c2",
+        "title": "random",
+        "objective": "a random DAG",
+        "status": "draft",
+        "steps": steps,
+    });
+    (doc, ids)
+}
+
+fn error_rules(doc: &Value) -> Vec<String> {
+    Plan::validate_value(doc)
+        .report
+        .errors()
+        .map(|v| v.rule.to_string())
+        .collect()
+}
+
+proptest! {
+    #[test]
+    fn acyclic_dags_validate_and_schedule(dag in dag_strategy(30)) {
+        let (doc, ids) = dag_doc(&dag, None);
+        prop_assert!(error_rules(&doc).is_empty());
+        let plan = Plan::from_value(&doc).unwrap();
+        prop_assert_eq!(plan.find_cycle(), None);
+        let d = plan.dag().unwrap();
+        let deps_of = |id: StepId| plan.step(id).unwrap().dependency_ids().to_vec();
+
+        let order = d.topological_order();
+        prop_assert_eq!(order.len(), ids.len());
+        let pos: std::collections::HashMap<StepId, usize> =
+            order.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+        prop_assert_eq!(pos.len(), ids.len());
+        for &s in &order {
+            for dep in deps_of(s) {
+                prop_assert!(pos[&dep] < pos[&s]);
+            }
+        }
+
+        let layers = d.execution_layers();
+        let mut layer_of = std::collections::HashMap::new();
+        for (l, layer) in layers.iter().enumerate() {
+            prop_assert!(!layer.is_empty());
+            for &s in layer { prop_assert!(layer_of.insert(s, l).is_none()); }
+        }
+        prop_assert_eq!(layer_of.len(), ids.len());
+        for (&s, &l) in &layer_of {
+            for dep in deps_of(s) {
+                prop_assert!(layer_of[&dep] < l);
+            }
+            if l > 0 {
+                // Not earlier than it could be.
+                prop_assert!(deps_of(s).iter().any(|dep| layer_of[dep] == l - 1));
+            }
+        }
+
+        let path = d.longest_path();
+        prop_assert_eq!(path.len(), layers.len());
+        for w in path.windows(2) {
+            prop_assert!(deps_of(w[1]).contains(&w[0]));
+        }
+    }
+
+    #[test]
+    fn one_back_edge_is_always_a_real_cycle(dag in dag_strategy(30), pick in any::<Index>(), pick2 in any::<Index>()) {
+        // Candidates: nodes with at least one descendant.
+        let (doc, ids) = dag_doc(&dag, None);
+        let plan = Plan::from_value(&doc).unwrap();
+        let with_desc: Vec<(usize, Vec<StepId>)> = (0..ids.len())
+            .map(|k| (k, plan.affected_by_failure(ids[k]).unwrap()))
+            .filter(|(_, d)| !d.is_empty())
+            .collect();
+        prop_assume!(!with_desc.is_empty());
+        let (x, desc) = &with_desc[pick.index(with_desc.len())];
+        let y_id = desc[pick2.index(desc.len())];
+        let y = ids.iter().position(|&i| i == y_id).unwrap();
+        // x now also depends on y, which depends (transitively) on x.
+        let (doc, _) = {
+            let mut d = doc.clone();
+            let p = dag.perm[*x];
+            d["steps"][p]["dependencies"].as_array_mut().unwrap().push(json!(ids[y].to_string()));
+            (d, ())
+        };
+        prop_assert_eq!(error_rules(&doc), vec!["sa_plan_dag_acyclic".to_string()]);
+        let plan = Plan::from_value(&doc);
+        prop_assert!(plan.is_err());
+        let plan: Plan = serde_json::from_value(doc).unwrap();
+        let cycle = plan.find_cycle().unwrap();
+        prop_assert!(cycle.len() >= 2);
+        let distinct: HashSet<_> = cycle.iter().collect();
+        prop_assert_eq!(distinct.len(), cycle.len());
+        for (k, id) in cycle.iter().enumerate() {
+            let next = cycle[(k + 1) % cycle.len()];
+            prop_assert!(plan.step(next).unwrap().dependency_ids().contains(id));
+        }
+    }
+
+    #[test]
+    fn built_plans_round_trip(dag in dag_strategy(20)) {
+        let (doc, _) = dag_doc(&dag, None);
+        let plan = Plan::from_value(&doc).unwrap();
+        let json = plan.to_json();
+        prop_assert_eq!(&Plan::from_json(&json).unwrap(), &plan);
+        prop_assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), doc);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lifecycle
+
+#[derive(Clone, Debug)]
+enum Op {
+    Propose,
+    Approve,
+    Reject,
+    Start,
+    Cancel,
+    StartStep(Index),
+    Complete(Index),
+    Fail(Index, bool),
+    Skip(Index),
+    Retry(Index),
+    StartReady,
+    CompleteRunning,
+    FailRunning(bool),
+    RetryFailed,
+}
+
+fn op_strategy() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => Just(Op::Propose),
+        1 => Just(Op::Approve),
+        1 => Just(Op::Reject),
+        1 => Just(Op::Start),
+        1 => Just(Op::Cancel),
+        2 => any::<Index>().prop_map(Op::StartStep),
+        4 => Just(Op::StartReady),
+        4 => any::<Index>().prop_map(Op::Complete),
+        2 => (any::<Index>(), any::<bool>()).prop_map(|(i, c)| Op::Fail(i, c)),
+        1 => any::<Index>().prop_map(Op::Skip),
+        2 => any::<Index>().prop_map(Op::Retry),
+        4 => Just(Op::CompleteRunning),
+        2 => any::<bool>().prop_map(Op::FailRunning),
+        2 => Just(Op::RetryFailed),
+    ]
+}
+
+/// Applies one operation; returns whether it was accepted.
+fn apply(plan: &mut Plan, op: &Op) -> bool {
+    let pick = |plan: &Plan, i: &Index| plan.steps[i.index(plan.steps.len())].step_id;
+    let r = match op {
+        Op::Propose => plan.propose(),
+        Op::Approve => plan.approve(&ConfirmDecision::approved()),
+        Op::Reject => plan.reject(&ConfirmDecision::rejected()),
+        Op::Start => plan.start(),
+        Op::Cancel => plan.cancel(),
+        Op::StartStep(i) => {
+            let id = pick(plan, i);
+            plan.step_mut(id).and_then(|s| s.start())
+        }
+        Op::StartReady => match plan.ready_steps().first() {
+            Some(&id) => plan.step_mut(id).and_then(|s| s.start()),
+            None => return false,
+        },
+        Op::CompleteRunning | Op::FailRunning(_) | Op::RetryFailed => {
+            let wanted = if matches!(op, Op::RetryFailed) {
+                StepStatus::Failed
+            } else {
+                StepStatus::InProgress
+            };
+            let Some(id) = plan
+                .steps
+                .iter()
+                .find(|s| s.status == wanted)
+                .map(|s| s.step_id)
+            else {
+                return false;
+            };
+            match op {
+                Op::CompleteRunning => plan.step_mut(id).and_then(|s| s.complete()),
+                Op::FailRunning(c) => {
+                    let policy = if *c {
+                        CriticalSteps::All
+                    } else {
+                        CriticalSteps::None
+                    };
+                    plan.step_mut(id).and_then(|s| s.fail_with(&policy))
+                }
+                _ => plan.step_mut(id).and_then(|s| s.retry()).map(|_| ()),
+            }
+        }
+        Op::Complete(i) => {
+            let id = pick(plan, i);
+            plan.step_mut(id).and_then(|s| s.complete())
+        }
+        Op::Fail(i, critical) => {
+            let id = pick(plan, i);
+            let policy = if *critical {
+                CriticalSteps::All
+            } else {
+                CriticalSteps::None
+            };
+            plan.step_mut(id).and_then(|s| s.fail_with(&policy))
+        }
+        Op::Skip(i) => {
+            let id = pick(plan, i);
+            plan.step_mut(id).and_then(|s| s.skip())
+        }
+        Op::Retry(i) => {
+            let id = pick(plan, i);
+            plan.step_mut(id).and_then(|s| s.retry()).map(|_| ())
+        }
+    };
+    r.is_ok()
+}
+
+fn data_str<'a>(e: &'a mplp_core::BaseEvent, key: &str) -> Option<&'a str> {
+    e.data.as_ref()?.as_ref()?.get(key)?.as_str()
+}
+
+/// Checks one accepted or refused operation; records the transitions seen.
+fn check_step(
+    before: &Plan,
+    after: &Plan,
+    accepted: bool,
+    op: &Op,
+    seen: &mut HashSet<(String, String, String)>,
+) -> Result<(), TestCaseError> {
+    if !accepted {
+        prop_assert_eq!(
+            before,
+            after,
+            "a refused operation changed the plan: {:?}",
+            op
+        );
+        return Ok(());
+    }
+    let old_events = before.events.as_ref().map_or(0, Vec::len);
+    let events = after.events.as_deref().unwrap_or(&[]);
+    prop_assert!(events.len() > old_events);
+    let mut plan_status = before.status;
+    for e in &events[old_events..] {
+        match e.event_type.as_str() {
+            "plan.step.retried" => {}
+            t => {
+                let from = data_str(e, "from").unwrap();
+                let to = data_str(e, "to").unwrap();
+                if t == "plan.status.changed" {
+                    let (f, to_s) = (
+                        PlanStatus::from_wire(from).unwrap(),
+                        PlanStatus::from_wire(to).unwrap(),
+                    );
+                    prop_assert_eq!(f, plan_status);
+                    prop_assert!(f.can_transition_to(to_s), "{} -> {}", f, to_s);
+                    plan_status = to_s;
+                    seen.insert(("plan".into(), from.into(), to.into()));
+                } else {
+                    let (f, to_s) = (
+                        StepStatus::from_wire(from).unwrap(),
+                        StepStatus::from_wire(to).unwrap(),
+                    );
+                    prop_assert!(f.can_transition_to(to_s), "{} -> {}", f, to_s);
+                    seen.insert(("step".into(), from.into(), to.into()));
+                }
+            }
+        }
+    }
+    prop_assert_eq!(plan_status, after.status);
+    // Steps: same status or one allowed transition; a retried step is
+    // replaced by a pending one.
+    for s in after.steps.iter() {
+        match before.step(s.step_id) {
+            Some(b) => prop_assert!(b.status == s.status || b.status.can_transition_to(s.status)),
+            None => prop_assert_eq!(s.status, StepStatus::Pending),
+        }
+    }
+    for b in before.steps.iter() {
+        if after.step(b.step_id).is_none() {
+            prop_assert_eq!(b.status, StepStatus::Failed);
+        }
+    }
+    // The document stays valid, and the derived plan status rules hold.
+    let report = after.check();
+    prop_assert!(report.is_valid(), "{:?}", report);
+    let all_done = after
+        .steps
+        .iter()
+        .all(|s| matches!(s.status, StepStatus::Completed | StepStatus::Skipped));
+    prop_assert!(after.status != PlanStatus::InProgress || !all_done);
+    prop_assert!(after.status != PlanStatus::Completed || all_done);
+    if let Op::Fail(_, true) | Op::FailRunning(true) = op {
+        prop_assert_eq!(after.status, PlanStatus::Failed);
+    }
+    if after.status == PlanStatus::Failed {
+        prop_assert!(after.steps.iter().any(|s| s.status == StepStatus::Failed));
+    }
+    Ok(())
+}
+
+/// Runs `ops` on the plan of `dag`; with `started`, the plan is first
+/// proposed, approved and started (random ops rarely do that in order).
+fn run_ops(
+    dag: &Dag,
+    started: bool,
+    ops: &[Op],
+    seen: &mut HashSet<(String, String, String)>,
+) -> Result<(), TestCaseError> {
+    let (doc, _) = dag_doc(dag, None);
+    let mut plan = Plan::from_value(&doc).unwrap();
+    let prefix = if started {
+        &[Op::Propose, Op::Approve, Op::Start][..]
+    } else {
+        &[]
+    };
+    for op in prefix.iter().chain(ops) {
+        let before = plan.clone();
+        let accepted = apply(&mut plan, op);
+        check_step(&before, &plan, accepted, op, seen)?;
+    }
+    prop_assert_eq!(&Plan::from_json(plan.to_json()).unwrap(), &plan);
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn lifecycle_never_leaves_the_tables(dag in dag_strategy(6), started in any::<bool>(), ops in prop::collection::vec(op_strategy(), 0..40)) {
+        let mut seen = HashSet::new();
+        run_ops(&dag, started, &ops, &mut seen)?;
+    }
+}
+
+#[test]
+fn every_transition_of_the_tables_is_reachable() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = (
+        dag_strategy(5),
+        any::<bool>(),
+        prop::collection::vec(op_strategy(), 0..40),
+    );
+    let mut seen = HashSet::new();
+    for _ in 0..600 {
+        let (dag, started, ops) = strategy.new_tree(&mut runner).unwrap().current();
+        run_ops(&dag, started, &ops, &mut seen).unwrap();
+    }
+    let want: HashSet<(String, String, String)> = PlanStatus::ALL
+        .iter()
+        .flat_map(|&f| PlanStatus::ALL.iter().map(move |&t| (f, t)))
+        .filter(|(f, t)| f.can_transition_to(*t))
+        .map(|(f, t)| ("plan".to_string(), f.to_string(), t.to_string()))
+        .chain(
+            StepStatus::ALL
+                .iter()
+                .flat_map(|&f| StepStatus::ALL.iter().map(move |&t| (f, t)))
+                .filter(|(f, t)| f.can_transition_to(*t))
+                .map(|(f, t)| ("step".to_string(), f.to_string(), t.to_string())),
+        )
+        .collect();
+    assert_eq!(want.len(), 14);
+    let missing: Vec<_> = want.difference(&seen).collect();
+    assert!(missing.is_empty(), "never reached: {missing:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Typed parse and CheckValue agree
+
+fn replacements() -> Vec<Value> {
+    vec![
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(1.0),
+        json!(2.5),
+        json!(""),
+        json!("x"),
+        json!("draft"),
+        json!("pending"),
+        json!("completed"),
+        json!("in_progress"),
+        json!("4242b91a-6189-4d80-8203-e0d674ea1f8f"),
+        json!("4242B91A-6189-4D80-8203-E0D674EA1F8F"),
+        json!("2025-12-07T00:00:00Z"),
+        json!("2025-12-07 00:00:00"),
+        json!("1.0.0"),
+        json!("plan.created"),
+        json!([]),
+        json!(["4242b91a-6189-4d80-8203-e0d674ea1f8f"]),
+        json!({}),
+        json!([{}]),
+    ]
+}
+
+fn paths(v: &Value, at: Vec<Value>, out: &mut Vec<Vec<Value>>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let mut p = at.clone();
+                p.push(json!(k));
+                paths(x, p, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let mut p = at.clone();
+                p.push(json!(i));
+                paths(x, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn get_mut<'a>(v: &'a mut Value, path: &[Value]) -> &'a mut Value {
+    path.iter().fold(v, |v, seg| match seg {
+        Value::String(k) => &mut v[k.as_str()],
+        Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
+        _ => unreachable!(),
+    })
+}
+
+fn mutate(doc: &mut Value, which: &Index, kind: u8, repl: &Index) {
+    let mut all = Vec::new();
+    paths(doc, Vec::new(), &mut all);
+    let path = &all[which.index(all.len())];
+    let r = replacements();
+    match kind % 3 {
+        0 => *get_mut(doc, path) = r[repl.index(r.len())].clone(),
+        1 => {
+            // Remove the member or item.
+            if let Some((last, parent)) = path.split_last() {
+                match (get_mut(doc, parent), last) {
+                    (Value::Object(m), Value::String(k)) => {
+                        m.remove(k);
+                    }
+                    (Value::Array(a), Value::Number(i)) => {
+                        a.remove(i.as_u64().unwrap() as usize);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {
+            if let Value::Object(m) = get_mut(doc, path) {
+                m.insert("unexpected".into(), json!(1));
+            } else if let Value::Array(a) = get_mut(doc, path) {
+                let copy = a.first().cloned().unwrap_or(json!(null));
+                a.push(copy);
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn typed_parse_and_check_value_agree(
+        file in any::<Index>(),
+        muts in prop::collection::vec((any::<Index>(), any::<u8>(), any::<Index>()), 1..4),
+    ) {
+        let files = crate::example_files("valid", "plan-");
+        let mut doc: Value = serde_json::from_slice(&std::fs::read(&files[file.index(files.len())]).unwrap()).unwrap();
+        for (which, kind, repl) in &muts {
+            mutate(&mut doc, which, *kind, repl);
+        }
+        let bytes = serde_json::to_vec(&doc).unwrap();
+        let typed = serde_json::from_slice::<Plan>(&bytes);
+        let mut report = Report::new();
+        Plan::check_value(&doc, &Pointer::root(), &mut report);
+        prop_assert_eq!(typed.is_ok(), report.is_valid(), "typed: {:?}\nchecker: {:?}\n{}", typed.err(), report, doc);
+    }
+}

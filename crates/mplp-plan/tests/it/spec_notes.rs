@@ -1,0 +1,121 @@
+//! One test per spec note of docs/spec-notes/mplp-plan.md.
+
+use mplp_core::Document;
+use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, StepStatus};
+use serde_json::json;
+
+use crate::{errors, in_progress, pr};
+
+#[test]
+fn no_governance_on_plan() {
+    let mut doc = in_progress();
+    doc["governance"] = json!({"locked": false});
+    assert_eq!(errors(&doc), [pr("/governance", "additional-properties")]);
+}
+
+#[test]
+fn integer_one_point_zero_is_refused() {
+    let mut doc = in_progress();
+    doc["steps"][0]["order_index"] = json!(1.0);
+    assert_eq!(errors(&doc), [pr("/steps/0/order_index", "type")]);
+    doc["steps"][0]["order_index"] = json!(1);
+    assert!(errors(&doc).is_empty());
+}
+
+#[test]
+fn empty_steps_is_min_items_naming_the_invariant() {
+    let mut doc = in_progress();
+    doc["steps"] = json!([]);
+    let v = Plan::validate_json(serde_json::to_vec(&doc).unwrap());
+    let e: Vec<_> = v.report.errors().collect();
+    assert_eq!(e.len(), 1);
+    assert_eq!(
+        (e[0].pointer.as_str(), e[0].rule.as_str()),
+        ("/steps", "min-items")
+    );
+    assert!(e[0].message.contains("sa_plan_has_steps"));
+}
+
+fn running(steps: usize) -> (Plan, Vec<mplp_core::StepId>) {
+    let mut b = Plan::builder(mplp_core::ContextId::new(), "t", "o");
+    let mut ids = Vec::new();
+    for i in 0..steps {
+        let deps: Vec<_> = ids.last().copied().into_iter().collect();
+        ids.push(b.step_after(format!("step {i}"), &deps));
+    }
+    let mut plan = b.build().unwrap();
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved()).unwrap();
+    plan.start().unwrap();
+    (plan, ids)
+}
+
+#[test]
+fn skipped_dependency_satisfies_dependents() {
+    let (mut plan, ids) = running(2);
+    plan.step_mut(ids[0]).unwrap().skip().unwrap();
+    assert_eq!(plan.ready_steps(), [ids[1]]);
+    plan.step_mut(ids[1]).unwrap().start().unwrap();
+    plan.step_mut(ids[1]).unwrap().complete().unwrap();
+    assert_eq!(plan.status, PlanStatus::Completed);
+}
+
+#[test]
+fn every_step_is_critical_by_default() {
+    let (mut plan, ids) = running(2);
+    plan.step_mut(ids[0]).unwrap().start().unwrap();
+    plan.step_mut(ids[0]).unwrap().fail().unwrap();
+    assert_eq!(plan.status, PlanStatus::Failed);
+    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Blocked);
+    assert!(plan.check().is_valid());
+}
+
+#[test]
+fn a_failed_step_is_retried_as_a_new_attempt() {
+    let (mut plan, ids) = running(2);
+    plan.step_mut(ids[0]).unwrap().start().unwrap();
+    plan.step_mut(ids[0])
+        .unwrap()
+        .fail_with(&CriticalSteps::None)
+        .unwrap();
+    assert_eq!(plan.status, PlanStatus::InProgress);
+    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Blocked);
+    let again = plan.step_mut(ids[0]).unwrap().retry().unwrap();
+    assert_ne!(again, ids[0]);
+    assert!(plan.step(ids[0]).is_none());
+    assert_eq!(plan.steps[0].step_id, again);
+    assert_eq!(plan.steps[1].dependency_ids(), &[again]);
+    // Still blocked until the retry succeeds.
+    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Blocked);
+    plan.step_mut(again).unwrap().start().unwrap();
+    plan.step_mut(again).unwrap().complete().unwrap();
+    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Pending);
+    plan.step_mut(ids[1]).unwrap().start().unwrap();
+    plan.step_mut(ids[1]).unwrap().complete().unwrap();
+    assert_eq!(plan.status, PlanStatus::Completed);
+    let types: Vec<_> = plan
+        .events
+        .iter()
+        .flatten()
+        .map(|e| e.event_type.as_str())
+        .collect();
+    assert!(types.contains(&"plan.step.retried"));
+    assert!(types.contains(&"plan.step.unblocked"));
+    assert!(Plan::from_json(plan.to_json()).is_ok());
+}
+
+#[test]
+fn cancelling_leaves_running_steps_in_progress_with_a_warning() {
+    let (mut plan, ids) = running(1);
+    plan.step_mut(ids[0]).unwrap().start().unwrap();
+    plan.cancel().unwrap();
+    assert_eq!(plan.steps[0].status, StepStatus::InProgress);
+    let report = plan.check();
+    assert!(report.is_valid());
+    assert_eq!(
+        report.warnings().next().unwrap().rule.as_str(),
+        "sa_plan_step_runs_in_plan"
+    );
+    // And no step can change any more.
+    assert!(plan.step_mut(ids[0]).unwrap().complete().is_err());
+}
