@@ -684,9 +684,31 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         completion_order: &[usize],
         agent: &mut dyn Agent,
     ) -> Result<Vec<TurnOutcome>, SessionError> {
+        if claims.len() > 1 && self.collab.mode != CollabMode::Swarm {
+            return Err(Error::State(Violation::error(
+                "/mode",
+                crate::turns::MAP_TURN_ORDER,
+                format!(
+                    "overlapping turns happen only in `swarm` sessions; this one is `{}`",
+                    self.collab.mode
+                ),
+            ))
+            .into());
+        }
         let mut tokens: Vec<Option<TurnToken>> = Vec::with_capacity(claims.len());
         for (holder, task) in claims {
-            tokens.push(Some(self.dispatch(Some(*holder), Some(task))?));
+            match self.dispatch(Some(*holder), Some(task)) {
+                Ok(t) => tokens.push(Some(t)),
+                Err(e) => {
+                    // Refused claim (a participant claiming twice, ...): the
+                    // turns already dispatched are completed as failed, so
+                    // the log still pairs every dispatch with a completion.
+                    for t in tokens.into_iter().flatten() {
+                        self.complete_turn(t, &TurnOutcome::failed("claim round refused"))?;
+                    }
+                    return Err(e);
+                }
+            }
         }
         let mut outcomes: Vec<Option<TurnOutcome>> = vec![None; claims.len()];
         let order = completion_order

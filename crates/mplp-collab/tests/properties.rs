@@ -1,0 +1,278 @@
+//! Property tests of the collab module.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use mplp_collab::conflict::{ConflictPolicy, ResourceStore, Winner};
+use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
+use mplp_collab::simulate::{SimConfig, simulate};
+use mplp_collab::sink::{MemorySink, SimClock};
+use mplp_collab::swarm::TaskBoard;
+use mplp_collab::turns::TurnManager;
+use mplp_collab::{Collab, CollabStatus, Participant, ParticipantKind};
+use mplp_core::check::CheckValue;
+use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec, Pointer, Report, Timestamp};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn mode() -> impl Strategy<Value = CollabMode> {
+    prop::sample::select(CollabMode::ALL.to_vec())
+}
+
+fn status() -> impl Strategy<Value = CollabStatus> {
+    prop::sample::select(CollabStatus::ALL.to_vec())
+}
+
+fn collab(mode: CollabMode, n: usize) -> Collab {
+    let n = if mode == CollabMode::Pair { 2 } else { n.max(1) };
+    let mut people = NonEmptyVec::new(if mode == CollabMode::Orchestrated {
+        Participant::orchestrator("lead", ParticipantKind::Agent).unwrap()
+    } else {
+        Participant::new("p0", ParticipantKind::Agent).unwrap().with_role("r0")
+    });
+    for i in 1..n {
+        people.push(Participant::new(format!("p{i}"), ParticipantKind::Agent).unwrap().with_role(format!("r{}", i % 3)));
+    }
+    Collab::new(ContextId::new(), "t", "p", mode, people).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Simulated sessions of every mode always produce a valid MAP log, with
+    /// the counts of the summary.
+    #[test]
+    fn simulated_logs_are_valid(mode in mode(), n in 1usize..6, turns in 0u64..12, seed in any::<u64>()) {
+        let n = if mode == CollabMode::Pair { 2 } else { n };
+        let mut sink = MemorySink::new();
+        let summary = simulate(&SimConfig::new(mode, n, turns).with_seed(seed), &mut sink).unwrap();
+        let text = sink.to_ndjson();
+        let report = common::validate_log(&text);
+        prop_assert!(report.is_valid(), "{:?}\n{}", report, text);
+        let expected_turns = if mode == CollabMode::Broadcast { 0 } else { turns };
+        prop_assert_eq!(summary.turns_total, expected_turns);
+    }
+
+    /// Random operation sequences on a session: whatever the caller does,
+    /// refused operations leave the log valid.
+    #[test]
+    fn random_operations_keep_the_log_valid(mode in mode(), n in 1usize..5, ops in prop::collection::vec(0u8..6, 0..30), seed in any::<u64>()) {
+        let c = collab(mode, n);
+        let count = c.participants.len();
+        let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap();
+        s.start().unwrap();
+        let mut agent = |t: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+            let v = t.read("r").map_or(0, |(_, v)| v);
+            t.write_at("r", v.saturating_sub(u64::from(t.turn_number() % 2 == 0)), json!(t.turn_number()))?;
+            Ok(TurnOutcome::completed())
+        };
+        for (i, op) in ops.iter().enumerate() {
+            let _ = match op {
+                0 => s.turn(&mut agent).map(|_| ()),
+                1 => s.turn_for(i % count, Some("task"), &mut agent).map(|_| ()),
+                2 => s.broadcast(i % count, mplp_core::JsonObject::new(), &mut agent).map(|_| ()),
+                3 => s.suspend(),
+                4 => s.resume(),
+                _ => s.swarm_round(&[(i % count, "a"), ((i + 1) % count, "b")], &[1, 0], &mut agent).map(|_| ()),
+            };
+        }
+        if s.collab().status == CollabStatus::Suspended {
+            s.resume().unwrap();
+        }
+        s.complete().unwrap();
+        prop_assert!(s.resources().unresolved().next().is_none());
+        let text = s.sink().to_ndjson();
+        let report = common::validate_log(&text);
+        prop_assert!(report.is_valid(), "{:?}\n{}", report, text);
+    }
+
+    /// Round robin is fair: over k·n turns each of n participants holds exactly k.
+    #[test]
+    fn round_robin_is_fair(n in 1usize..8, k in 1u64..6) {
+        let ids: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let mut turns = TurnManager::new(CollabMode::RoundRobin, ids, None).unwrap();
+        for _ in 0..(k * n as u64) {
+            let t = turns.dispatch_next(Timestamp::now()).unwrap();
+            turns.complete(t, Timestamp::now()).unwrap();
+        }
+        prop_assert!(turns.turns_held().iter().all(|h| *h == k));
+    }
+
+    /// Only the token holder ever writes: every write of a session is made
+    /// under the turn of the participant who wrote.
+    #[test]
+    fn only_the_token_holder_writes(mode in mode(), n in 1usize..5, turns in 1u64..10, seed in any::<u64>()) {
+        let c = collab(mode, n);
+        let count = c.participants.len();
+        let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap();
+        s.start().unwrap();
+        let mut holders = Vec::new();
+        let mut agent = |t: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+            holders.push((t.turn_number(), t.participant().participant_id.to_string()));
+            t.write("doc", json!(1))?;
+            Ok(TurnOutcome::completed())
+        };
+        for i in 0..turns {
+            match mode {
+                CollabMode::RoundRobin | CollabMode::Pair => { s.turn(&mut agent).unwrap(); }
+                _ => { s.turn_for(i as usize % count, None, &mut agent).unwrap(); }
+            }
+        }
+        let writes: Vec<(u64, String)> = s.writes().iter().map(|w| (w.turn_number, w.participant.clone())).collect();
+        prop_assert_eq!(writes, holders);
+    }
+
+    /// No swarm task is claimed twice, even by threads racing for them.
+    #[test]
+    fn no_task_is_claimed_twice(tasks in 0usize..40, workers in 1usize..6) {
+        let board = Arc::new(Mutex::new(TaskBoard::new((0..tasks).map(|i| format!("t{i}")))));
+        let handles: Vec<_> = (0..workers).map(|w| {
+            let board = Arc::clone(&board);
+            std::thread::spawn(move || {
+                let mut mine = Vec::new();
+                loop {
+                    let claim = board.lock().unwrap().claim_next(w);
+                    let Some(claim) = claim else { break };
+                    mine.push(claim.task());
+                    board.lock().unwrap().finish(claim).unwrap();
+                }
+                mine
+            })
+        }).collect();
+        let mut all: Vec<usize> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        all.sort_unstable();
+        prop_assert_eq!(all, (0..tasks).collect::<Vec<_>>());
+        prop_assert!(board.lock().unwrap().all_done());
+    }
+
+    /// Every detected conflict is resolved, under every strategy, and the
+    /// store's record pairs each detection with one resolution.
+    #[test]
+    fn every_conflict_is_resolved(writes in prop::collection::vec((0usize..4, 0u64..4), 1..40), strategy in 0u8..4) {
+        let mut store: ResourceStore<u64> = ResourceStore::with_seed(1);
+        let mut policy: ConflictPolicy<'_, u64> = match strategy {
+            0 => ConflictPolicy::Hierarchy((0..4).map(|i| (format!("w{i}"), i as u32)).collect()),
+            1 => ConflictPolicy::FirstWriterWins,
+            2 => ConflictPolicy::LastWriterWins,
+            _ => ConflictPolicy::OrchestratorDecides(Box::new(|c, _| if c.challenger() < c.incumbent() { Winner::Challenger } else { Winner::Incumbent })),
+        };
+        let mut detected = 0;
+        for (i, (writer, lag)) in writes.iter().enumerate() {
+            let current = store.get("x").map_or(0, |(_, v)| v);
+            if let Err(c) = store.compare_and_set("x", current.saturating_sub(*lag), i as u64, &format!("w{writer}")) {
+                detected += 1;
+                store.resolve(c, &mut policy).unwrap();
+            }
+        }
+        prop_assert!(store.unresolved().next().is_none());
+        let resolved = store.record().iter().filter(|r| matches!(r, mplp_collab::conflict::ConflictRecord::Resolved(_))).count();
+        prop_assert_eq!(resolved, detected);
+    }
+
+    /// Illegal lifecycle transitions are always refused, legal ones accepted,
+    /// and participants act only while active.
+    #[test]
+    fn lifecycle_follows_the_table(from in status(), to in status()) {
+        let mut c = collab(CollabMode::Swarm, 2);
+        c.status = from;
+        let legal = matches!((from, to),
+            (CollabStatus::Draft, CollabStatus::Active | CollabStatus::Cancelled)
+            | (CollabStatus::Active, CollabStatus::Suspended | CollabStatus::Completed | CollabStatus::Cancelled)
+            | (CollabStatus::Suspended, CollabStatus::Active | CollabStatus::Cancelled));
+        let result = c.transition_at(to, Timestamp::now());
+        prop_assert_eq!(result.is_ok(), legal);
+        if let Err(e) = result {
+            prop_assert_eq!(e.rule(), Some(mplp_core::Rule::LIFECYCLE_TRANSITION));
+            prop_assert_eq!(c.status, from);
+        }
+        prop_assert_eq!(c.ensure_can_act().is_ok(), c.status == CollabStatus::Active);
+    }
+
+    /// Typed parse and CheckValue agree on mutated valid examples.
+    #[test]
+    fn typed_parse_and_check_value_agree(file in 0usize..5, mutation in mutation()) {
+        let mut value = valid_examples().swap_remove(file);
+        mutation.apply(&mut value);
+        let typed = serde_json::from_value::<Collab>(value.clone()).is_ok();
+        let mut report = Report::new();
+        Collab::check_value(&value, &Pointer::root(), &mut report);
+        prop_assert_eq!(typed, report.is_valid(), "{:?}\n{}", report, value);
+    }
+}
+
+#[test]
+fn valid_examples_round_trip_json_equal() {
+    for v in valid_examples() {
+        let c = Collab::from_value(&v).unwrap();
+        assert_eq!(c.to_value(), v);
+    }
+}
+
+fn valid_examples() -> Vec<Value> {
+    ["broadcast", "orchestrated", "pair", "round-robin", "swarm"]
+        .iter()
+        .map(|m| {
+            let path = format!("{}/../../schemas/examples/valid/collab-{m}.json", env!("CARGO_MANIFEST_DIR"));
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        })
+        .collect()
+}
+
+/// A change to a JSON document at a random place.
+#[derive(Clone, Debug)]
+struct Mutation {
+    path_seed: u64,
+    kind: u8,
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    (any::<u64>(), 0u8..7).prop_map(|(path_seed, kind)| Mutation { path_seed, kind })
+}
+
+impl Mutation {
+    fn apply(&self, root: &mut Value) {
+        // Walk down a random path, then change the value found there.
+        let mut seed = self.path_seed;
+        let mut at = root;
+        loop {
+            let go_deeper = seed % 3 != 0;
+            seed /= 3;
+            let next_len = match &*at {
+                Value::Object(m) => m.len(),
+                Value::Array(a) => a.len(),
+                _ => 0,
+            };
+            if !go_deeper || next_len == 0 {
+                break;
+            }
+            let i = (seed % next_len as u64) as usize;
+            seed /= next_len as u64;
+            at = match at {
+                Value::Object(m) => m.values_mut().nth(i).unwrap(),
+                Value::Array(a) => &mut a[i],
+                _ => unreachable!(),
+            };
+        }
+        match self.kind {
+            0 => *at = Value::Null,
+            1 => *at = json!(""),
+            2 => *at = json!(17),
+            3 => *at = json!([]),
+            4 => {
+                if let Value::Object(m) = at {
+                    m.insert("unexpected".into(), json!(1));
+                }
+            }
+            5 => {
+                if let Value::Object(m) = at {
+                    let first = m.keys().next().cloned();
+                    if let Some(k) = first {
+                        m.remove(&k);
+                    }
+                }
+            }
+            _ => *at = json!({}),
+        }
+    }
+}
