@@ -15,12 +15,14 @@
 //! ```
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod core_event;
+pub mod core_event;
 pub mod map;
 mod payload;
 pub mod rules;
+pub mod sa;
 mod uuid;
 
-pub use crate::core_event::CoreFamily;
+pub use crate::core_event::{CoreEvent, CoreFamily};
 pub use crate::map::{EventFamily, MapEvent, MapEventType, MapPayload};
+pub use crate::sa::{SaEvent, SaEventType, SaPayload};
 pub use crate::uuid::{SaId, SchemaUuid, SessionId, UuidFormatError};
