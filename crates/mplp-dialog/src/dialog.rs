@@ -65,7 +65,11 @@ pub struct Message {
     /// RFC 3339 date-time at which the message was produced. Required.
     pub timestamp: Timestamp,
     /// Optional base event attached to the message, linking it to the Trace module.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub event: Option<BaseEvent>,
 }
 
@@ -136,14 +140,22 @@ pub struct Dialog {
     /// [PROTOCOL-CORE] Protocol and schema version information for this document. Required.
     pub meta: Meta,
     /// [PROTOCOL-CORE] Governance state of this document: lifecycle phase, truth domain, lock.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub governance: Option<Governance>,
     /// [PROTOCOL-CORE] UUID v4 that names this Dialog everywhere. Required.
     pub dialog_id: DialogId,
     /// [PROTOCOL-CORE] UUID v4 of the Context the Dialog belongs to. Required.
     pub context_id: ContextId,
     /// [PROTOCOL-CORE] UUID v4 grouping several dialogs into one conversation thread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub thread_id: Option<ThreadId>,
     /// [PROTOCOL-CORE] Lifecycle state of the Dialog. Required. Change it with
     /// [`Dialog::transition`], which enforces the state table and sets `ended_at`.
@@ -151,16 +163,32 @@ pub struct Dialog {
     /// [PROTOCOL-CORE] Messages exchanged so far, oldest first; may be empty. Required.
     pub messages: Vec<Message>,
     /// [PROTOCOL-CORE] RFC 3339 date-time at which the Dialog began.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub started_at: Option<Timestamp>,
     /// [PROTOCOL-CORE] RFC 3339 date-time at which the Dialog finished.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub ended_at: Option<Timestamp>,
     /// [PROTOCOL-CORE] Trace span used to audit this Dialog.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub trace: Option<TraceBase>,
     /// [PROTOCOL-CORE] Notable events about this Dialog.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "mplp_core::not_null"
+    )]
     pub events: Option<Vec<BaseEvent>>,
 }
 
