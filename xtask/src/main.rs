@@ -1,2 +1,7 @@
-//! Project automation.
+//! Project automation: `cargo xtask schema-check [--upstream DIR]`.
+mod diff;
+mod drift;
+mod kinds;
+mod normalize;
+
 fn main() {}

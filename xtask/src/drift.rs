@@ -1,0 +1,329 @@
+//! Drift between the Rust types (schemars) and `schemas/`, and between
+//! `schemas/` and an upstream copy of the canonical schemas.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mplp_core::schema::{FILES, SchemaKind};
+use serde_json::Value;
+
+use crate::diff::{Drift, compare};
+use crate::kinds::Kind;
+use crate::normalize::SchemaSet;
+
+/// The 14 schema files of one tree, ready for normalisation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Schemas {
+    set: SchemaSet,
+    /// Path below the tree (`common/metadata.schema.json`) to the file's URI.
+    uris: BTreeMap<String, String>,
+}
+
+impl Schemas {
+    /// Loads the 14 files (the paths of [`FILES`]) from `dir`.
+    pub(crate) fn load(dir: &Path) -> Result<Self, String> {
+        let mut files = Vec::new();
+        for (path, _) in FILES {
+            let full = dir.join(path);
+            let text = std::fs::read_to_string(&full)
+                .map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+            let doc: Value = serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not JSON: {e}", full.display()))?;
+            files.push((path.to_owned(), doc));
+        }
+        Ok(Schemas::from_docs(files))
+    }
+
+    /// The schemas from parsed documents (path, document).
+    pub(crate) fn from_docs(files: Vec<(String, Value)>) -> Self {
+        let mut schemas = Schemas::default();
+        for (path, doc) in files {
+            let uri = schemas
+                .set
+                .add_with_id(&format!("file:///schemas/{path}"), doc);
+            schemas.uris.insert(path, uri);
+        }
+        schemas
+    }
+
+    /// The normal form of the schema of `kind`.
+    pub(crate) fn normalized(&self, kind: SchemaKind) -> Result<Value, String> {
+        self.normalized_file(kind.file(), kind.fragment())
+    }
+
+    fn normalized_file(&self, path: &str, fragment: &str) -> Result<Value, String> {
+        let uri = self
+            .uris
+            .get(path)
+            .ok_or_else(|| format!("no schema file {path}"))?;
+        self.set.normalized(&format!("{uri}{fragment}"))
+    }
+}
+
+/// A drift that is expected, with the reason. Matched on the kind name, the
+/// path and a part of the difference's text.
+pub(crate) struct Accepted {
+    kind: &'static str,
+    path: &'static str,
+    contains: &'static str,
+    reason: &'static str,
+}
+
+/// Every accepted difference between a Rust type and its schema. Keep this
+/// list short, and give each entry its reason (mirrored in
+/// docs/spec-notes/xtask.md).
+pub(crate) const ACCEPTED_DRIFT: &[Accepted] = &[Accepted {
+    kind: "-",
+    path: "-",
+    contains: "-",
+    reason: "placeholder that matches nothing (the list is empty so far)",
+}];
+
+fn accepted(kind: &str, drift: &Drift) -> Option<&'static Accepted> {
+    ACCEPTED_DRIFT
+        .iter()
+        .find(|a| a.kind == kind && a.path == drift.path && drift.what.contains(a.contains))
+}
+
+/// The outcome of comparing one type.
+pub(crate) struct TypeDrift {
+    /// Differences that make the check fail.
+    pub(crate) drift: Vec<Drift>,
+    /// Differences on the accepted list, with their reason.
+    pub(crate) accepted: Vec<(Drift, &'static str)>,
+}
+
+/// Compares the schemars schema of `kind`'s type with `ours`.
+pub(crate) fn type_drift(ours: &Schemas, kind: &Kind) -> Result<Option<TypeDrift>, String> {
+    let Some(rust_schema) = kind.rust_schema else {
+        return Ok(None);
+    };
+    let schema = ours.normalized(kind.schema)?;
+    let rust = normalized_rust(rust_schema())?;
+    Ok(Some(split(kind.name, compare(kind.rust, "schema", &schema, "Rust", &rust))))
+}
+
+/// The normal form of a schemars root schema.
+pub(crate) fn normalized_rust(root: Value) -> Result<Value, String> {
+    let mut set = SchemaSet::default();
+    set.add("rust:root", root);
+    set.normalized("rust:root")
+}
+
+fn split(kind: &str, all: Vec<Drift>) -> TypeDrift {
+    let mut out = TypeDrift {
+        drift: Vec::new(),
+        accepted: Vec::new(),
+    };
+    for d in all {
+        match accepted(kind, &d) {
+            Some(a) => out.accepted.push((d, a.reason)),
+            None => out.drift.push(d),
+        }
+    }
+    out
+}
+
+/// Compares every one of the 14 files of `ours` with `upstream`, semantically.
+pub(crate) fn upstream_drift(ours: &Schemas, upstream: &Schemas) -> Result<Vec<Drift>, String> {
+    let mut out = Vec::new();
+    for (path, _) in FILES {
+        let a = ours.normalized_file(path, "")?;
+        let b = upstream.normalized_file(path, "")?;
+        out.extend(compare(path, "ours", &a, "upstream", &b));
+        // The definitions are only reachable through `$ref`; compare them too,
+        // so that a definition no file uses yet cannot drift unseen.
+        for defs in ["definitions", "$defs"] {
+            let names = |s: &Schemas| -> Vec<String> {
+                s.set_doc(path)
+                    .and_then(|d| d.get(defs))
+                    .and_then(Value::as_object)
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default()
+            };
+            let (on, un) = (names(ours), names(upstream));
+            for name in on.iter().filter(|n| !un.contains(n)) {
+                out.push(Drift {
+                    subject: path.to_owned(),
+                    path: format!("{defs}/{name}"),
+                    what: "definition only in ours".to_owned(),
+                });
+            }
+            for name in un.iter().filter(|n| !on.contains(n)) {
+                out.push(Drift {
+                    subject: path.to_owned(),
+                    path: format!("{defs}/{name}"),
+                    what: "definition only in upstream".to_owned(),
+                });
+            }
+            for name in on.iter().filter(|n| un.contains(n)) {
+                let fragment = format!("#/{defs}/{name}");
+                let a = ours.normalized_file(path, &fragment)?;
+                let b = upstream.normalized_file(path, &fragment)?;
+                for mut d in compare(path, "ours", &a, "upstream", &b) {
+                    d.path = format!("{defs}/{name}{}", d.path);
+                    out.push(d);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Schemas {
+    fn set_doc(&self, path: &str) -> Option<&Value> {
+        let uri = self.uris.get(path)?;
+        self.set.doc(uri)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::KINDS;
+    use serde_json::json;
+
+    fn embedded() -> Vec<(String, Value)> {
+        FILES
+            .iter()
+            .map(|(p, _)| {
+                (
+                    (*p).to_owned(),
+                    mplp_core::schema::parsed(p).unwrap().clone(),
+                )
+            })
+            .collect()
+    }
+
+    fn with(path: &str, change: impl Fn(&mut Value)) -> Schemas {
+        let mut docs = embedded();
+        for (p, d) in &mut docs {
+            if p == path {
+                change(d);
+            }
+        }
+        Schemas::from_docs(docs)
+    }
+
+    fn kind(name: &str) -> &'static Kind {
+        KINDS.iter().find(|k| k.name == name).unwrap()
+    }
+
+    fn drift_of(schemas: &Schemas, name: &str) -> Vec<String> {
+        type_drift(schemas, kind(name))
+            .unwrap()
+            .unwrap()
+            .drift
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_covered_type_matches_our_schemas() {
+        let ours = Schemas::from_docs(embedded());
+        for kind in KINDS {
+            if let Some(d) = type_drift(&ours, kind).unwrap() {
+                assert!(d.drift.is_empty(), "{}: {:#?}", kind.name, d.drift);
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_added_to_a_schema_is_drift() {
+        let s = with("common/metadata.schema.json", |d| {
+            d["properties"]["source"] = json!({"type": "string"});
+        });
+        assert_eq!(
+            drift_of(&s, "metadata"),
+            ["mplp_core::Meta: .source: property only in schema (missing in Rust)"]
+        );
+    }
+
+    #[test]
+    fn a_renamed_field_is_drift() {
+        let s = with("common/trace-base.schema.json", |d| {
+            let span = d["properties"]["span_id"].clone();
+            d["properties"].as_object_mut().unwrap().remove("span_id");
+            d["properties"]["spanId"] = span;
+            d["required"] = json!(["trace_id", "spanId"]);
+        });
+        assert_eq!(
+            drift_of(&s, "trace-base"),
+            [
+                "mplp_core::TraceBase: .spanId: property only in schema (missing in Rust)",
+                "mplp_core::TraceBase: .span_id: property only in Rust (missing in schema)",
+                "mplp_core::TraceBase: (root): required \"spanId\" only in schema",
+                "mplp_core::TraceBase: (root): required \"span_id\" only in Rust",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_missing_enum_value_is_drift() {
+        let s = with("common/common-types.schema.json", |d| {
+            let e = d["definitions"]["Ref"]["properties"]["module"]["enum"]
+                .as_array_mut()
+                .unwrap();
+            e.retain(|v| v != "network");
+        });
+        assert_eq!(
+            drift_of(&s, "ref"),
+            ["mplp_core::Ref: .module: enum value \"network\" only in Rust"]
+        );
+    }
+
+    #[test]
+    fn a_changed_bound_or_format_deep_inside_is_drift() {
+        let s = with("mplp-plan.schema.json", |d| {
+            d["$defs"]["plan_step_core"]["properties"]["order_index"]["minimum"] = json!(1);
+        });
+        assert_eq!(
+            drift_of(&s, "plan"),
+            ["mplp_plan::Plan: .steps[].order_index: `minimum` differs: schema 1, Rust 0"]
+        );
+        let s = with("common/events.schema.json", |d| {
+            d["properties"]["timestamp"]
+                .as_object_mut()
+                .unwrap()
+                .remove("format");
+        });
+        assert_eq!(
+            drift_of(&s, "plan"),
+            ["mplp_plan::Plan: .events[].timestamp: `format: \"date-time\"` only in Rust (schema has no `format`)"]
+        );
+    }
+
+    #[test]
+    fn upstream_comparison_is_semantic() {
+        let ours = Schemas::from_docs(embedded());
+        // Reworded annotations and reordered enums are not drift.
+        let reworded = with("mplp-dialog.schema.json", |d| {
+            d["description"] = json!("other words");
+            d["properties"]["status"]["enum"]
+                .as_array_mut()
+                .unwrap()
+                .reverse();
+        });
+        assert!(upstream_drift(&ours, &reworded).unwrap().is_empty());
+        let changed = with("mplp-collab.schema.json", |d| {
+            d["$defs"]["collab_participant_core"]["properties"]["kind"]["enum"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!("robot"));
+        });
+        let found: Vec<String> = upstream_drift(&ours, &changed)
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "mplp-collab.schema.json: .participants[].kind: enum value \"robot\" only in upstream",
+                "mplp-collab.schema.json: $defs/collab_core_properties.participants[].kind: enum value \"robot\" only in upstream",
+                "mplp-collab.schema.json: $defs/collab_participant_core.kind: enum value \"robot\" only in upstream",
+            ]
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! The table of Rust types that `schema-check` covers: one entry per kind.
+//!
+//! To cover a new type, add one `Kind` to [`KINDS`] (and enable the
+//! crate's `schemars` feature in `xtask/Cargo.toml`).
+
+use mplp_core::check::CheckValue;
+use mplp_core::schema::SchemaKind;
+use mplp_core::{Document, Pointer, Report, Rule};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// One Rust type and the schema it stands for.
+pub(crate) struct Kind {
+    /// The kind's name: the CLI's document kind (`plan`), or the schema
+    /// kind's name for shared blocks (`metadata`).
+    pub(crate) name: &'static str,
+    /// The Rust type, for reports.
+    pub(crate) rust: &'static str,
+    /// The schema the type is compared with.
+    pub(crate) schema: SchemaKind,
+    /// Picks the schema a given value is validated with, when it is not
+    /// `schema` (observability events: by `event_family`).
+    pub(crate) pick: Option<fn(&Value) -> SchemaKind>,
+    /// The schemars schema of the type (draft 07), when it derives `JsonSchema`.
+    pub(crate) rust_schema: Option<fn() -> Value>,
+    /// The fast path: does the typed serde parse of this JSON text succeed?
+    pub(crate) serde_ok: fn(&str) -> bool,
+    /// The thorough pass (`CheckValue`) over a value.
+    pub(crate) check: fn(&Value) -> Report,
+    /// `Document::validate_json` (schema and semantic rules), for documents.
+    pub(crate) document: Option<fn(&[u8]) -> Report>,
+    /// File name prefix of its examples in `schemas/examples/` (documents only).
+    pub(crate) example_prefix: Option<&'static str>,
+    /// For shared blocks: the member name under which valid examples carry
+    /// one (its values are the seeds of the differential check).
+    pub(crate) seed_key: Option<&'static str>,
+}
+
+fn rust_schema<T: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+    serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or(Value::Null)
+}
+
+fn serde_ok<T: DeserializeOwned>(text: &str) -> bool {
+    serde_json::from_str::<T>(text).is_ok()
+}
+
+fn check<T: CheckValue>(value: &Value) -> Report {
+    let mut report = Report::new();
+    T::check_value(value, &Pointer::root(), &mut report);
+    report
+}
+
+fn document<T: Document>(bytes: &[u8]) -> Report {
+    T::validate_json(bytes).report
+}
+
+/// A shared block of mplp-core (not a document: no examples of its own).
+macro_rules! block {
+    ($name:literal, $ty:ty, $schema:expr, $seed:literal) => {
+        Kind {
+            name: $name,
+            rust: stringify!($ty),
+            schema: $schema,
+            pick: None,
+            rust_schema: Some(rust_schema::<$ty>),
+            serde_ok: serde_ok::<$ty>,
+            check: check::<$ty>,
+            document: None,
+            example_prefix: None,
+            seed_key: Some($seed),
+        }
+    };
+}
+
+/// A module document (implements `mplp_core::Document`).
+macro_rules! doc {
+    ($name:literal, $ty:ty, $schema:expr, $pick:expr, $prefix:literal, $rs:expr) => {
+        Kind {
+            name: $name,
+            rust: stringify!($ty),
+            schema: $schema,
+            pick: $pick,
+            rust_schema: $rs,
+            serde_ok: serde_ok::<$ty>,
+            check: check::<$ty>,
+            document: Some(document::<$ty>),
+            example_prefix: Some($prefix),
+            seed_key: None,
+        }
+    };
+}
+
+impl Kind {
+    /// The schema that validates `value`.
+    pub(crate) fn schema_for(&self, value: &Value) -> SchemaKind {
+        self.pick.map_or(self.schema, |pick| pick(value))
+    }
+}
+
+/// Every covered type.
+pub(crate) static KINDS: &[Kind] = &[
+    block!("metadata", mplp_core::Meta, SchemaKind::Metadata, "meta"),
+    block!(
+        "trace-base",
+        mplp_core::TraceBase,
+        SchemaKind::TraceBase,
+        "trace"
+    ),
+    block!(
+        "base-event",
+        mplp_core::BaseEvent,
+        SchemaKind::BaseEvent,
+        "events"
+    ),
+    block!("ref", mplp_core::Ref, SchemaKind::Ref, "lastConfirmRef"),
+    block!(
+        "governance",
+        mplp_core::Governance,
+        SchemaKind::Governance,
+        "governance"
+    ),
+    doc!(
+        "plan",
+        mplp_plan::Plan,
+        SchemaKind::Plan,
+        None,
+        "plan-",
+        Some(rust_schema::<mplp_plan::Plan>)
+    ),
+    doc!(
+        "collab",
+        mplp_collab::Collab,
+        SchemaKind::Collab,
+        None,
+        "collab-",
+        Some(rust_schema::<mplp_collab::Collab>)
+    ),
+    doc!(
+        "map-event",
+        mplp_events::MapEvent,
+        SchemaKind::MapEvent,
+        None,
+        "map-event-",
+        None
+    ),
+];
+
+/// Rule ids that are schema rules (anything else is a semantic or SDK rule).
+pub(crate) const SCHEMA_RULES: &[Rule] = &[
+    Rule::REQUIRED,
+    Rule::ADDITIONAL_PROPERTIES,
+    Rule::ENUM,
+    Rule::PATTERN,
+    Rule::FORMAT,
+    Rule::MIN_LENGTH,
+    Rule::MIN_ITEMS,
+    Rule::UNIQUE_ITEMS,
+    Rule::TYPE,
+    Rule::MINIMUM,
+    Rule::MAXIMUM,
+    Rule::DUPLICATE_KEY,
+    Rule::JSON_SYNTAX,
+];
+
+/// True for the rule ids of [`SCHEMA_RULES`] (and any other kebab-case keyword id).
+pub(crate) fn is_schema_rule(rule: &str) -> bool {
+    SCHEMA_RULES.iter().any(|r| r.as_str() == rule)
+}
+
+/// The kind whose examples start with this file name (longest prefix wins).
+pub(crate) fn for_example(file_name: &str) -> Option<&'static Kind> {
+    KINDS
+        .iter()
+        .filter(|k| k.example_prefix.is_some_and(|p| file_name.starts_with(p)))
+        .max_by_key(|k| k.example_prefix.map_or(0, str::len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_consistent() {
+        for kind in KINDS {
+            assert_eq!(kind.schema_for(&Value::Null), kind.schema, "{}", kind.name);
+            if let Some(f) = kind.rust_schema {
+                assert!(f().is_object(), "{}", kind.name);
+            }
+        }
+        assert_eq!(for_example("map-event-x.json").map(|k| k.name), Some("map-event"));
+        assert_eq!(for_example("plan-x.json").map(|k| k.name), Some("plan"));
+    }
+}
