@@ -14,3 +14,4 @@ pub use turns::{TurnManager, TurnState, TurnToken};
 pub mod runtime;
 pub mod sink;
 pub mod simulate;
+pub mod render;
