@@ -1,2 +1,124 @@
-//! Benchmarks (placeholder).
-fn main() {}
+//! Benchmarks of mplp-dialog.
+//!
+//! - `parse/{10,100,1000}`: the same dialog bytes read three ways:
+//!   `value` (`serde_json::from_slice::<Value>`, the baseline), `mplp`
+//!   (`Dialog::validate_json`: typed parse plus the timing rules) and
+//!   `jsonschema` (`from_slice::<Value>` plus a `jsonschema` 0.60 validator
+//!   built from `schemas/mplp-dialog.schema.json` with `schemas/common/`
+//!   registered, formats asserted).
+//! - `prune/{1000,10000,100000}`: `DefaultContextManager::prune` with a budget
+//!   of half the dialog's tokens (the work grows with the message count).
+//!
+//! Run: `cargo bench -p mplp-dialog -- --warm-up-time 1 --measurement-time 3`.
+
+// A benchmark that cannot set itself up should stop loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+use jsonschema::{Draft, Registry, Validator};
+use mplp_core::{ContextId, Document, Timestamp};
+use mplp_dialog::{
+    ContextManager, DefaultContextManager, Dialog, DialogRole, EstimateCounter, Message,
+    TokenCounter,
+};
+use serde_json::Value;
+
+const TEXTS: [&str; 4] = [
+    "I was charged twice for my December invoice; can you check what happened?",
+    "Sorry about that. I am asking the billing agent to look up invoice INV-2025-12-0042 and the card captures on it.",
+    "Lookup done: two captures of 49.00 EUR on 2025-12-01; the second capture is a duplicate and can be refunded.",
+    "Yes please.",
+];
+
+fn dialog(n: usize) -> Dialog {
+    let mut d =
+        Dialog::with_system_prompt(ContextId::new(), "You are the billing support assistant.");
+    d.started_at = Some(Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap());
+    d.messages[0].timestamp = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
+    let roles = [
+        DialogRole::User,
+        DialogRole::Assistant,
+        DialogRole::Agent,
+        DialogRole::User,
+    ];
+    for i in 1..n {
+        let (h, m, s) = (i / 3600 % 24, i / 60 % 60, i % 60);
+        let at =
+            Timestamp::parse(&format!("2025-12-07T{h:02}:{m:02}:{s:02}.{:03}Z", i % 1000)).unwrap();
+        d.messages
+            .push(Message::new(roles[i % 4], TEXTS[i % 4], at));
+    }
+    d
+}
+
+fn schema_validator() -> Validator {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas");
+    let load = |p: &Path| -> Value { serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap() };
+    let mut resources = Vec::new();
+    for entry in std::fs::read_dir(dir.join("common")).unwrap() {
+        let schema = load(&entry.unwrap().path());
+        let id = schema["$id"].as_str().unwrap().to_owned();
+        resources.push((id, schema));
+    }
+    let registry = Registry::new()
+        .draft(Draft::Draft7)
+        .extend(resources.iter().map(|(id, s)| (id.as_str(), s)))
+        .and_then(|b| b.prepare())
+        .unwrap();
+    let schema = load(&dir.join("mplp-dialog.schema.json"));
+    jsonschema::options()
+        .with_draft(Draft::Draft7)
+        .with_registry(&registry)
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap()
+}
+
+fn parse(c: &mut Criterion) {
+    let validator = schema_validator();
+    let mut group = c.benchmark_group("parse");
+    for n in [10usize, 100, 1000] {
+        let bytes = dialog(n).to_json().into_bytes();
+        // Every path must agree that the document is valid, or the race is unfair.
+        assert!(Dialog::validate_json(&bytes).report.is_empty());
+        assert!(validator.is_valid(&serde_json::from_slice(&bytes).unwrap()));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_with_input(BenchmarkId::new("value", n), &bytes, |b, bytes| {
+            b.iter(|| serde_json::from_slice::<Value>(black_box(bytes)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("mplp", n), &bytes, |b, bytes| {
+            b.iter(|| Dialog::validate_json(black_box(bytes)))
+        });
+        group.bench_with_input(BenchmarkId::new("jsonschema", n), &bytes, |b, bytes| {
+            b.iter(|| {
+                let v: Value = serde_json::from_slice(black_box(bytes)).unwrap();
+                validator.is_valid(&v)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn prune(c: &mut Criterion) {
+    let mut group = c.benchmark_group("prune");
+    group.sample_size(20);
+    for n in [1_000usize, 10_000, 100_000] {
+        let d = dialog(n);
+        let total: usize = d
+            .messages
+            .iter()
+            .map(|m| EstimateCounter.count_message(m))
+            .sum();
+        let cm = DefaultContextManager::new(total / 2).with_safety_margin(0);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &d, |b, d| {
+            b.iter(|| cm.prune(black_box(d)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parse, prune);
+criterion_main!(benches);

@@ -1,5 +1,8 @@
 //! Integration tests of mplp-dialog (one binary, one module per area).
 
+// Test helpers outside #[test] functions may fail loudly: a failure is a failing test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 mod compat;
 mod examples;
