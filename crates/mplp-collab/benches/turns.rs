@@ -11,10 +11,29 @@ use mplp_core::{CollabId, CollabMode, ContextId, NonEmptyVec, Timestamp};
 const TURNS: u64 = 1000;
 
 fn session() -> MapSession<NullSink, FixedClock> {
-    let mut people = NonEmptyVec::new(Participant::new("a", ParticipantKind::Agent).unwrap().with_role("ra"));
-    people.push(Participant::new("b", ParticipantKind::Agent).unwrap().with_role("rb"));
-    people.push(Participant::new("c", ParticipantKind::Agent).unwrap().with_role("rc"));
-    let collab = Collab::new(ContextId::new(), "bench", "bench", CollabMode::RoundRobin, people).unwrap();
+    let mut people = NonEmptyVec::new(
+        Participant::new("a", ParticipantKind::Agent)
+            .unwrap()
+            .with_role("ra"),
+    );
+    people.push(
+        Participant::new("b", ParticipantKind::Agent)
+            .unwrap()
+            .with_role("rb"),
+    );
+    people.push(
+        Participant::new("c", ParticipantKind::Agent)
+            .unwrap()
+            .with_role("rc"),
+    );
+    let collab = Collab::new(
+        ContextId::new(),
+        "bench",
+        "bench",
+        CollabMode::RoundRobin,
+        people,
+    )
+    .unwrap();
     let clock = FixedClock::new(Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap());
     let mut s = MapSession::with_clock(collab, NullSink::default(), clock).unwrap();
     s.start().unwrap();
@@ -28,7 +47,9 @@ fn bench(c: &mut Criterion) {
         b.iter_batched_ref(
             session,
             |s| {
-                let mut agent = |_: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> { Ok(TurnOutcome::completed()) };
+                let mut agent = |_: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+                    Ok(TurnOutcome::completed())
+                };
                 for _ in 0..TURNS {
                     s.turn(&mut agent).unwrap();
                 }
@@ -41,7 +62,8 @@ fn bench(c: &mut Criterion) {
     let at = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
     g.bench_function("map_event_construct_serialize", |b| {
         b.iter(|| {
-            let e = mplp_events::MapEvent::turn_dispatched(session_id, "ra", 7).with_timestamp(at.clone());
+            let e = mplp_events::MapEvent::turn_dispatched(session_id, "ra", 7)
+                .with_timestamp(at.clone());
             std::hint::black_box(serde_json::to_string(&e).unwrap())
         })
     });

@@ -11,10 +11,22 @@ use mplp_plan::{ConfirmDecision, Plan, StepSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let context = ContextId::new();
-    let mut b = Plan::builder(context, "Add a --json flag", "Teach `mplp validate` to print JSON");
+    let mut b = Plan::builder(
+        context,
+        "Add a --json flag",
+        "Teach `mplp validate` to print JSON",
+    );
     let design = b.add(StepSpec::new("Design the output format").role("planner"));
-    let code = b.add(StepSpec::new("Implement the flag").role("coder").after(design));
-    let review = b.add(StepSpec::new("Review the change").role("reviewer").after(code));
+    let code = b.add(
+        StepSpec::new("Implement the flag")
+            .role("coder")
+            .after(design),
+    );
+    let review = b.add(
+        StepSpec::new("Review the change")
+            .role("reviewer")
+            .after(code),
+    );
     let mut plan = b.build()?;
     plan.propose()?;
     plan.approve(&ConfirmDecision::approved().by("lead"))?;
@@ -23,13 +35,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     people.push(Participant::new("planner-1", ParticipantKind::Agent)?.with_role("planner"));
     people.push(Participant::new("coder-1", ParticipantKind::Agent)?.with_role("coder"));
     people.push(Participant::new("reviewer-1", ParticipantKind::Human)?.with_role("reviewer"));
-    let collab = Collab::new(context, "JSON output", "Ship `--format json`", CollabMode::Orchestrated, people)?;
+    let collab = Collab::new(
+        context,
+        "JSON output",
+        "Ship `--format json`",
+        CollabMode::Orchestrated,
+        people,
+    )?;
 
     let mut session = MapSession::with_clock(collab, MemorySink::new(), SimClock::new(2025))?;
     session.start()?;
     // Real agents would call a model here; these write a line to the shared notes.
     let mut agent = |turn: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
-        let line = format!("{} did: {}", turn.participant().participant_id, turn.task().unwrap_or("?"));
+        let line = format!(
+            "{} did: {}",
+            turn.participant().participant_id,
+            turn.task().unwrap_or("?")
+        );
         turn.write("notes", serde_json::json!(line))?;
         Ok(TurnOutcome::completed().with_summary(line))
     };
@@ -43,6 +65,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     print!("{}", session.sink().to_ndjson());
     println!();
     println!("{}", mermaid_sequence(&session.sink().events));
-    eprintln!("plan: {} ({} turns); session: {summary:?}", plan.status, run.turns);
+    eprintln!(
+        "plan: {} ({} turns); session: {summary:?}",
+        plan.status, run.turns
+    );
     Ok(())
 }

@@ -78,7 +78,11 @@ impl BroadcastRound {
             .iter()
             .position(|t| *t == target)
             .and_then(|i| self.answers.get_mut(i))
-            .ok_or_else(|| unexpected(format!("participant {target} is not a target of this broadcast")))?;
+            .ok_or_else(|| {
+                unexpected(format!(
+                    "participant {target} is not a target of this broadcast"
+                ))
+            })?;
         if slot.is_some() {
             return Err(unexpected(format!(
                 "participant {target} has already answered this broadcast"
@@ -112,5 +116,9 @@ impl BroadcastRound {
 }
 
 fn unexpected(message: String) -> Error {
-    Error::State(Violation::error("", MAP_BROADCAST_UNEXPECTED_ANSWER, message))
+    Error::State(Violation::error(
+        "",
+        MAP_BROADCAST_UNEXPECTED_ANSWER,
+        message,
+    ))
 }

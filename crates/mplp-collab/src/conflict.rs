@@ -335,10 +335,9 @@ impl<V> ResourceStore<V> {
                     )
                 }
             }
-            ConflictPolicy::FirstWriterWins => (
-                Winner::Incumbent,
-                "the first write stands".to_owned(),
-            ),
+            ConflictPolicy::FirstWriterWins => {
+                (Winner::Incumbent, "the first write stands".to_owned())
+            }
             ConflictPolicy::LastWriterWins => {
                 (Winner::Challenger, "the last write replaces it".to_owned())
             }
@@ -380,7 +379,8 @@ impl<V> ResourceStore<V> {
             version,
             reason,
         };
-        self.record.push(ConflictRecord::Resolved(resolution.clone()));
+        self.record
+            .push(ConflictRecord::Resolved(resolution.clone()));
         Ok(resolution)
     }
 

@@ -1,4 +1,55 @@
-//! MPLP v1.0.0 Collab module.
+//! MPLP v1.0.0 **Collab** module: collaboration sessions of several agents,
+//! people and systems, and a runtime that drives them and emits MAP events.
+//!
+//! - [`Collab`], [`Participant`], [`CollabStatus`], [`ParticipantKind`]
+//!   (and `mplp_core::CollabMode`): the wire types, exactly as the canonical
+//!   schema says; reading and validation through [`mplp_core::Document`]
+//!   (kind `collab`) with the MAP structure rules.
+//! - The lifecycle table ([`CollabStatus::can_transition_to`],
+//!   [`Collab::transition_at`]).
+//! - Coordination: [`turns`] (turn management, turn tokens, exclusive
+//!   write), [`broadcast`] (fan-out / fan-in), [`swarm`] (task claims),
+//!   [`conflict`] (versioned resources and resolution strategies).
+//! - [`runtime::MapSession`]: drives a session in any mode with the
+//!   caller's agents and emits MAP events to a [`sink::EventSink`];
+//!   plans can drive the turns ([`runtime::MapSession::run_plan`]).
+//! - [`simulate`]: reproducible simulated sessions (`mplp collab simulate`);
+//!   [`render`]: Mermaid sequence diagrams of logs.
+//!
+//! # Spec notes
+//! (Also in `docs/spec-notes/mplp-collab.md`; each is pinned by a test in
+//! `tests/spec_notes.rs`.)
+//! - **Orchestrator designation** (SPEC-QUESTIONS 15): the orchestrator is
+//!   the participant whose `role_id` is exactly [`ORCHESTRATOR_ROLE`]
+//!   (`"orchestrator"`); build it with [`Participant::orchestrator`]. An
+//!   `orchestrated` session needs exactly one: none is reported at
+//!   `/participants`, each extra one at its `role_id`, both as
+//!   `map_orchestrator_required`. Other modes may have one (it then sends
+//!   broadcasts and decides conflicts), but need not.
+//! - **`role_id` policy** (16): `map_participants_have_role_ids` is a
+//!   **warning**, since the schema makes `role_id` optional. MAP events name
+//!   a participant without a role by its `participant_id`.
+//! - **`pair`** means exactly two participants (`map_pair_two_participants`);
+//!   `map_session_requires_participants`/`map_min_participants` and
+//!   `map_participant_kind_valid` are the schema's `min-items` and `enum`.
+//! - **Lifecycle** (18): `draft → active | cancelled`, `active → suspended |
+//!   completed | cancelled`, `suspended → active | cancelled`; `completed`
+//!   and `cancelled` are final; participants act only while `active`
+//!   (`map_participants_can_act`). See `CollabStatus::can_transition_to`.
+//! - **Turn accounting** (13): turn numbers are 1, 2, 3, ... in dispatch
+//!   order without gaps, across all participants; every dispatched turn is
+//!   completed (status `completed` or `failed`), so `turns_total` counts
+//!   completions and equals dispatches. Turns overlap only in `swarm` (at
+//!   most one per participant); `broadcast` rounds are not turns.
+//!   `MAPSessionCompleted.status` is the final Collab status
+//!   (`completed`/`cancelled`).
+//! - **Exclusive write** (`map_exclusive_write`): the shared state is
+//!   written only through a [`TurnToken`], which cannot be cloned and is
+//!   consumed when the turn completes (see [`turns`]).
+//! - **Conflicts**: resources carry versions; a write based on a stale
+//!   version is a conflict, recorded, resolved by `hierarchy`,
+//!   `first_writer_wins`, `last_writer_wins` or `orchestrator_decides`
+//!   ([`conflict`]), each emitted as `MAPConflictDetected`/`MAPConflictResolved`.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod broadcast;
@@ -11,7 +62,7 @@ pub mod turns;
 
 pub use collab::*;
 pub use turns::{TurnManager, TurnState, TurnToken};
-pub mod runtime;
-pub mod sink;
-pub mod simulate;
 pub mod render;
+pub mod runtime;
+pub mod simulate;
+pub mod sink;

@@ -21,20 +21,39 @@ pub fn mermaid_sequence(events: &[MapEvent]) -> String {
     let mut out = String::from("sequenceDiagram\n");
     let name = |s: &str| -> String {
         s.chars()
-            .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect()
     };
     let _ = writeln!(out, "  participant session");
     for e in events {
-        let from = e.initiator_role.as_deref().map_or_else(|| "session".to_owned(), name);
+        let from = e
+            .initiator_role
+            .as_deref()
+            .map_or_else(|| "session".to_owned(), name);
         let _ = match &e.payload {
             MapPayload::SessionStarted(p) => {
-                writeln!(out, "  Note over session: started ({}, {} participants)", p.mode, p.participant_count)
+                writeln!(
+                    out,
+                    "  Note over session: started ({}, {} participants)",
+                    p.mode, p.participant_count
+                )
             }
             MapPayload::RolesAssigned(p) => {
                 let mut r = Ok(());
                 for a in &p.assignments {
-                    r = writeln!(out, "  participant {} as {} ({})", name(&a.role_id), name(&a.role_id), name(&a.participant_id));
+                    r = writeln!(
+                        out,
+                        "  participant {} as {} ({})",
+                        name(&a.role_id),
+                        name(&a.role_id),
+                        name(&a.participant_id)
+                    );
                 }
                 r
             }
@@ -43,7 +62,10 @@ pub fn mermaid_sequence(events: &[MapEvent]) -> String {
                 "  {from}->>{}: turn {}{}",
                 name(&p.role_id),
                 p.turn_number,
-                p.task.as_deref().map(|t| format!(": {}", t.replace([';', '#', '\n'], " "))).unwrap_or_default()
+                p.task
+                    .as_deref()
+                    .map(|t| format!(": {}", t.replace([';', '#', '\n'], " ")))
+                    .unwrap_or_default()
             ),
             MapPayload::TurnCompleted(p) => writeln!(
                 out,
@@ -62,13 +84,19 @@ pub fn mermaid_sequence(events: &[MapEvent]) -> String {
                 r
             }
             MapPayload::BroadcastReceived(Some(p)) => {
-                let who = p.receiver_role_id.as_deref().map_or_else(|| "session".to_owned(), name);
+                let who = p
+                    .receiver_role_id
+                    .as_deref()
+                    .map_or_else(|| "session".to_owned(), name);
                 writeln!(out, "  {who}--)session: answer")
             }
             MapPayload::ConflictDetected(Some(p)) => writeln!(
                 out,
                 "  Note over session: conflict on {}",
-                p.resource.as_deref().unwrap_or("?").replace([';', '#'], " ")
+                p.resource
+                    .as_deref()
+                    .unwrap_or("?")
+                    .replace([';', '#'], " ")
             ),
             MapPayload::ConflictResolved(Some(p)) => writeln!(
                 out,

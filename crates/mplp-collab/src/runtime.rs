@@ -36,13 +36,12 @@ use serde_json::Value;
 use mplp_core::{CollabMode, Error, JsonObject, Rule, Timestamp, Violation};
 use mplp_events::map::{
     BroadcastReceived, BroadcastSent, ConflictDetected, ConflictResolved, MapPayload,
-    RoleAssignment, RolesAssigned, SessionCompleted, SessionStarted, TurnCompleted,
-    TurnDispatched,
+    RoleAssignment, RolesAssigned, SessionCompleted, SessionStarted, TurnCompleted, TurnDispatched,
 };
 use mplp_events::{MapEvent, SchemaUuid, SessionId};
 
 use crate::broadcast::BroadcastRound;
-use crate::conflict::{ConflictPolicy, ResourceStore, Resolution};
+use crate::conflict::{ConflictPolicy, Resolution, ResourceStore};
 use crate::lifecycle::ensure_can_act;
 use crate::sink::{Clock, EventSink, SystemClock};
 use crate::turns::{Shared, TurnManager, TurnToken};
@@ -302,7 +301,10 @@ impl<K: EventSink, C: Clock> TurnCore for Core<K, C> {
         detected.conflict_type = Some("concurrent_modification".to_owned());
         let e = self.event(MapPayload::ConflictDetected(Some(detected)));
         self.emit(e)?;
-        let resolution = self.store.write(token)?.resolve(conflict, &mut self.policy)?;
+        let resolution = self
+            .store
+            .write(token)?
+            .resolve(conflict, &mut self.policy)?;
         let mut resolved = ConflictResolved::new();
         resolved.conflict_id = Some(resolution.conflict_id.to_string());
         resolved.strategy = Some(resolution.strategy.as_str().to_owned());
@@ -426,7 +428,10 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
             .iter()
             .map(|p| p.event_role().to_owned())
             .collect();
-        let orchestrator = collab.participants.iter().position(Participant::is_orchestrator);
+        let orchestrator = collab
+            .participants
+            .iter()
+            .position(Participant::is_orchestrator);
         let seed = clock.uuid().as_u64_pair().0;
         let turns = TurnManager::new(collab.mode, ids.clone(), orchestrator)?.with_seed(seed);
         let store = turns.shared(ResourceStore::with_seed(seed ^ 0x5eed));
@@ -507,12 +512,11 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
     /// `draft → active`: emits `MAPSessionStarted` and `MAPRolesAssigned`.
     pub fn start(&mut self) -> Result<(), SessionError> {
         let at = self.core.clock.now();
-        self.collab.transition_at(CollabStatus::Active, at.clone())?;
+        self.collab
+            .transition_at(CollabStatus::Active, at.clone())?;
         self.core.started_at = Some(at);
-        let mut started = SessionStarted::new(
-            self.collab.mode,
-            self.collab.participants.len() as u64,
-        );
+        let mut started =
+            SessionStarted::new(self.collab.mode, self.collab.participants.len() as u64);
         started.context_id = Some(self.collab.context_id.to_string());
         started.purpose = Some(self.collab.purpose.to_string());
         let e = self.core.event(MapPayload::SessionStarted(started));
@@ -624,11 +628,9 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         agent: &mut dyn Agent,
     ) -> Result<TurnOutcome, SessionError> {
         let holder = token.holder();
-        let participant = self
-            .collab
-            .participants
-            .get(holder)
-            .ok_or_else(|| Error::single("/participants", Rule::MIN_ITEMS, "no such participant"))?;
+        let participant = self.collab.participants.get(holder).ok_or_else(|| {
+            Error::single("/participants", Rule::MIN_ITEMS, "no such participant")
+        })?;
         let outcome = {
             let mut ctx = TurnContext {
                 holder,
@@ -654,7 +656,11 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         Ok(outcome)
     }
 
-    fn complete_turn(&mut self, token: TurnToken, outcome: &TurnOutcome) -> Result<(), SessionError> {
+    fn complete_turn(
+        &mut self,
+        token: TurnToken,
+        outcome: &TurnOutcome,
+    ) -> Result<(), SessionError> {
         let at = self.core.clock.now();
         let role = self
             .core
@@ -662,7 +668,11 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
             .get(token.holder())
             .cloned()
             .unwrap_or_default();
-        let mut p = TurnCompleted::new(role, token.turn_number(), outcome.status.as_str().to_owned());
+        let mut p = TurnCompleted::new(
+            role,
+            token.turn_number(),
+            outcome.status.as_str().to_owned(),
+        );
         p.output_summary.clone_from(&outcome.summary);
         p.result.clone_from(&outcome.result);
         self.turns.complete(token, at.clone())?;
@@ -748,7 +758,8 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
             .into());
         }
         let id = self.core.clock.uuid();
-        let mut round = BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
+        let mut round =
+            BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
         let sender_role = self.core.roles.get(sender).cloned().unwrap_or_default();
         let targets: Vec<String> = round
             .targets()

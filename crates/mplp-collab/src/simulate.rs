@@ -97,7 +97,8 @@ impl Agent for SimAgent {
             return Ok(TurnOutcome::failed("simulated failure"));
         }
         let me = turn.holder();
-        let value = json!({"by": turn.participant().participant_id.as_str(), "turn": turn.turn_number()});
+        let value =
+            json!({"by": turn.participant().participant_id.as_str(), "turn": turn.turn_number()});
         let cached = self.seen.get(me).copied().flatten();
         let outcome = match cached {
             Some(v) if self.rng.chance(1, 2) => turn.write_at(DOC, v, value)?,
@@ -130,10 +131,7 @@ impl Agent for SimAgent {
 ///
 /// Refuses configurations the Collab rules refuse (`pair` without exactly
 /// two participants, no participant at all).
-pub fn simulate<K: EventSink>(
-    config: &SimConfig,
-    sink: K,
-) -> Result<SessionSummary, SessionError> {
+pub fn simulate<K: EventSink>(config: &SimConfig, sink: K) -> Result<SessionSummary, SessionError> {
     let mut clock = SimClock::new(config.seed);
     let mut rng = SplitMix64::new(config.seed ^ 0xA5A5_5A5A_D00D_F00D);
     let mut plan = match &config.plan {
@@ -197,7 +195,12 @@ pub fn simulate<K: EventSink>(
                 }
                 let names: Vec<(usize, String)> = claims
                     .iter()
-                    .map(|c| (c.participant(), board.name(c.task()).unwrap_or("").to_owned()))
+                    .map(|c| {
+                        (
+                            c.participant(),
+                            board.name(c.task()).unwrap_or("").to_owned(),
+                        )
+                    })
                     .collect();
                 let pairs: Vec<(usize, &str)> =
                     names.iter().map(|(p, t)| (*p, t.as_str())).collect();
@@ -275,7 +278,11 @@ fn sim_collab(
         people.push(p);
     }
     let participants = NonEmptyVec::try_from(people).map_err(|_| {
-        Error::single("/participants", Rule::MIN_ITEMS, "a session needs at least 1 participant")
+        Error::single(
+            "/participants",
+            Rule::MIN_ITEMS,
+            "a session needs at least 1 participant",
+        )
     })?;
     let collab_id = CollabId::try_from(clock.uuid()).unwrap_or_else(|_| CollabId::new());
     let context_id = plan

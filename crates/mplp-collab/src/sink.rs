@@ -167,10 +167,9 @@ impl SimClock {
 
 impl Clock for SimClock {
     fn now(&mut self) -> Timestamp {
-        let at = time::OffsetDateTime::from_unix_timestamp_nanos(
-            i128::from(self.millis) * 1_000_000,
-        )
-        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+        let at =
+            time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(self.millis) * 1_000_000)
+                .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
         self.millis += self.step_ms;
         Timestamp::from_datetime(at)
     }

@@ -140,10 +140,7 @@ impl TaskBoard {
 
     /// Claims the first open task for `participant`, if any.
     pub fn claim_next(&mut self, participant: usize) -> Option<TaskClaim> {
-        let task = self
-            .tasks
-            .iter()
-            .position(|(_, s)| *s == TaskState::Open)?;
+        let task = self.tasks.iter().position(|(_, s)| *s == TaskState::Open)?;
         self.claim(task, participant).ok()
     }
 
@@ -159,7 +156,9 @@ impl TaskBoard {
 
     fn settle(&mut self, claim: TaskClaim, done: bool) -> Result<(), Error> {
         if claim.board != self.id {
-            return Err(claim_error("this claim belongs to another task board".into()));
+            return Err(claim_error(
+                "this claim belongs to another task board".into(),
+            ));
         }
         let entry = self
             .tasks

@@ -248,7 +248,10 @@ impl TurnManager {
         let participants: Vec<String> = participants.into_iter().map(Into::into).collect();
         let bad = |rule: Rule, msg: String| Err(Error::single("/participants", rule, msg));
         if participants.is_empty() {
-            return bad(Rule::MIN_ITEMS, "a session needs at least 1 participant".into());
+            return bad(
+                Rule::MIN_ITEMS,
+                "a session needs at least 1 participant".into(),
+            );
         }
         if mode == CollabMode::Pair && participants.len() != 2 {
             return bad(

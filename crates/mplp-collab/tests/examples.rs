@@ -7,13 +7,17 @@ use mplp_collab::Collab;
 use mplp_core::Document;
 
 fn examples(kind: &str) -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples").join(kind);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/examples")
+        .join(kind);
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_str().unwrap();
-            name.starts_with("collab-") && name.ends_with(".json") && !name.ends_with(".expect.json")
+            name.starts_with("collab-")
+                && name.ends_with(".json")
+                && !name.ends_with(".expect.json")
         })
         .collect();
     v.sort();
@@ -42,18 +46,26 @@ fn invalid_examples_report_their_pointer_and_rule() {
     assert_eq!(files.len(), 8);
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
-        let expect: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(f.with_extension("expect.json")).unwrap())
-                .unwrap();
+        let expect: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(f.with_extension("expect.json")).unwrap(),
+        )
+        .unwrap();
         let v = Collab::validate_json(&text);
         assert!(!v.is_valid(), "{} is valid", f.display());
-        let found: Vec<(String, &str)> =
-            v.report.errors().map(|e| (e.pointer.clone(), e.rule.as_str())).collect();
+        let found: Vec<(String, &str)> = v
+            .report
+            .errors()
+            .map(|e| (e.pointer.clone(), e.rule.as_str()))
+            .collect();
         let want = (
             expect["pointer"].as_str().unwrap().to_owned(),
             expect["rule"].as_str().unwrap(),
         );
-        assert!(found.contains(&want), "{}: want {want:?}, found {found:?}", f.display());
+        assert!(
+            found.contains(&want),
+            "{}: want {want:?}, found {found:?}",
+            f.display()
+        );
         assert_eq!(found.len(), 1, "{}: {found:?}", f.display());
     }
 }

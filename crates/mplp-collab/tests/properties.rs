@@ -25,14 +25,24 @@ fn status() -> impl Strategy<Value = CollabStatus> {
 }
 
 fn collab(mode: CollabMode, n: usize) -> Collab {
-    let n = if mode == CollabMode::Pair { 2 } else { n.max(1) };
+    let n = if mode == CollabMode::Pair {
+        2
+    } else {
+        n.max(1)
+    };
     let mut people = NonEmptyVec::new(if mode == CollabMode::Orchestrated {
         Participant::orchestrator("lead", ParticipantKind::Agent).unwrap()
     } else {
-        Participant::new("p0", ParticipantKind::Agent).unwrap().with_role("r0")
+        Participant::new("p0", ParticipantKind::Agent)
+            .unwrap()
+            .with_role("r0")
     });
     for i in 1..n {
-        people.push(Participant::new(format!("p{i}"), ParticipantKind::Agent).unwrap().with_role(format!("r{}", i % 3)));
+        people.push(
+            Participant::new(format!("p{i}"), ParticipantKind::Agent)
+                .unwrap()
+                .with_role(format!("r{}", i % 3)),
+        );
     }
     Collab::new(ContextId::new(), "t", "p", mode, people).unwrap()
 }
@@ -213,7 +223,10 @@ fn valid_examples() -> Vec<Value> {
     ["broadcast", "orchestrated", "pair", "round-robin", "swarm"]
         .iter()
         .map(|m| {
-            let path = format!("{}/../../schemas/examples/valid/collab-{m}.json", env!("CARGO_MANIFEST_DIR"));
+            let path = format!(
+                "{}/../../schemas/examples/valid/collab-{m}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
         })
         .collect()

@@ -1,0 +1,153 @@
+//! Pins the spec notes of the crate docs.
+
+use mplp_collab::{Collab, CollabStatus, ORCHESTRATOR_ROLE, Participant, ParticipantKind};
+use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec};
+
+fn people(ids: &[(&str, Option<&str>)]) -> NonEmptyVec<Participant> {
+    let v: Vec<Participant> = ids
+        .iter()
+        .map(|(id, role)| {
+            let p = Participant::new(*id, ParticipantKind::Agent).unwrap();
+            match role {
+                Some(r) => p.with_role(*r),
+                None => p,
+            }
+        })
+        .collect();
+    NonEmptyVec::try_from(v).unwrap()
+}
+
+#[test]
+fn orchestrator_is_the_role_orchestrator_exactly_one() {
+    let ok = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Orchestrated,
+        people(&[("a", Some(ORCHESTRATOR_ROLE)), ("b", Some("coder"))]),
+    )
+    .unwrap();
+    assert_eq!(ok.orchestrator().unwrap().participant_id, "a");
+    let none = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Orchestrated,
+        people(&[("a", Some("Orchestrator"))]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (none.pointer(), none.rule().map(|r| r.as_str())),
+        (Some("/participants"), Some("map_orchestrator_required"))
+    );
+    let two = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Orchestrated,
+        people(&[("a", Some("orchestrator")), ("b", Some("orchestrator"))]),
+    )
+    .unwrap_err();
+    assert_eq!(two.pointer(), Some("/participants/1/role_id"));
+    // Other modes need none.
+    assert!(
+        Collab::new(
+            ContextId::new(),
+            "t",
+            "p",
+            CollabMode::Swarm,
+            people(&[("a", None)])
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn missing_role_id_is_a_warning() {
+    let c = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Swarm,
+        people(&[("a", None), ("b", Some(""))]),
+    )
+    .unwrap();
+    let v = Collab::validate_json(c.to_json());
+    assert!(v.is_valid());
+    let w: Vec<_> = v
+        .report
+        .warnings()
+        .map(|w| (w.pointer.as_str(), w.rule.as_str()))
+        .collect();
+    assert_eq!(
+        w,
+        [
+            ("/participants/0", "map_participants_have_role_ids"),
+            ("/participants/1/role_id", "map_participants_have_role_ids")
+        ]
+    );
+    assert_eq!(c.participants[0].event_role(), "a");
+}
+
+#[test]
+fn lifecycle_table() {
+    use CollabStatus::*;
+    let table: Vec<(CollabStatus, Vec<CollabStatus>)> = CollabStatus::ALL
+        .iter()
+        .map(|s| (*s, s.next_statuses().collect()))
+        .collect();
+    assert_eq!(
+        table,
+        [
+            (Draft, vec![Active, Cancelled]),
+            (Active, vec![Suspended, Completed, Cancelled]),
+            (Suspended, vec![Active, Cancelled]),
+            (Completed, vec![]),
+            (Cancelled, vec![]),
+        ]
+    );
+}
+
+#[test]
+fn turn_accounting_counts_every_turn_and_failed_turns_complete() {
+    use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
+    let c = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Pair,
+        people(&[("a", Some("driver")), ("b", Some("navigator"))]),
+    )
+    .unwrap();
+    let mut s = MapSession::new(c, mplp_collab::sink::MemorySink::new()).unwrap();
+    s.start().unwrap();
+    let mut agent = |t: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+        if t.turn_number() == 2 {
+            return Err(SessionError::Agent {
+                participant: "b".into(),
+                message: "model timeout".into(),
+            });
+        }
+        Ok(TurnOutcome::completed())
+    };
+    for _ in 0..3 {
+        s.turn(&mut agent).unwrap();
+    }
+    s.suspend().unwrap();
+    assert!(s.turn(&mut agent).is_err()); // only while active
+    s.resume().unwrap();
+    let summary = s.complete().unwrap();
+    assert_eq!(summary.turns_total, 3);
+    let statuses: Vec<String> = s
+        .sink()
+        .events
+        .iter()
+        .filter_map(|e| match &e.payload {
+            mplp_events::MapPayload::TurnCompleted(p) => {
+                Some(format!("{}:{}", p.turn_number, p.status))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(statuses, ["1:completed", "2:failed", "3:completed"]);
+}
