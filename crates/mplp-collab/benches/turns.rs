@@ -1,6 +1,7 @@
 //! Runtime overhead per turn (no-op participant, no-op sink), against the
 //! cost of constructing and serializing one MAP event.
 //! `cargo bench -p mplp-collab -- --warm-up-time 1 --measurement-time 3`
+#![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};

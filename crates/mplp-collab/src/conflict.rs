@@ -102,6 +102,10 @@ impl<V> Conflict<V> {
     }
 }
 
+/// The orchestrator's decision: given the conflict and the value in the
+/// store, which side wins.
+pub type Decider<'a, V> = Box<dyn FnMut(&Conflict<V>, &V) -> Winner + 'a>;
+
 /// How to choose a winner.
 pub enum ConflictPolicy<'a, V> {
     /// Higher rank wins; unknown writers rank 0; ties go to the incumbent.
@@ -111,7 +115,7 @@ pub enum ConflictPolicy<'a, V> {
     /// The challenger wins.
     LastWriterWins,
     /// The orchestrator's decision function chooses.
-    OrchestratorDecides(Box<dyn FnMut(&Conflict<V>, &V) -> Winner + 'a>),
+    OrchestratorDecides(Decider<'a, V>),
 }
 
 impl<V> ConflictPolicy<'_, V> {

@@ -1,5 +1,6 @@
 //! The shared schema examples: valid ones parse and round-trip, invalid ones
 //! report the pointer and rule of their `.expect.json` sidecar.
+#![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
 use std::path::PathBuf;
 

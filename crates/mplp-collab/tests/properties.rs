@@ -1,4 +1,5 @@
 //! Property tests of the collab module.
+#![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! Pins the spec notes of the crate docs.
+#![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
 use mplp_collab::{Collab, CollabStatus, ORCHESTRATOR_ROLE, Participant, ParticipantKind};
 use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec};
