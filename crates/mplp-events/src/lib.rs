@@ -16,6 +16,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod core_event;
+pub mod log;
 pub mod map;
 mod payload;
 pub mod rules;
