@@ -6,8 +6,7 @@
 //! dispatch completed (same role and turn number), turn numbers 1, 2, 3, ...,
 //! every broadcast answered, every conflict resolved, completed last with
 //! the counts of the log.
-// When mplp_events::log::validate_map_log is published, it replaces the
-// invariant checks below (the lead: see the report).
+// Both mplp_events::log::validate_map_log and the checks below must pass.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +14,8 @@ use mplp_core::{Document, Report, Rule};
 use mplp_events::{MapEvent, MapPayload};
 
 pub(crate) fn validate_log(text: &str) -> Report {
-    let mut report = Report::new();
+    // mplp-events' validator first; then our own reading of the invariants.
+    let mut report = mplp_events::log::validate_map_log(text.as_bytes());
     let mut err = |line: usize, rule: &'static str, msg: String| {
         report.push(mplp_core::Violation::error("", Rule::new(rule), msg).at_line(line as u64));
     };
