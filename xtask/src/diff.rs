@@ -175,16 +175,10 @@ impl Cx<'_> {
         }
         let (ls, rs) = (ls.unwrap_or_default(), rs.unwrap_or_default());
         for only in ls.difference(&rs) {
-            self.push(
-                path,
-                format!("{noun} {only} only in {}", self.left_name),
-            );
+            self.push(path, format!("{noun} {only} only in {}", self.left_name));
         }
         for only in rs.difference(&ls) {
-            self.push(
-                path,
-                format!("{noun} {only} only in {}", self.right_name),
-            );
+            self.push(path, format!("{noun} {only} only in {}", self.right_name));
         }
     }
 }

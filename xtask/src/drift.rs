@@ -100,7 +100,10 @@ pub(crate) fn type_drift(ours: &Schemas, kind: &Kind) -> Result<Option<TypeDrift
     };
     let schema = ours.normalized(kind.schema)?;
     let rust = normalized_rust(rust_schema())?;
-    Ok(Some(split(kind.name, compare(kind.rust, "schema", &schema, "Rust", &rust))))
+    Ok(Some(split(
+        kind.name,
+        compare(kind.rust, "schema", &schema, "Rust", &rust),
+    )))
 }
 
 /// The normal form of a schemars root schema.
@@ -290,7 +293,9 @@ mod tests {
         });
         assert_eq!(
             drift_of(&s, "plan"),
-            ["mplp_plan::Plan: .events[].timestamp: `format: \"date-time\"` only in Rust (schema has no `format`)"]
+            [
+                "mplp_plan::Plan: .events[].timestamp: `format: \"date-time\"` only in Rust (schema has no `format`)"
+            ]
         );
     }
 

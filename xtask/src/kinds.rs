@@ -130,6 +130,14 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_plan::Plan>)
     ),
     doc!(
+        "dialog",
+        mplp_dialog::Dialog,
+        SchemaKind::Dialog,
+        None,
+        "dialog-",
+        Some(rust_schema::<mplp_dialog::Dialog>)
+    ),
+    doc!(
         "collab",
         mplp_collab::Collab,
         SchemaKind::Collab,
@@ -143,6 +151,22 @@ pub(crate) static KINDS: &[Kind] = &[
         SchemaKind::MapEvent,
         None,
         "map-event-",
+        None
+    ),
+    doc!(
+        "sa-event",
+        mplp_events::SaEvent,
+        SchemaKind::SaEvent,
+        None,
+        "sa-event-",
+        None
+    ),
+    doc!(
+        "event",
+        mplp_events::CoreEvent,
+        SchemaKind::CoreEvent,
+        Some(SchemaKind::event_for),
+        "event-",
         None
     ),
 ];
@@ -189,7 +213,10 @@ mod tests {
                 assert!(f().is_object(), "{}", kind.name);
             }
         }
-        assert_eq!(for_example("map-event-x.json").map(|k| k.name), Some("map-event"));
+        assert_eq!(
+            for_example("map-event-x.json").map(|k| k.name),
+            Some("map-event")
+        );
         assert_eq!(for_example("plan-x.json").map(|k| k.name), Some("plan"));
     }
 }

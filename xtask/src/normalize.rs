@@ -138,10 +138,15 @@ impl SchemaSet {
                     other => other.clone(),
                 },
                 "type" => without_null_type(value),
-                "additionalProperties" | "items" | "not" | "additionalItems" | "contains"
-                | "propertyNames" | "if" | "then" | "else" => {
-                    self.norm(value, base, depth + 1)?
-                }
+                "additionalProperties"
+                | "items"
+                | "not"
+                | "additionalItems"
+                | "contains"
+                | "propertyNames"
+                | "if"
+                | "then"
+                | "else" => self.norm(value, base, depth + 1)?,
                 _ => value.clone(),
             };
             out.insert(key.clone(), value);
@@ -320,7 +325,10 @@ mod tests {
             resolve("https://x/v1/common/b.json", "../events/c.json"),
             "https://x/v1/events/c.json"
         );
-        assert_eq!(resolve("https://x/a.json", "#/defs/y"), "https://x/a.json#/defs/y");
+        assert_eq!(
+            resolve("https://x/a.json", "#/defs/y"),
+            "https://x/a.json#/defs/y"
+        );
     }
 
     #[test]
@@ -344,14 +352,14 @@ mod tests {
         set.add(
             "s",
             json!({"definitions": {"T": {"type": "string", "pattern": "^a$"}},
-                   "properties": {
-                       "a": {"anyOf": [{"$ref": "#/definitions/T"}, {"type": "null"}]},
-                       "b": {"type": ["string", "null"], "pattern": "^a$"},
-                       "c": {"allOf": [{"$ref": "#/definitions/T"}], "description": "c"},
-                       "d": {"anyOf": [{"type": "object"}, {"type": "null"}]},
-                       "e": {"type": ["object", "null"]},
-                       "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0}
-                   }}),
+            "properties": {
+                "a": {"anyOf": [{"$ref": "#/definitions/T"}, {"type": "null"}]},
+                "b": {"type": ["string", "null"], "pattern": "^a$"},
+                "c": {"allOf": [{"$ref": "#/definitions/T"}], "description": "c"},
+                "d": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+                "e": {"type": ["object", "null"]},
+                "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0}
+            }}),
         );
         let n = set.normalized("s").unwrap();
         let t = json!({"type": "string", "pattern": "^a$"});
@@ -394,6 +402,10 @@ mod tests {
         set.add("https://x/a.json", json!({"$ref": "b.json"}));
         assert!(set.normalized("https://x/a.json").is_err());
         set.add("https://x/b.json", json!({"$ref": "a.json"}));
-        assert!(set.normalized("https://x/a.json").unwrap_err().contains("deeper"));
+        assert!(
+            set.normalized("https://x/a.json")
+                .unwrap_err()
+                .contains("deeper")
+        );
     }
 }
