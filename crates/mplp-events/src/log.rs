@@ -349,7 +349,7 @@ impl SessionState {
 ///
 /// Rules (all reported with the line and rule id; see [`crate::rules`]):
 /// schema and payload rules of each line; `map_session_started_first`,
-/// `map_roles_assigned_required`, `map_turn_number_sequence`,
+/// `map_roles_assigned_required`, `map_roles_assigned_once`, `map_turn_number_sequence`,
 /// `map_turn_completion_matches_dispatch`, `map_turn_completed_without_dispatch`,
 /// `map_broadcast_has_receivers`, `map_broadcast_receiver_unmatched`,
 /// `map_conflict_resolved`, `map_conflict_resolution_unmatched`,
@@ -497,7 +497,19 @@ impl MapLogValidator {
         let mut close = false;
         match &event.payload {
             MapPayload::SessionStarted(p) => state.participant_count = Some(p.participant_count),
-            MapPayload::RolesAssigned(_) => state.roles_assigned = true,
+            MapPayload::RolesAssigned(_) => {
+                if state.roles_assigned {
+                    err(
+                        "/event_type",
+                        MAP_ROLES_ASSIGNED_ONCE,
+                        format!(
+                            "session {} assigns roles a second time; a session has one MAPRolesAssigned",
+                            event.session_id
+                        ),
+                    );
+                }
+                state.roles_assigned = true;
+            }
             MapPayload::TurnDispatched(p) => {
                 let expected = state.last_turn + 1;
                 if p.turn_number != expected {

@@ -38,6 +38,8 @@ pub const MAP_SESSION_STARTED_FIRST: Rule = Rule::new("map_session_started_first
 /// `MAPRolesAssigned` comes after `MAPSessionStarted` and before any turn,
 /// broadcast, conflict or completion of the session.
 pub const MAP_ROLES_ASSIGNED_REQUIRED: Rule = Rule::new("map_roles_assigned_required");
+/// A session has one `MAPRolesAssigned` (the profile's `assign_roles` phase).
+pub const MAP_ROLES_ASSIGNED_ONCE: Rule = Rule::new("map_roles_assigned_once");
 /// Every session ends with one `MAPSessionCompleted`, and nothing follows it.
 pub const MAP_SESSION_COMPLETED_LAST: Rule = Rule::new("map_session_completed_last");
 /// The counts of `MAPSessionCompleted` (`turns_total`, `broadcasts_count`,

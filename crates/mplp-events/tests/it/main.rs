@@ -4,3 +4,4 @@
 
 mod examples;
 mod map_events;
+mod props;
