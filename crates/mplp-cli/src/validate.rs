@@ -288,18 +288,19 @@ fn detect_kind(bytes: &[u8]) -> Result<Kind, Violation> {
         None
     };
     let et = event_type.as_deref().unwrap_or("");
-    let kind = if probe.plan_id.is_some() {
-        Kind::Plan
-    } else if probe.dialog_id.is_some() {
-        Kind::Dialog
-    } else if probe.collab_id.is_some() {
-        Kind::Collab
-    } else if et.starts_with("MAP") || probe.session_id.is_some() {
+    // Events first: SA events carry `plan_id` and `context_id` too.
+    let kind = if et.starts_with("MAP") || probe.session_id.is_some() {
         Kind::MapEvent
     } else if et.starts_with("SA") || probe.sa_id.is_some() {
         Kind::SaEvent
     } else if probe.event_family.is_some() {
         Kind::Event
+    } else if probe.plan_id.is_some() {
+        Kind::Plan
+    } else if probe.dialog_id.is_some() {
+        Kind::Dialog
+    } else if probe.collab_id.is_some() {
+        Kind::Collab
     } else {
         return Err(Violation::error(
             "",
