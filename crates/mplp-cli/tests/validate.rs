@@ -1,0 +1,216 @@
+//! End-to-end tests of `mplp validate`: exit codes, output formats, inputs.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn mplp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .unwrap()
+}
+
+fn mplp_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn valid_examples_exit_zero() {
+    let o = mplp(&["validate", "schemas/examples/valid"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains(" 0 invalid"), "{out}");
+    assert!(!out.contains("INVALID"), "{out}");
+}
+
+#[test]
+fn invalid_examples_exit_one_with_expected_pointer_and_rule_in_json() {
+    let o = mplp(&["validate", "--format", "json", "schemas/examples/invalid"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let mut checked = 0;
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["valid"], false, "{line}");
+        let file = v["file"].as_str().unwrap();
+        assert!(v["kind"].is_string());
+        assert!(v["warnings"].is_array());
+        let expect_path = repo().join(file.replace(".json", ".expect.json"));
+        if let Ok(text) = std::fs::read_to_string(&expect_path) {
+            let expect: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let errors = v["errors"].as_array().unwrap();
+            assert!(
+                errors
+                    .iter()
+                    .any(|e| e["pointer"] == expect["pointer"] && e["rule"] == expect["rule"]),
+                "{file}: expected {expect}, got {errors:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} files checked");
+}
+
+#[test]
+fn text_format_has_one_error_a_line_and_a_summary() {
+    let o = mplp(&[
+        "validate",
+        "schemas/examples/invalid/plan--required--missing-status.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("INVALID (plan)"), "{out}");
+    assert!(out.contains("error: /status: [required]"), "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with("1 file checked: 0 valid, 1 invalid; 1 error, 0 warnings"),
+        "{out}"
+    );
+}
+
+#[test]
+fn missing_file_is_an_io_error_with_exit_two() {
+    let o = mplp(&["validate", "no/such/file.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read `no/such/file.json`"));
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(mplp(&["validate"]).status.code(), Some(2));
+    assert_eq!(
+        mplp(&["validate", "--kind", "nonsense", "x.json"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(mplp(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn stdin_is_read_with_dash() {
+    let plan = std::fs::read(repo().join("schemas/examples/valid/plan-minimal.json")).unwrap();
+    let o = mplp_stdin(&["validate", "--format", "json", "-"], &plan);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["file"], "-");
+    assert_eq!(v["kind"], "plan");
+    assert_eq!(v["valid"], true);
+}
+
+#[test]
+fn explicit_kind_overrides_detection() {
+    let o = mplp(&[
+        "validate",
+        "--kind",
+        "dialog",
+        "--format",
+        "json",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["kind"], "dialog");
+}
+
+#[test]
+fn logs_report_line_numbers() {
+    let log =
+        std::fs::read_to_string(repo().join("schemas/examples/valid/map-log-round-robin.ndjson"))
+            .unwrap();
+    let mut lines: Vec<&str> = log.lines().collect();
+    lines.insert(2, "{not json");
+    let broken = lines.join("\n");
+    let o = mplp_stdin(
+        &["validate", "--kind", "map-log", "--format", "json", "-"],
+        broken.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let errors = v["errors"].as_array().unwrap();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["line"] == 3 && e["rule"] == "json-syntax"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn pathological_inputs_never_panic() {
+    let nested = [vec![b'['; 100_000], vec![b']'; 100_000]].concat();
+    let inputs: Vec<&[u8]> = vec![
+        b"",
+        b"not json",
+        b"[1,2]",
+        b"\xff\xfe\xfd",
+        b"{\"plan_id\": 1, \"plan_id\": 2}",
+        &nested,
+    ];
+    for input in inputs {
+        for kind in [
+            "auto",
+            "plan",
+            "dialog",
+            "collab",
+            "map-event",
+            "sa-event",
+            "event",
+            "map-log",
+            "sa-log",
+        ] {
+            let o = mplp_stdin(
+                &["validate", "--kind", kind, "--format", "json", "-"],
+                input,
+            );
+            let code = o.status.code();
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "kind {kind}: exit {code:?}, stderr {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let empty_log = input.is_empty() && kind.ends_with("-log");
+            if !empty_log {
+                assert_eq!(
+                    code,
+                    Some(1),
+                    "kind {kind} accepted {:?}",
+                    String::from_utf8_lossy(&input[..input.len().min(20)])
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn duplicate_keys_are_reported_with_their_pointer() {
+    let o = mplp(&[
+        "validate",
+        "--format",
+        "json",
+        "schemas/examples/invalid/dialog--duplicate-key--status-twice.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["errors"][0]["rule"], "duplicate-key");
+    assert_eq!(v["errors"][0]["pointer"], "/status");
+}
