@@ -308,10 +308,7 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
         (3 | 4, Value::String(s)) => {
             let choice = rng.below(6);
             let new = match choice {
-                0 => pools.strings[rng
-                    .below(pools.strings.len().max(1))
-                    .min(pools.strings.len().saturating_sub(1))]
-                .clone(),
+                0 => rng.pick(&pools.strings).cloned().unwrap_or_default(),
                 1 => ODD_STRINGS[rng.below(ODD_STRINGS.len())].to_owned(),
                 2 => ODD_TIMESTAMPS[rng.below(ODD_TIMESTAMPS.len())].to_owned(),
                 3 => s.to_uppercase(),
