@@ -659,6 +659,26 @@ mod tests {
     }
 
     #[test]
+    fn derived_structs_refuse_the_array_form() {
+        // serde's derived `Deserialize` for structs also accepts a JSON array
+        // of the field values (`"meta": ["1.0.0", "1.0.0"]`); JSON Schema and
+        // CheckValue refuse it. This pins the finding of the differential check.
+        let examples = valid_examples();
+        let mut accepted = Vec::new();
+        for kind in KINDS {
+            for seed in seeds(kind, &examples).iter().take(3) {
+                if let Value::Object(m) = seed {
+                    let array = Value::Array(m.values().cloned().collect());
+                    if (kind.serde_ok)(&array.to_string()) {
+                        accepted.push(format!("{}: {array}", kind.rust));
+                    }
+                }
+            }
+        }
+        assert!(accepted.is_empty(), "{accepted:#?}");
+    }
+
+    #[test]
     fn a_planted_disagreement_is_caught() {
         // A kind whose Rust side accepts anything: the run must fail.
         let base = KINDS.iter().find(|k| k.name == "metadata").unwrap();
