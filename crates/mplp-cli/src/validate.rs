@@ -179,7 +179,9 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
 fn check_file(file: &str, kind: Kind) -> Result<Outcome, String> {
     let is_log_name = file.ends_with(".ndjson") || file.ends_with(".jsonl");
     // Logs are streamed from the file; everything else is read whole.
-    if file != "-" && (matches!(kind, Kind::MapLog | Kind::SaLog) || (kind == Kind::Auto && is_log_name)) {
+    if file != "-"
+        && (matches!(kind, Kind::MapLog | Kind::SaLog) || (kind == Kind::Auto && is_log_name))
+    {
         let f = File::open(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;
         let mut reader = BufReader::new(f);
         let kind = if kind == Kind::Auto {
@@ -328,11 +330,19 @@ fn detect_log_kind<R: BufRead>(reader: &mut R) -> std::io::Result<Kind> {
 }
 
 fn print_text(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
-    let status = if o.report.is_valid() { "valid" } else { "INVALID" };
+    let status = if o.report.is_valid() {
+        "valid"
+    } else {
+        "INVALID"
+    };
     writeln!(out, "{}: {} ({})", o.file, status, o.kind.as_str())?;
     for v in o.report.violations() {
         let line = v.line.map(|l| format!("line {l}: ")).unwrap_or_default();
-        let pointer = if v.pointer.is_empty() { "(document)" } else { &v.pointer };
+        let pointer = if v.pointer.is_empty() {
+            "(document)"
+        } else {
+            &v.pointer
+        };
         writeln!(
             out,
             "  {}: {line}{pointer}: [{}] {}",

@@ -38,3 +38,59 @@ where
 {
     Option::<T>::deserialize(d).map(Some)
 }
+
+/// Makes a struct deserialize from JSON objects only.
+///
+/// Serde's derived `Deserialize` for a struct also accepts a JSON *array* of
+/// the field values in order (`{"meta": ["1.0.0", "1.0.0"]}` would read as a
+/// `Meta`), which no MPLP schema allows. Derive serde with
+/// `#[serde(remote = "Self")]` (which turns the derived code into inherent
+/// functions) and invoke this macro: the trait impls then accept a map only
+/// and delegate to the derived code.
+///
+/// ```
+/// #[derive(Debug, serde::Serialize, serde::Deserialize)]
+/// #[serde(remote = "Self", deny_unknown_fields)]
+/// struct Point { x: u8, y: u8 }
+/// mplp_core::object_only!(Point);
+///
+/// assert!(serde_json::from_str::<Point>(r#"{"x": 1, "y": 2}"#).is_ok());
+/// assert!(serde_json::from_str::<Point>("[1, 2]").is_err());
+/// assert_eq!(serde_json::to_string(&Point { x: 1, y: 2 }).unwrap(), r#"{"x":1,"y":2}"#);
+/// ```
+#[macro_export]
+macro_rules! object_only {
+    ($ty:ident) => {
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                struct ObjectVisitor;
+                impl<'de> $crate::__private::serde::de::Visitor<'de> for ObjectVisitor {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(concat!("a JSON object (", stringify!($ty), ")"))
+                    }
+                    fn visit_map<A: $crate::__private::serde::de::MapAccess<'de>>(
+                        self,
+                        map: A,
+                    ) -> ::core::result::Result<$ty, A::Error> {
+                        $ty::deserialize(
+                            $crate::__private::serde::de::value::MapAccessDeserializer::new(map),
+                        )
+                    }
+                }
+                d.deserialize_map(ObjectVisitor)
+            }
+        }
+
+        impl $crate::__private::serde::Serialize for $ty {
+            fn serialize<S: $crate::__private::serde::Serializer>(
+                &self,
+                s: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $ty::serialize(self, s)
+            }
+        }
+    };
+}

@@ -150,7 +150,7 @@ crate::__schemars_string!(EventType, { "type": "string", "pattern": crate::event
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct BaseEvent {
     /// The event's id.
@@ -177,6 +177,8 @@ pub struct BaseEvent {
     #[cfg_attr(feature = "schemars", schemars(with = "Option<JsonObject>"))]
     pub data: Option<Option<JsonObject>>,
 }
+
+crate::object_only!(BaseEvent);
 
 impl BaseEvent {
     /// A new event with a fresh id and the current time, without data.

@@ -51,7 +51,7 @@ crate::wire_enum! {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Meta {
     /// The MPLP protocol version (`MAJOR.MINOR.PATCH`). Required.
@@ -101,6 +101,8 @@ pub struct Meta {
     )]
     pub cross_cutting: Option<UniqueVec<CrossCutting>>,
 }
+
+crate::object_only!(Meta);
 
 impl Meta {
     /// Metadata for protocol 1.0.0 and schema 1.0.0, with nothing else set.

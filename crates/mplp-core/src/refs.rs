@@ -41,7 +41,7 @@ crate::wire_enum! {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Ref {
     /// The id of the object referred to.
@@ -56,6 +56,8 @@ pub struct Ref {
     )]
     pub description: Option<String>,
 }
+
+crate::object_only!(Ref);
 
 impl Ref {
     /// A reference without a description.
@@ -86,7 +88,7 @@ impl CheckValue for Ref {
 /// `lastConfirmRef`), unlike the rest of MPLP: that is what the schema says.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Governance {
     /// The current phase of the lifecycle fence (`design`, `implementation`, `review`, ...).
@@ -122,6 +124,8 @@ pub struct Governance {
     pub last_confirm_ref: Option<Ref>,
 }
 
+crate::object_only!(Governance);
+
 impl CheckValue for Governance {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         let Some(mut o) = ObjectCheck::new(value, at, report) else {
@@ -147,7 +151,7 @@ impl CheckValue for Governance {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TraceBase {
     /// The whole execution chain; every span of it shares this id.
@@ -176,6 +180,8 @@ pub struct TraceBase {
     )]
     pub attributes: Option<JsonObject>,
 }
+
+crate::object_only!(TraceBase);
 
 impl TraceBase {
     /// A new root span of a new trace.
