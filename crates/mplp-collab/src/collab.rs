@@ -92,7 +92,7 @@ mplp_core::wire_enum! {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Participant {
     /// Non-empty identifier of the member, unique in the session. Required.
@@ -115,6 +115,8 @@ pub struct Participant {
     )]
     pub display_name: Option<String>,
 }
+
+mplp_core::object_only!(Participant);
 
 impl Participant {
     /// A participant without role or display name; refuses an empty id.
@@ -198,7 +200,7 @@ impl CheckValue for Participant {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Collab {
     /// Protocol metadata. Required.
@@ -248,6 +250,8 @@ pub struct Collab {
     )]
     pub events: Option<Vec<BaseEvent>>,
 }
+
+mplp_core::object_only!(Collab);
 
 impl Collab {
     /// A new `draft` session with a fresh id, created now, after checking the
