@@ -14,7 +14,9 @@
 use std::process::ExitCode;
 
 use mplp_core::Document;
-use mplp_dialog::{ContextManager, DEFAULT_SAFETY_MARGIN, DefaultContextManager, Dialog, DialogTree};
+use mplp_dialog::{
+    ContextManager, DEFAULT_SAFETY_MARGIN, DefaultContextManager, Dialog, DialogTree,
+};
 
 /// The provider request formats of `mplp dialog convert`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

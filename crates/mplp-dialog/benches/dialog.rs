@@ -16,7 +16,9 @@
 
 use std::path::Path;
 
-use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use jsonschema::{Draft, Registry, Validator};
 use mplp_core::{ContextId, Document, Timestamp};
 use mplp_dialog::{
@@ -87,6 +89,9 @@ fn parse(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::new("value", n), &bytes, |b, bytes| {
             b.iter(|| serde_json::from_slice::<Value>(black_box(bytes)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("typed-only", n), &bytes, |b, bytes| {
+            b.iter(|| serde_json::from_slice::<Dialog>(black_box(bytes)).unwrap())
         });
         group.bench_with_input(BenchmarkId::new("mplp", n), &bytes, |b, bytes| {
             b.iter(|| Dialog::validate_json(black_box(bytes)))

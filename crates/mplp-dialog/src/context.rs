@@ -478,6 +478,31 @@ mod tests {
         assert_eq!(DefaultContextManager::new(100).budget(), 0);
     }
 
+    #[cfg(feature = "tiktoken")]
+    #[test]
+    fn tiktoken_counts_real_tokens_and_prunes_to_them() {
+        let o200k = TiktokenCounter::o200k();
+        let cl100k = TiktokenCounter::cl100k();
+        // Known counts (OpenAI's tokenizer): "hello world" is 2 tokens in both.
+        assert_eq!(o200k.count("hello world"), 2);
+        assert_eq!(cl100k.count("hello world"), 2);
+        // Special-token text is plain text, not a special token.
+        assert!(o200k.count("<|endoftext|>") > 1);
+        let mut messages = vec![msg(DialogRole::System, "You are terse.")];
+        for i in 0..200 {
+            messages.push(msg(
+                DialogRole::User,
+                &format!("message number {i}: lorem ipsum dolor sit amet"),
+            ));
+        }
+        let cm = DefaultContextManager::with_counter(500, o200k).with_safety_margin(50);
+        let out = cm.prune_messages(&messages).unwrap();
+        let used: usize = out.iter().map(|m| o200k.count_message(m)).sum();
+        assert!(used <= 450 && used > 400, "{used}");
+        assert_eq!(out[0], messages[0]);
+        assert_eq!(out.last(), messages.last());
+    }
+
     #[test]
     fn empty_dialog_prunes_to_empty() {
         let d = Dialog::new(ContextId::new());

@@ -429,12 +429,13 @@ impl Document for Dialog {
         let end = self.ended_at.as_ref().map(Timestamp::instant);
         let mut previous: Option<&Timestamp> = None;
         for (i, m) in self.messages.iter().enumerate() {
-            let at = Pointer::root().key("messages").index(i).key("timestamp");
+            // Built only when something is reported: most documents report nothing.
+            let at = || Pointer::root().key("messages").index(i).key("timestamp");
             let t = m.timestamp.instant();
             if let Some(p) = previous {
                 if t < p.instant() {
                     report.warn(
-                        &at,
+                        at(),
                         DIALOG_MESSAGES_OUT_OF_ORDER,
                         format!(
                             "message {i} ({}) is earlier than message {} ({p}); messages are listed oldest first",
@@ -447,7 +448,7 @@ impl Document for Dialog {
             if let Some(end) = end {
                 if t > end {
                     report.warn(
-                        &at,
+                        at(),
                         DIALOG_MESSAGE_AFTER_END,
                         format!(
                             "message {i} ({}) is later than the dialog's ended_at",
