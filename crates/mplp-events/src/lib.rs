@@ -13,6 +13,55 @@
 //! # let _ = CollabMode::Swarm;
 //! # Ok::<(), mplp_core::Error>(())
 //! ```
+//!
+//! - [`MapEvent`] (KIND `map-event`), [`SaEvent`] (`sa-event`) and
+//!   [`CoreEvent`] (`event`) implement [`mplp_core::Document`].
+//! - [`log`]: NDJSON logs as streams ([`log::LogReader`], [`log::LogWriter`],
+//!   [`log::EventSink`]) and the streaming validators behind
+//!   [`log::validate_map_log`] and [`log::validate_sa_log`].
+//! - [`rules`]: the rule ids reported beyond the schema rules.
+//!
+//! # Spec notes
+//! Decisions where the MPLP sources disagree or are silent (also in
+//! `docs/spec-notes/mplp-events.md`; each is pinned by a test):
+//! - **UUIDs of the event schemas** (SPEC-QUESTIONS 2): `format: uuid` fields
+//!   accept what the `jsonschema` crate's `uuid` format accepts (36 characters,
+//!   hyphenated, hex in either case, any version) and keep their text
+//!   ([`SchemaUuid`]); constructors write lowercase v4. [`SessionId`] converts
+//!   from `CollabId` and back when canonical.
+//! - **Typed payloads are SDK rules** (SPEC-QUESTIONS 9): the schema only says
+//!   `payload` is an object. The SDK requires the seed's fields (e.g. `mode`
+//!   and `participant_count` of `MAPSessionStarted`; `role_id`, `turn_number`
+//!   and `status` of `MAPTurnCompleted`) and types the optional ones it names;
+//!   a miss is `map_payload_required` at `/payload/<field>` (or at `/payload`
+//!   when the payload is absent), a wrong type `map_payload_type`, a bad enum
+//!   value `map_payload_enum`. Other members are kept in `extra`. The turn
+//!   `role_id` is free text (the schema's unreferenced `$defs` say uuid, every
+//!   example says `coder`); both `receiver_role_id`/`receiver_role`,
+//!   `broadcast_id`/`broadcast_ref` and the seed's and examples' conflict
+//!   field names are typed. SA step payloads follow the schema's `$defs`
+//!   (`step_id` uuid, `status` completed|failed), as `sa_payload_*` rules.
+//! - **`event_family` and `MAPHandoffInitiated`** (SPEC-QUESTIONS 11, 12): refused
+//!   on the wire (`additional-properties` at `/event_family`, `enum` at
+//!   `/event_type`) with a message saying why; the family is derived by
+//!   [`MapEvent::family`].
+//! - **Broadcast links** (SPEC-QUESTIONS 10): a receiver names the broadcast
+//!   it answers with `broadcast_id` (the examples' spelling; the prose's
+//!   `broadcast_ref` is read as the same link). Broadcasts and receivers
+//!   without ids are matched per session, as the invariant text says.
+//! - **Turn accounting** (SPEC-QUESTIONS 13): turn numbers of a session are
+//!   1, 2, 3, ... in dispatch order, without gaps or repeats; turns may
+//!   overlap (any mode); `turns_total` counts the `MAPTurnCompleted` events
+//!   of the session (whatever their status); statuses are free text.
+//! - **Sessions** are identified by the UUID value of `session_id`; a log
+//!   may interleave sessions. A session has exactly one `MAPSessionStarted`
+//!   (first), one `MAPRolesAssigned` (before any other event), one
+//!   `MAPSessionCompleted` (last).
+//! - **Round trips** are exact as JSON values; the envelope and typed
+//!   payload members keep the order the SDK writes (the seed's and examples'
+//!   order). Free-form objects (`extra`, `result`, `response`, ...) are
+//!   `serde_json` maps, whose keys come back sorted unless serde_json's
+//!   `preserve_order` feature is on.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod core_event;

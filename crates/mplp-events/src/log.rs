@@ -58,23 +58,22 @@ pub const DEFAULT_COMPLETED_MEMORY: usize = 1 << 18;
 // ---------------------------------------------------------------------------
 // Reading
 
-/// Calls `f(line_number, bytes)` for every non-blank line, reusing one buffer.
-/// An I/O error is reported in `report` and ends the reading.
+/// Calls `f(line_number, bytes)` for every non-blank line. Lines that lie
+/// whole in the reader's buffer are handed over in place (no copy); only a
+/// line cut by the buffer's end is gathered in a side buffer. An I/O error is
+/// reported in `report` and ends the reading.
 fn for_each_line(mut reader: impl BufRead, report: &mut Report, mut f: impl FnMut(u64, &[u8])) {
-    let mut buf = Vec::with_capacity(1024);
+    let mut carry: Vec<u8> = Vec::new();
     let mut line = 0u64;
+    let mut emit = |line: u64, bytes: &[u8]| {
+        if !bytes.iter().all(u8::is_ascii_whitespace) {
+            f(line, bytes);
+        }
+    };
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => return,
-            Ok(_) => {
-                line += 1;
-                if buf.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                f(line, &buf);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+        let avail = match reader.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 report.push(
                     Violation::error("", LOG_READ_ERROR, format!("cannot read the log: {e}"))
@@ -82,14 +81,43 @@ fn for_each_line(mut reader: impl BufRead, report: &mut Report, mut f: impl FnMu
                 );
                 return;
             }
+        };
+        if avail.is_empty() {
+            if !carry.is_empty() {
+                line += 1;
+                emit(line, &carry);
+            }
+            return;
         }
+        let len = avail.len();
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', avail) {
+            line += 1;
+            let piece = avail.get(start..nl).unwrap_or_default();
+            if carry.is_empty() {
+                emit(line, piece);
+            } else {
+                carry.extend_from_slice(piece);
+                emit(line, &carry);
+                carry.clear();
+            }
+            start = nl + 1;
+        }
+        carry.extend_from_slice(avail.get(start..).unwrap_or_default());
+        reader.consume(len);
     }
 }
 
 /// Parses one line as a `T`: the typed fast path, and on failure every
 /// violation of the line (with its line number).
 fn parse_line<T: Document>(line: u64, bytes: &[u8]) -> Result<T, Vec<Violation>> {
-    match serde_json::from_slice::<T>(bytes) {
+    // Checking UTF-8 once for the whole line lets serde_json skip the check
+    // per string (from_str instead of from_slice).
+    let parsed = match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str::<T>(text),
+        Err(_) => serde_json::from_slice::<T>(bytes),
+    };
+    match parsed {
         Ok(doc) => {
             let mut report = Report::new();
             doc.check_rules(&mut report);

@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 
-use mplp_core::check::CheckValue;
 use mplp_core::{CollabMode, Document, Pointer, Report};
 use mplp_events::log::{LogWriter, validate_map_log};
 use mplp_events::map::{RoleAssignment, SessionCompleted};
