@@ -3,5 +3,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod examples;
+mod log_rules;
 mod map_events;
 mod props;
