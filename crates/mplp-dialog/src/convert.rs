@@ -349,7 +349,9 @@ impl Dialog {
     /// A new `active` dialog (see [`Dialog::new`]) from an Anthropic request:
     /// the `system` text becomes a first `system` message, each text block a
     /// message of its turn's role. `timestamp(i)` gives the time of message `i`
-    /// of the new dialog.
+    /// of the new dialog. What [`Dialog::to_anthropic_request`] dropped does
+    /// not come back, and its [`ANTHROPIC_LEADING_USER`] turn, if any, comes
+    /// back as a user message.
     pub fn from_anthropic_request(
         context_id: ContextId,
         request: &AnthropicRequest,
