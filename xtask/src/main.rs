@@ -114,28 +114,31 @@ fn schema_check(root: &Path, options: &Options) -> Result<usize, String> {
     println!("== drift: Rust types vs schemas/");
     for kind in kinds::KINDS {
         match drift::type_drift(&ours, kind)? {
-            None => println!(
-                "  {:<12} {}: not compared (the type does not derive JsonSchema yet)",
-                kind.name, kind.rust
-            ),
-            Some(d) => {
-                for (a, reason) in &d.accepted {
-                    println!("  accepted: {a} ({reason})");
-                }
-                for x in &d.drift {
-                    println!("  DRIFT {x}");
-                }
-                problems += d.drift.len();
-                if d.drift.is_empty() {
-                    println!(
-                        "  {:<12} {} = {}: no drift",
-                        kind.name,
-                        kind.rust,
-                        kind.schema.file()
-                    );
+            None => {
+                println!(
+                    "  {:<12} {}: NOT COMPARED (the type does not implement JsonSchema)",
+                    kind.name, kind.rust
+                );
+                problems += 1;
+            }
+            Some(compared) => {
+                for d in compared {
+                    for (a, reason) in &d.accepted {
+                        println!("  accepted: {a} ({reason})");
+                    }
+                    for x in &d.drift {
+                        println!("  DRIFT {x}");
+                    }
+                    problems += d.drift.len();
+                    if d.drift.is_empty() {
+                        println!("  {:<30} {} = {}: no drift", d.label, kind.rust, d.file);
+                    }
                 }
             }
         }
+    }
+    for (id, reason) in drift::RUST_SIDE_NORMALISATIONS {
+        println!("  normalisation {id}: {reason}");
     }
 
     println!("== examples: jsonschema and Rust verdicts vs folder");
@@ -184,6 +187,12 @@ fn schema_check(root: &Path, options: &Options) -> Result<usize, String> {
     for e in mutate::EXCEPTIONS {
         println!("  exception {}: {}", e.id, e.reason);
     }
+    println!(
+        "  exception sdk-payload-rules: errors whose rule id starts with {} are SDK-level \
+         payload rules, stricter than the schema's free-form `payload` object; they do not \
+         count for the Rust schema-level verdict",
+        kinds::SDK_PAYLOAD_RULE_PREFIXES.join(" / ")
+    );
 
     if let Some(dir) = &options.upstream {
         println!("== upstream: schemas/ vs {}", dir.display());

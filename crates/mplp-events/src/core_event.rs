@@ -387,7 +387,7 @@ impl CoreEvent {
     }
 }
 
-const CORE_FIELDS: &[&str] = &[
+pub(crate) const CORE_FIELDS: &[&str] = &[
     "event_id",
     "event_type",
     "event_family",
@@ -396,7 +396,7 @@ const CORE_FIELDS: &[&str] = &[
     "payload",
 ];
 
-fn family_fields(f: CoreFamily) -> &'static [&'static str] {
+pub(crate) fn family_fields(f: CoreFamily) -> &'static [&'static str] {
     match f {
         CoreFamily::GraphUpdate => &[
             "graph_id",

@@ -70,6 +70,8 @@ pub mod map;
 mod payload;
 pub mod rules;
 pub mod sa;
+#[cfg(feature = "schemars")]
+mod schema;
 mod uuid;
 
 pub use crate::core_event::{CoreEvent, CoreFamily};
