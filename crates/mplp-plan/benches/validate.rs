@@ -3,6 +3,9 @@
 //! crate. Run: `cargo bench -p mplp-plan -- --warm-up-time 1 --measurement-time 3`.
 //! (`cargo run --release -p mplp-plan --example bench_report` prints ns/step and ratios.)
 
+// A benchmark that cannot set itself up should stop at once.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mplp_core::Document;
 use mplp_plan::Plan;
@@ -20,19 +23,27 @@ fn bench(c: &mut Criterion) {
         if n >= 100_000 {
             group.sample_size(10);
         }
-        group.bench_with_input(BenchmarkId::new("mplp_plan_validate_json", n), &bytes, |b, bytes| {
-            b.iter(|| Plan::validate_json(bytes).is_valid())
-        });
-        group.bench_with_input(BenchmarkId::new("serde_json_value", n), &bytes, |b, bytes| {
-            b.iter(|| serde_json::from_slice::<Value>(bytes).map(|v| v.is_object()))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("mplp_plan_validate_json", n),
+            &bytes,
+            |b, bytes| b.iter(|| Plan::validate_json(bytes).is_valid()),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("serde_json_value", n),
+            &bytes,
+            |b, bytes| b.iter(|| serde_json::from_slice::<Value>(bytes).map(|v| v.is_object())),
+        );
         if n <= 100_000 {
-            group.bench_with_input(BenchmarkId::new("jsonschema_0_60", n), &bytes, |b, bytes| {
-                b.iter(|| {
-                    let v: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
-                    validator.is_valid(&v)
-                })
-            });
+            group.bench_with_input(
+                BenchmarkId::new("jsonschema_0_60", n),
+                &bytes,
+                |b, bytes| {
+                    b.iter(|| {
+                        let v: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
+                        validator.is_valid(&v)
+                    })
+                },
+            );
         }
         group.finish();
     }

@@ -5,6 +5,9 @@
 //!
 //! `cargo run --release -p mplp-plan --example bench_report`
 
+// A benchmark that cannot set itself up should stop at once.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::time::{Duration, Instant};
 
 use mplp_core::Document;
@@ -32,8 +35,16 @@ fn main() {
     let validator = common::jsonschema_validator();
     let budget = Duration::from_millis(1500);
     println!(
-        "{:>9} {:>9} {:>14} {:>14} {:>14} {:>12} {:>12}",
-        "steps", "MiB", "plan ns/step", "Value ns/step", "jsonschema", "Value/plan", "jschema/plan"
+        "{:>9} {:>7} {:>13} {:>11} {:>11} {:>14} {:>14} {:>11} {:>13}",
+        "steps",
+        "MiB",
+        "plan ns/step",
+        "(of: parse",
+        "rules)",
+        "Value ns/step",
+        "jsonschema",
+        "Value/plan",
+        "jschema/plan"
     );
     let mut per_step = Vec::new();
     for n in [10usize, 1_000, 100_000, 1_000_000] {
@@ -41,14 +52,23 @@ fn main() {
         let per = |d: Duration| d.as_nanos() as f64 / n as f64;
         let plan = time(budget, || Plan::validate_json(&bytes).report.is_empty());
         let value = time(budget, || serde_json::from_slice::<Value>(&bytes).is_ok());
+        let parse = time(budget, || serde_json::from_slice::<Plan>(&bytes).is_ok());
+        let typed: Plan = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let rules = time(budget, || {
+            let mut report = mplp_core::Report::new();
+            typed.check_rules(&mut report);
+            report.is_empty()
+        });
         let schema = time(budget, || {
             let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
             validator.is_valid(&v)
         });
         println!(
-            "{n:>9} {:>9.1} {:>14.1} {:>14.1} {:>14.1} {:>11.2}x {:>11.2}x",
+            "{n:>9} {:>7.1} {:>13.1} {:>11.1} {:>11.1} {:>14.1} {:>14.1} {:>10.2}x {:>12.2}x",
             bytes.len() as f64 / (1024.0 * 1024.0),
             per(plan),
+            per(parse),
+            per(rules),
             per(value),
             per(schema),
             per(value) / per(plan),

@@ -102,15 +102,27 @@ pub(crate) struct Graph {
     /// non-self) dependencies of step `i`.
     dep_start: Vec<u32>,
     deps: Vec<u32>,
-    /// The same edges reversed: who depends on step `i`.
+    /// The same edges reversed: who depends on step `i` (empty until
+    /// [`Graph::ensure_reverse`]).
     rdep_start: Vec<u32>,
     rdeps: Vec<u32>,
+    /// Every dependency comes before its dependent.
+    ordered: bool,
 }
 
 impl Graph {
     /// Builds the graph, recording every structural problem. Dependencies on
     /// a repeated id resolve to its first occurrence.
     pub(crate) fn build(steps: &[PlanStep]) -> (Graph, Problems) {
+        let (mut graph, problems) = Graph::build_forward(steps);
+        graph.ensure_reverse();
+        (graph, problems)
+    }
+
+    /// Like [`Graph::build`], without the reverse edges (see
+    /// [`Graph::ensure_reverse`]); cheaper when [`Graph::is_ordered`] makes
+    /// Kahn's algorithm unnecessary.
+    pub(crate) fn build_forward(steps: &[PlanStep]) -> (Graph, Problems) {
         let n = steps.len();
         let mut problems = Problems::default();
         let mut map: HashMap<u128, u32, IdHashBuilder> =
@@ -150,9 +162,40 @@ impl Graph {
             }
             dep_start.push(deps.len() as u32);
         }
+        let ordered = (0..n).all(|i| {
+            deps[dep_start[i] as usize..dep_start[i + 1] as usize]
+                .iter()
+                .all(|&k| (k as usize) < i)
+        });
+        (
+            Graph {
+                map,
+                dep_start,
+                deps,
+                rdep_start: Vec::new(),
+                rdeps: Vec::new(),
+                ordered,
+            },
+            problems,
+        )
+    }
+
+    /// True when every dependency comes before its dependent in `steps`:
+    /// the positions are then a topological order and there is no cycle.
+    pub(crate) fn is_ordered(&self) -> bool {
+        self.ordered
+    }
+
+    /// Builds the reverse edges (who depends on each step), if not yet built.
+    pub(crate) fn ensure_reverse(&mut self) {
+        let n = self.len();
+        if self.rdep_start.len() == n + 1 {
+            return;
+        }
+        let (dep_start, deps) = (&self.dep_start, &self.deps);
         // Reverse edges by counting sort.
         let mut rdep_start = vec![0u32; n + 1];
-        for &k in &deps {
+        for &k in deps {
             rdep_start[k as usize + 1] += 1;
         }
         for i in 0..n {
@@ -167,16 +210,8 @@ impl Graph {
                 *slot += 1;
             }
         }
-        (
-            Graph {
-                map,
-                dep_start,
-                deps,
-                rdep_start,
-                rdeps,
-            },
-            problems,
-        )
+        self.rdep_start = rdep_start;
+        self.rdeps = rdeps;
     }
 
     /// Number of steps.
@@ -196,7 +231,10 @@ impl Graph {
 
     /// The steps that depend on step `i`.
     pub(crate) fn dependents(&self, i: usize) -> &[u32] {
-        &self.rdeps[self.rdep_start[i] as usize..self.rdep_start[i + 1] as usize]
+        match (self.rdep_start.get(i), self.rdep_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.rdeps[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// Kahn's algorithm: `Ok(order)` for a DAG, else `Err(cycle)` with one

@@ -62,6 +62,7 @@
 
 mod builder;
 mod dag;
+mod fast_id;
 mod graph;
 pub mod lifecycle;
 mod model;

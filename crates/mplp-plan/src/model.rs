@@ -79,7 +79,7 @@ mplp_core::wire_enum! {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Plan {
     /// [PROTOCOL-CORE] Protocol and schema version information plus optional
@@ -126,10 +126,11 @@ pub struct Plan {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct PlanStep {
     /// [PROTOCOL-CORE] UUID v4 that names this step.
+    #[serde(deserialize_with = "crate::fast_id::step_id")]
     pub step_id: StepId,
     /// [PROTOCOL-CORE] Non-empty text saying what the step has to get done.
     pub description: NonEmptyString,
@@ -140,7 +141,7 @@ pub struct PlanStep {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
+        deserialize_with = "crate::fast_id::step_ids"
     )]
     pub dependencies: Option<Vec<StepId>>,
     /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
@@ -162,6 +163,10 @@ pub struct PlanStep {
     )]
     pub order_index: Option<u64>,
 }
+
+// Objects only: derived serde would also read an array of field values.
+mplp_core::object_only!(Plan);
+mplp_core::object_only!(PlanStep);
 
 impl PlanStep {
     /// A pending step with a fresh id and the given (non-empty) description,

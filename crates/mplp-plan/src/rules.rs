@@ -78,7 +78,7 @@ pub(crate) fn is_done(s: StepStatus) -> bool {
 /// Runs every rule of the table above.
 pub(crate) fn check(plan: &Plan, report: &mut Report) {
     let steps = &plan.steps[..];
-    let (graph, problems) = Graph::build(steps);
+    let (mut graph, problems) = Graph::build_forward(steps);
     for &(i, first) in &problems.duplicate_ids {
         report.error(
             format!("/steps/{i}/step_id"),
@@ -117,8 +117,11 @@ pub(crate) fn check(plan: &Plan, report: &mut Report) {
             ),
         );
     }
-    if let Err(cycle) = graph.kahn() {
-        report.push(cycle_violation(steps, &cycle));
+    if !graph.is_ordered() {
+        graph.ensure_reverse();
+        if let Err(cycle) = graph.kahn() {
+            report.push(cycle_violation(steps, &cycle));
+        }
     }
     if let Some(trace_ctx) = plan.trace.as_ref().and_then(|t| t.context_id) {
         if trace_ctx != plan.context_id {

@@ -1,5 +1,8 @@
 //! Integration tests of mplp-plan (one binary, one module per area).
 
+// Test helpers outside #[test] functions unwrap too: a failing unwrap is a failing test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod big;
 mod dag;
 mod examples;

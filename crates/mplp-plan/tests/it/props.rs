@@ -498,7 +498,14 @@ fn mutate(doc: &mut Value, which: &Index, kind: u8, repl: &Index) {
     paths(doc, Vec::new(), &mut all);
     let path = &all[which.index(all.len())];
     let r = replacements();
-    match kind % 3 {
+    match kind % 4 {
+        3 => {
+            // An object written as the array of its values.
+            let target = get_mut(doc, path);
+            if let Value::Object(m) = target {
+                *target = Value::Array(m.values().cloned().collect());
+            }
+        }
         0 => *get_mut(doc, path) = r[repl.index(r.len())].clone(),
         1 => {
             // Remove the member or item.

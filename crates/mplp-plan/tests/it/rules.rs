@@ -302,3 +302,13 @@ fn schema_errors_are_all_reported() {
         ]
     );
 }
+
+#[test]
+fn structs_given_as_arrays_are_refused() {
+    let mut doc = in_progress();
+    let step = doc["steps"][0].clone();
+    doc["steps"][0] = json!([step["step_id"], step["description"], step["status"]]);
+    assert_eq!(errors(&doc), [pr("/steps/0", "type")]);
+    let whole = json!([doc["meta"], doc["plan_id"]]);
+    assert_eq!(errors(&whole), [pr("", "type")]);
+}
