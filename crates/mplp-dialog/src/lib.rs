@@ -37,6 +37,14 @@
 //!   downloaded at run time).
 //! - `schemars`: `schemars::JsonSchema` for the document types.
 //!
+//! # Dependencies, and why
+//! - `mplp-core`, `serde`, `serde_json`: the wire format and validation.
+//! - `thiserror`: [`ContextError`], [`ConvertError`], [`TreeError`].
+//! - `tiktoken-rs` (optional): exact OpenAI token counts.
+//! - Tests only: `async-openai` (types-only feature) and `anthropic-ai-sdk`,
+//!   whose request types our request bodies must fit; `jsonschema` and
+//!   `criterion` for the benchmark.
+//!
 //! # Spec notes
 //! Decisions where the sources are silent or disagree (also in
 //! `docs/spec-notes/mplp-dialog.md`); each is pinned by a test.
