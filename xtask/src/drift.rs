@@ -412,6 +412,83 @@ mod tests {
     }
 
     #[test]
+    fn event_envelope_drift_is_caught() {
+        let s = with("events/mplp-map-event.schema.json", |d| {
+            let e = d["properties"]["event_type"]["enum"]
+                .as_array_mut()
+                .unwrap();
+            e.retain(|v| v != "MAPConflictResolved");
+            d["required"].as_array_mut().unwrap().push(json!("payload"));
+        });
+        assert_eq!(
+            drift_of(&s, "map-event"),
+            [
+                "mplp_events::MapEvent: .event_type: enum value \"MAPConflictResolved\" only in Rust",
+                "mplp_events::MapEvent: (root): required \"payload\" only in schema",
+            ]
+        );
+        let s = with("events/mplp-sa-event.schema.json", |d| {
+            d["additionalProperties"] = json!(true);
+            d["properties"]["plan_id"]
+                .as_object_mut()
+                .unwrap()
+                .remove("format");
+        });
+        assert_eq!(
+            drift_of(&s, "sa-event"),
+            [
+                "mplp_events::SaEvent: (root): `additionalProperties: false` only in Rust (schema has no `additionalProperties`)",
+                "mplp_events::SaEvent: .plan_id: `format: \"uuid\"` only in Rust (schema has no `format`)",
+            ]
+        );
+    }
+
+    #[test]
+    fn family_drift_is_caught_in_its_variant_only() {
+        let s = with("events/mplp-graph-update-event.schema.json", |d| {
+            let req = d["allOf"][1]["required"].as_array_mut().unwrap();
+            req.retain(|v| v != "edge_delta");
+        });
+        assert_eq!(
+            drift_of(&s, "event"),
+            [
+                "mplp_events::CoreEvent (event[graph_update]): (root): required \"edge_delta\" only in Rust"
+            ]
+        );
+        let s = with("events/mplp-event-core.schema.json", |d| {
+            d["properties"]["project_id"]["format"] = json!("date-time");
+        });
+        // The core envelope is shared by the base comparison and every family.
+        assert_eq!(drift_of(&s, "event").len(), 4);
+    }
+
+    #[test]
+    fn specialise_replaces_the_selected_conditional_and_keeps_unknown_ones() {
+        let cond = |v: &str, member: &str| {
+            json!({
+                "if": {"properties": {"event_family": {"const": v}}, "required": ["event_family"]},
+                "then": {"properties": {member: {"type": "string"}}, "required": [member]},
+            })
+        };
+        let root = json!({
+            "type": "object",
+            "allOf": [cond("a", "x"), cond("b", "y"), cond("c", "z")],
+        });
+        let values = ["a", "b"];
+        let a = specialise(root.clone(), Some("event_family"), &values, Some("a"));
+        assert_eq!(a["allOf"], json!([cond("a", "x")["then"], cond("c", "z")]));
+        let base = specialise(root.clone(), Some("event_family"), &values, None);
+        assert_eq!(base["allOf"], json!([cond("c", "z")]));
+        // A conditional on an unknown value stays, so the comparison shows it.
+        let ours = Schemas::from_docs(embedded());
+        let core = ours.normalized(SchemaKind::CoreEvent).unwrap();
+        let rust = normalized_rust(json!({"allOf": [core, cond("c", "z")]})).unwrap();
+        assert!(!compare("t", "schema", &core, "Rust", &rust).is_empty());
+        // Without variants nothing changes.
+        assert_eq!(specialise(root.clone(), None, &[], None), root);
+    }
+
+    #[test]
     fn upstream_comparison_is_semantic() {
         let ours = Schemas::from_docs(embedded());
         // Reworded annotations and reordered enums are not drift.

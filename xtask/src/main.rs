@@ -9,7 +9,9 @@
 //! 1. **drift**: the JSON Schema of every covered Rust type (schemars,
 //!    draft 07) is compared with `schemas/`, after normalisation
 //!    (`normalize.rs`): property names, required sets, types, enums,
-//!    patterns, formats, bounds, `additionalProperties`.
+//!    patterns, formats, bounds, `additionalProperties`. A type without a
+//!    `JsonSchema` impl is a failure; the observability event type is
+//!    compared once per family schema (`drift::RUST_SIDE_NORMALISATIONS`).
 //! 2. **examples**: every file of `schemas/examples/` is validated with
 //!    jsonschema and with the Rust types; both must agree with its folder,
 //!    and the Rust errors must include the sidecar's pointer and rule.

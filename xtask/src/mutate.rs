@@ -699,6 +699,42 @@ mod tests {
     }
 
     #[test]
+    fn sdk_payload_rules_are_not_disagreements() {
+        let map = KINDS.iter().find(|k| k.name == "map-event").unwrap();
+        let doc = json!({
+            "event_id": "4f1c3c51-7f4e-4d1e-9c31-0c1a2b3c4d5e",
+            "event_type": "MAPSessionStarted",
+            "timestamp": "2025-01-01T00:00:00Z",
+            "session_id": "4f1c3c51-7f4e-4d1e-9c31-0c1a2b3c4d5e",
+            "payload": {"mode": "swarm"}
+        });
+        let v = judge(map, &doc);
+        // The schema takes any payload object; the SDK requires
+        // `participant_count` (map_payload_required): not a disagreement.
+        assert!(v.schema && !v.serde && !v.check_ok);
+        assert!(v.rust_schema_level && agree(&v));
+        let rules: Vec<String> = (map.check)(&doc)
+            .errors()
+            .map(|e| e.rule.to_string())
+            .collect();
+        assert_eq!(rules, ["map_payload_required"]);
+        let sa = KINDS.iter().find(|k| k.name == "sa-event").unwrap();
+        let doc = json!({
+            "event_id": "4f1c3c51-7f4e-4d1e-9c31-0c1a2b3c4d5e",
+            "event_type": "SAStepCompleted",
+            "timestamp": "2025-01-01T00:00:00Z",
+            "sa_id": "4f1c3c51-7f4e-4d1e-9c31-0c1a2b3c4d5e",
+            "payload": {"step_id": "4f1c3c51-7f4e-4d1e-9c31-0c1a2b3c4d5e", "status": "done"}
+        });
+        let v = judge(sa, &doc);
+        assert!(v.schema && !v.serde && v.rust_schema_level);
+        // An envelope error still counts.
+        let mut bad = doc.clone();
+        bad["extra"] = json!(1);
+        assert!(!judge(sa, &bad).rust_schema_level);
+    }
+
+    #[test]
     fn exceptions_are_recognised() {
         let plan = KINDS.iter().find(|k| k.name == "plan").unwrap();
         let mut doc = valid_examples()

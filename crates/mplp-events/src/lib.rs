@@ -57,6 +57,13 @@
 //!   may interleave sessions. A session has exactly one `MAPSessionStarted`
 //!   (first), one `MAPRolesAssigned` (before any other event), one
 //!   `MAPSessionCompleted` (last).
+//! - **JSON Schema** (feature `schemars`): [`MapEvent`], [`SaEvent`] and
+//!   [`CoreEvent`] implement `schemars::JsonSchema` by hand, describing the
+//!   envelope exactly as the `Deserialize` impls accept it (required
+//!   members, `additionalProperties: false` for MAP and SA, `format: uuid`,
+//!   `format: date-time`, enums from the event type lists); `payload` is an
+//!   object there, since the typed payloads are SDK rules. `CoreEvent`'s
+//!   three typed families are `if`/`then` branches on `event_family`.
 //! - **Round trips** are exact as JSON values; the envelope and typed
 //!   payload members keep the order the SDK writes (the seed's and examples'
 //!   order). Free-form objects (`extra`, `result`, `response`, ...) are
