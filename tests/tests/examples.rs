@@ -1,12 +1,19 @@
 //! Every example in `schemas/examples` gets the verdict of the folder it sits in.
 
+// Test code: a failed unwrap is a failed test, which is what we want.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use mplp_integration_tests::{Kind, example_files, examples_dir, round_trip, validate};
 use serde_json::Value;
 
 #[test]
 fn every_valid_example_is_valid_and_round_trips() {
     let files = example_files(&examples_dir().join("valid"));
-    assert!(files.len() >= 30, "expected the example set, found {}", files.len());
+    assert!(
+        files.len() >= 30,
+        "expected the example set, found {}",
+        files.len()
+    );
     for path in files {
         let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
         let bytes = std::fs::read(&path).unwrap();
@@ -24,7 +31,11 @@ fn every_valid_example_is_valid_and_round_trips() {
             assert_eq!(a, b, "{} does not round-trip", path.display());
         } else {
             // Logs: every line round-trips through its typed event.
-            let line_kind = if kind == Kind::MapLog { Kind::MapEvent } else { Kind::SaEvent };
+            let line_kind = if kind == Kind::MapLog {
+                Kind::MapEvent
+            } else {
+                Kind::SaEvent
+            };
             for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
                 let written = round_trip(line_kind, line).unwrap().unwrap();
                 let a: Value = serde_json::from_slice(line).unwrap();
@@ -39,7 +50,11 @@ fn every_valid_example_is_valid_and_round_trips() {
 fn every_invalid_example_is_rejected_with_the_expected_pointer_and_rule() {
     let dir = examples_dir().join("invalid");
     let files = example_files(&dir);
-    assert!(files.len() >= 30, "expected the example set, found {}", files.len());
+    assert!(
+        files.len() >= 30,
+        "expected the example set, found {}",
+        files.len()
+    );
     for path in files {
         let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
         let bytes = std::fs::read(&path).unwrap();
@@ -47,7 +62,10 @@ fn every_invalid_example_is_rejected_with_the_expected_pointer_and_rule() {
         assert!(!report.is_valid(), "{} should be invalid", path.display());
         let expect_path = path.with_extension("expect.json");
         let expect: Value = serde_json::from_slice(&std::fs::read(&expect_path).unwrap()).unwrap();
-        let (pointer, rule) = (expect["pointer"].as_str().unwrap(), expect["rule"].as_str().unwrap());
+        let (pointer, rule) = (
+            expect["pointer"].as_str().unwrap(),
+            expect["rule"].as_str().unwrap(),
+        );
         assert!(
             report
                 .errors()
@@ -58,7 +76,10 @@ fn every_invalid_example_is_rejected_with_the_expected_pointer_and_rule() {
         );
         // The file name says which rule it breaks.
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(name.contains(&format!("--{rule}--")), "{name} does not name rule {rule}");
+        assert!(
+            name.contains(&format!("--{rule}--")),
+            "{name} does not name rule {rule}"
+        );
     }
 }
 

@@ -1,5 +1,8 @@
 //! Bad input never panics, and is reported as an error, for every kind.
 
+// Test code: a failed unwrap is a failed test, which is what we want.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use mplp_core::Rule;
 use mplp_integration_tests::{Kind, validate};
 use proptest::prelude::*;
@@ -15,20 +18,40 @@ fn pathological_inputs() -> Vec<(String, Vec<u8>)> {
         ("string".into(), b"\"plan\"".to_vec()),
         ("empty object".into(), b"{}".to_vec()),
         ("invalid utf-8".into(), b"{\"a\": \"\xff\xfe\"}".to_vec()),
-        ("truncated".into(), b"{\"meta\": {\"protocol_version\": \"1.0".to_vec()),
+        (
+            "truncated".into(),
+            b"{\"meta\": {\"protocol_version\": \"1.0".to_vec(),
+        ),
         ("trailing garbage".into(), b"{} {}".to_vec()),
         ("duplicate keys".into(), b"{\"a\": 1, \"a\": 2}".to_vec()),
         ("bom".into(), b"\xef\xbb\xbf{}".to_vec()),
-        ("huge number".into(), b"{\"order_index\": 1e999999}".to_vec()),
+        (
+            "huge number".into(),
+            b"{\"order_index\": 1e999999}".to_vec(),
+        ),
     ];
-    inputs.push(("100,000 nested arrays".into(), [vec![b'['; 100_000], vec![b']'; 100_000]].concat()));
+    inputs.push((
+        "100,000 nested arrays".into(),
+        [vec![b'['; 100_000], vec![b']'; 100_000]].concat(),
+    ));
     inputs.push((
         "100,000 nested objects".into(),
-        [b"{\"a\":".repeat(100_000), b"1".to_vec(), vec![b'}'; 100_000]].concat(),
+        [
+            b"{\"a\":".repeat(100_000),
+            b"1".to_vec(),
+            vec![b'}'; 100_000],
+        ]
+        .concat(),
     ));
     inputs.push((
         "deep inside a known field".into(),
-        [b"{\"meta\": ".to_vec(), vec![b'['; 50_000], vec![b']'; 50_000], b"}".to_vec()].concat(),
+        [
+            b"{\"meta\": ".to_vec(),
+            vec![b'['; 50_000],
+            vec![b']'; 50_000],
+            b"}".to_vec(),
+        ]
+        .concat(),
     ));
     inputs
 }
@@ -58,7 +81,14 @@ fn pathological_inputs_are_errors_not_panics() {
 
 #[test]
 fn not_json_is_a_syntax_error_at_the_root() {
-    for kind in [Kind::Plan, Kind::Dialog, Kind::Collab, Kind::MapEvent, Kind::SaEvent, Kind::Event] {
+    for kind in [
+        Kind::Plan,
+        Kind::Dialog,
+        Kind::Collab,
+        Kind::MapEvent,
+        Kind::SaEvent,
+        Kind::Event,
+    ] {
         let report = validate(kind, b"{\"meta\": ");
         let errors: Vec<_> = report.errors().collect();
         assert_eq!(errors.len(), 1, "{kind:?}: {errors:#?}");

@@ -1,5 +1,8 @@
 //! End-to-end tests of `mplp validate`: exit codes, output formats, inputs.
 
+// Test code: a failed unwrap is a failed test, which is what we want.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
