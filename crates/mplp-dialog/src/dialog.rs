@@ -55,7 +55,7 @@ pub const DIALOG_MESSAGES_OUT_OF_ORDER: Rule = Rule::new("dialog_messages_out_of
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Message {
     /// Kind of speaker that produced the message. Required.
@@ -72,6 +72,8 @@ pub struct Message {
     )]
     pub event: Option<BaseEvent>,
 }
+
+mplp_core::object_only!(Message);
 
 impl Message {
     /// A message without an attached event.
@@ -134,7 +136,7 @@ impl CheckValue for Message {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Dialog {
     /// [PROTOCOL-CORE] Protocol and schema version information for this document. Required.
@@ -191,6 +193,8 @@ pub struct Dialog {
     )]
     pub events: Option<Vec<BaseEvent>>,
 }
+
+mplp_core::object_only!(Dialog);
 
 impl Dialog {
     /// A new, empty, `active` dialog in the given context: a fresh

@@ -87,7 +87,7 @@ impl Dialog {
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct DialogTreeNode {
     /// The dialog this node stands for.
@@ -109,6 +109,8 @@ pub struct DialogTreeNode {
     #[serde(default)]
     pub children_ids: Vec<DialogId>,
 }
+
+mplp_core::object_only!(DialogTreeNode);
 
 impl DialogTreeNode {
     /// A root node.

@@ -102,3 +102,28 @@ fn seed_complete_example_is_refused_with_every_problem() {
         assert!(found.contains(&expected), "{expected:?} not in {found:?}");
     }
 }
+
+#[test]
+fn arrays_of_field_values_are_not_objects() {
+    // Serde's derived structs would read these as a message and a meta block.
+    let doc = serde_json::json!({
+        "meta": ["1.0.0", "1.0.0"],
+        "dialog_id": "36398c50-7383-4f61-b96f-4525123599da",
+        "context_id": "0ddb0a8e-a488-47b1-8fbc-0133d0a359a2",
+        "status": "active",
+        "messages": [["user", "hi", "2025-12-07T00:00:05Z"]]
+    });
+    let v = Dialog::validate_json(serde_json::to_vec(&doc).unwrap());
+    let found: Vec<_> = v
+        .report
+        .errors()
+        .map(|e| (e.pointer.as_str(), e.rule.as_str()))
+        .collect();
+    assert_eq!(found, [("/meta", "type"), ("/messages/0", "type")]);
+    assert!(
+        serde_json::from_str::<mplp_dialog::DialogTreeNode>(
+            r#"["36398c50-7383-4f61-b96f-4525123599da"]"#
+        )
+        .is_err()
+    );
+}

@@ -327,6 +327,8 @@ fn pool() -> Vec<Value> {
         json!({"a": 1}),
         json!({"role": "user", "content": "hi", "timestamp": "2025-12-07T00:00:05Z"}),
         json!({"role": "user", "content": "hi"}),
+        json!(["user", "hi", "2025-12-07T00:00:05Z"]),
+        json!(["1.0.0", "1.0.0"]),
         json!({"event_id": "550e8400-e29b-41d4-a716-446655440000", "event_type": "dialog.x", "source": "dialog", "timestamp": "2025-12-07T00:00:05Z"}),
         json!({"trace_id": "550e8400-e29b-41d4-a716-446655440000", "span_id": "550e8400-e29b-41d4-a716-446655440000"}),
         json!({"id": "550e8400-e29b-41d4-a716-446655440000", "module": "confirm"}),
