@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use mplp_core::schema;
 use serde_json::{Map, Value, json};
 
-use crate::kinds::{Kind, counts_for_schema_verdict};
+use crate::kinds::{Kind, counts_for_schema_verdict, is_sdk_payload_rule};
 
 /// A documented reason why jsonschema and the Rust types may disagree.
 pub(crate) struct Exception {
@@ -521,6 +521,17 @@ pub(crate) fn run(kind: &Kind, seeds: &[Value], count: usize, seed: u64) -> Kind
         let v = judge(kind, &doc);
         out.mutants += 1;
         out.schema_valid += usize::from(v.schema);
+        if v.schema && !v.serde && agree(&v) {
+            // Agreement only because SDK payload rules do not count: shown
+            // with the exceptions, so the filter's reach is visible.
+            let report = (kind.check)(&doc);
+            if report
+                .errors()
+                .any(|e| is_sdk_payload_rule(e.rule.as_str()))
+            {
+                *out.excepted.entry("sdk-payload-rules").or_default() += 1;
+            }
+        }
         let mut problem = None;
         if !agree(&v) {
             match explain(kind, &doc) {
