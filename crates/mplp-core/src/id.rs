@@ -51,6 +51,55 @@ pub enum IdError {
 /// assert_eq!(u.get_version_num(), 4);
 /// ```
 pub fn parse_canonical_v4(s: &str) -> Result<Uuid, IdError> {
+    match parse_fast(s.as_bytes()) {
+        Some(u) => Ok(u),
+        None => diagnose(s),
+    }
+}
+
+/// The value of a lowercase hex digit, or `0xff`.
+const HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut c = 0;
+    while c < 10 {
+        t[b'0' as usize + c] = c as u8;
+        c += 1;
+    }
+    let mut c = 0;
+    while c < 6 {
+        t[b'a' as usize + c] = 10 + c as u8;
+        c += 1;
+    }
+    t
+};
+
+/// Where the 16 bytes of a hyphenated UUID start.
+const POS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+
+/// The happy path: one pass over the 36 bytes with a lookup table, no
+/// allocation. `None` for anything that is not canonical; [`diagnose`] then
+/// says why.
+fn parse_fast(b: &[u8]) -> Option<Uuid> {
+    let b: &[u8; 36] = b.try_into().ok()?;
+    if b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
+        return None;
+    }
+    if b[14] != b'4' || !matches!(b[19], b'8' | b'9' | b'a' | b'b') {
+        return None;
+    }
+    let mut out = [0u8; 16];
+    let mut bad = 0u8;
+    for (o, &p) in out.iter_mut().zip(POS.iter()) {
+        let hi = HEX[b[p] as usize];
+        let lo = HEX[b[p + 1] as usize];
+        bad |= hi | lo;
+        *o = (hi << 4) | (lo & 0x0f);
+    }
+    (bad & 0xf0 == 0).then(|| Uuid::from_bytes(out))
+}
+
+/// The slow path: finds out what is wrong with a non-canonical text.
+fn diagnose(s: &str) -> Result<Uuid, IdError> {
     let b = s.as_bytes();
     if b.len() != 36 {
         return Err(IdError::NotUuid {

@@ -62,7 +62,6 @@
 
 mod builder;
 mod dag;
-mod fast_id;
 mod graph;
 pub mod lifecycle;
 mod model;

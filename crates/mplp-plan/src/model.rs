@@ -130,7 +130,6 @@ pub struct Plan {
 #[non_exhaustive]
 pub struct PlanStep {
     /// [PROTOCOL-CORE] UUID v4 that names this step.
-    #[serde(deserialize_with = "crate::fast_id::step_id")]
     pub step_id: StepId,
     /// [PROTOCOL-CORE] Non-empty text saying what the step has to get done.
     pub description: NonEmptyString,
@@ -141,7 +140,7 @@ pub struct PlanStep {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::fast_id::step_ids"
+        deserialize_with = "mplp_core::not_null"
     )]
     pub dependencies: Option<Vec<StepId>>,
     /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
