@@ -65,12 +65,14 @@ pub struct Message {
     /// RFC 3339 date-time at which the message was produced. Required.
     pub timestamp: Timestamp,
     /// Optional base event attached to the message, linking it to the Trace module.
+    /// Boxed: events on messages are rare, and a small `Message` makes long
+    /// dialogs faster to read and prune.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "mplp_core::not_null"
     )]
-    pub event: Option<BaseEvent>,
+    pub event: Option<Box<BaseEvent>>,
 }
 
 mplp_core::object_only!(Message);
@@ -94,7 +96,7 @@ impl Message {
     /// The same message with a base event attached.
     #[must_use]
     pub fn with_event(mut self, event: BaseEvent) -> Self {
-        self.event = Some(event);
+        self.event = Some(Box::new(event));
         self
     }
 }
