@@ -48,6 +48,14 @@ where
 /// functions) and invoke this macro: the trait impls then accept a map only
 /// and delegate to the derived code.
 ///
+/// A side effect of `remote = "Self"`: serde's generated code becomes public
+/// inherent `deserialize`/`serialize` functions on the type, which rustdoc
+/// lists. They are an implementation detail: always go through the serde
+/// traits (`serde_json::from_str`, `Document::from_json`, ...), which refuse
+/// arrays; calling `Type::deserialize` by that path name reaches the inherent
+/// function instead (`<Type as serde::Deserialize>::deserialize` reaches the
+/// trait).
+///
 /// ```
 /// #[derive(Debug, serde::Serialize, serde::Deserialize)]
 /// #[serde(remote = "Self", deny_unknown_fields)]

@@ -26,7 +26,7 @@
 //!
 //! # Feature flags
 //! - `schema`: our rendering of the canonical JSON Schemas, embedded, and
-//!   [`schema::validate`] to check a `serde_json::Value` with the `jsonschema` crate.
+//!   `schema::validate` to check a `serde_json::Value` with the `jsonschema` crate.
 //! - `schemars`: `schemars::JsonSchema` for every type (used by `cargo xtask schema-check`).
 //!
 //! # Dependencies, and why
