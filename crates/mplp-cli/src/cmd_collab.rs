@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use mplp_collab::simulate::{SimConfig, simulate};
 use mplp_collab::sink::NdjsonSink;
-use mplp_core::{CollabMode, Document};
+use mplp_core::CollabMode;
 use mplp_plan::Plan;
 
 /// The collaboration modes, as the command line spells them.
@@ -86,21 +86,9 @@ fn run_simulate(
 ) -> ExitCode {
     let mut config = SimConfig::new(mode, participants, turns).with_seed(seed);
     if let Some(path) = plan {
-        let bytes = match crate::io::read_input(path) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("mplp: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        match Plan::from_json(&bytes) {
+        match crate::io::load::<Plan>(path) {
             Ok(p) => config = config.with_plan(p),
-            Err(e) => {
-                for v in e.violations() {
-                    eprintln!("{path}: error: {v}");
-                }
-                return ExitCode::from(1);
-            }
+            Err(code) => return code,
         }
     }
     let stdout = std::io::stdout();

@@ -157,30 +157,14 @@ fn with_dialog(
     path: &str,
     action: impl FnOnce(&Dialog) -> Result<String, (u8, String)>,
 ) -> ExitCode {
-    let bytes = match crate::io::read_input(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("mplp: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let validation = Dialog::validate_json(&bytes);
-    for warning in validation.report.warnings() {
-        eprintln!("{path}: warning: {warning}");
-    }
-    let dialog = match validation.into_result() {
+    let dialog: Dialog = match crate::io::load(path) {
         Ok(d) => d,
-        Err(e) => {
-            for v in e.violations() {
-                eprintln!("{path}: error: {v}");
-            }
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     match action(&dialog) {
-        Ok(text) => {
-            println!("{text}");
-            ExitCode::SUCCESS
+        Ok(mut text) => {
+            text.push('\n');
+            crate::io::emit(&text)
         }
         Err((code, message)) => {
             eprintln!("mplp: {path}: {message}");

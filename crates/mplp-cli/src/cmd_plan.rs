@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use mplp_core::Document;
 use mplp_plan::Plan;
 
 /// The diagram languages of `mplp plan render`.
@@ -36,30 +35,13 @@ pub(crate) fn run(cmd: PlanCommand) -> ExitCode {
 }
 
 fn render(format: RenderFormat, path: &str) -> ExitCode {
-    let bytes = match crate::io::read_input(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("mplp: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let validation = Plan::validate_json(&bytes);
-    for warning in validation.report.warnings() {
-        eprintln!("{path}: warning: {warning}");
-    }
-    let plan = match validation.into_result() {
+    let plan: Plan = match crate::io::load(path) {
         Ok(plan) => plan,
-        Err(e) => {
-            for v in e.violations() {
-                eprintln!("{path}: error: {v}");
-            }
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let text = match format {
         RenderFormat::Mermaid => mplp_plan::render::mermaid(&plan),
         RenderFormat::Dot => mplp_plan::render::dot(&plan),
     };
-    print!("{text}");
-    ExitCode::SUCCESS
+    crate::io::emit(&text)
 }

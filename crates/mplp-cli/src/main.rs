@@ -57,9 +57,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Shared helpers for subcommands: reading input files.
+/// Shared helpers for subcommands: reading input documents and writing output.
 pub(crate) mod io {
-    use std::io::Read;
+    use std::io::{Read, Write};
+    use std::process::ExitCode;
+
+    use mplp_core::Document;
 
     /// Reads a whole file, or standard input for `-`.
     pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, String> {
@@ -71,6 +74,40 @@ pub(crate) mod io {
             Ok(buf)
         } else {
             std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+        }
+    }
+
+    /// Reads and validates the document of type `T` at `path` (`-` for
+    /// standard input), printing its warnings to standard error. On failure
+    /// the errors are printed and the exit status is returned: 2 when the
+    /// input cannot be read, 1 when it is not a valid document.
+    pub(crate) fn load<T: Document>(path: &str) -> Result<T, ExitCode> {
+        let bytes = read_input(path).map_err(|e| {
+            eprintln!("mplp: {e}");
+            ExitCode::from(2)
+        })?;
+        let validation = T::validate_json(&bytes);
+        for warning in validation.report.warnings() {
+            eprintln!("{path}: warning: {warning}");
+        }
+        validation.into_result().map_err(|e| {
+            for v in e.violations() {
+                eprintln!("{path}: error: {v}");
+            }
+            ExitCode::from(1)
+        })
+    }
+
+    /// Writes `text` to standard output: exit 0, or 2 with a message when
+    /// standard output is closed or full (a closed pipe is not a panic).
+    pub(crate) fn emit(text: &str) -> ExitCode {
+        let mut out = std::io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mplp: cannot write the output: {e}");
+                ExitCode::from(2)
+            }
         }
     }
 }

@@ -21,11 +21,20 @@ fn colours(status: StepStatus) -> (&'static str, &'static str) {
     }
 }
 
+/// Control characters and Unicode line/paragraph separators: none may
+/// appear raw inside a one-line label.
+fn is_break(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// Escapes text for a double-quoted Mermaid label, with Mermaid's entity
-/// codes: nothing in the text can end the label or be read as markup.
+/// codes: nothing in the text can end the label or be read as markup. `%`
+/// is escaped too, so `%%` can never start a comment or a `%%{init}%%`
+/// directive, and line breaks and other control characters become spaces.
 ///
 /// ```
 /// assert_eq!(mplp_plan::render::mermaid_escape(r#"say "hi" <b> #1"#), "say #quot;hi#quot; #lt;b#gt; #35;1");
+/// assert_eq!(mplp_plan::render::mermaid_escape("100%%\nnext"), "100#37;#37; next");
 /// ```
 pub fn mermaid_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -37,14 +46,18 @@ pub fn mermaid_escape(text: &str) -> String {
             '>' => out.push_str("#gt;"),
             '&' => out.push_str("#amp;"),
             '`' => out.push_str("#96;"),
-            '\n' | '\r' | '\t' => out.push(' '),
+            '%' => out.push_str("#37;"),
+            c if is_break(c) => out.push(' '),
             c => out.push(c),
         }
     }
     out
 }
 
-/// Escapes text for a double-quoted Graphviz string.
+/// Escapes text for a double-quoted Graphviz string: quotes and
+/// backslashes are escaped, a line break becomes Graphviz's `\n`, a
+/// carriage return is dropped and any other control character (or Unicode
+/// line separator) becomes a space.
 ///
 /// ```
 /// assert_eq!(mplp_plan::render::dot_escape("a \"b\" \\ c\nd"), r#"a \"b\" \\ c\nd"#);
@@ -57,6 +70,7 @@ pub fn dot_escape(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\r' => {}
+            c if is_break(c) => out.push(' '),
             c => out.push(c),
         }
     }

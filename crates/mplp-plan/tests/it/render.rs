@@ -55,3 +55,63 @@ fn unknown_dependencies_are_left_out() {
     assert!(!render::dot(&p).contains("->"));
     assert!(!render::mermaid(&p).contains("-->"));
 }
+
+/// What the renderers must never put raw in a label.
+fn is_break(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// Reads back a Graphviz double-quoted string body written by `dot_escape`.
+fn dot_unescape(s: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return None, // an unescaped quote would end the string
+            '\\' => match chars.next()? {
+                '"' => out.push('"'),
+                '\\' => out.push('\\'),
+                'n' => out.push('\n'),
+                _ => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// Any text, including quotes, markup, `%%` and every kind of line
+    /// break, stays inside one Mermaid label and one DOT string.
+    #[test]
+    fn labels_never_escape_their_quotes(
+        text in "(\\PC|[\"<>&`#%;\\\\\\[\\]{}\\n\\r\\t\\u{0}\\u{85}\\u{2028}\\u{2029}]){0,40}"
+    ) {
+        let m = render::mermaid_escape(&text);
+        for bad in ['"', '<', '>', '`', '%', '\n', '\r'] {
+            proptest::prop_assert!(!m.contains(bad), "{:?} in {:?}", bad, m);
+        }
+        proptest::prop_assert!(!m.chars().any(is_break), "{:?}", m);
+
+        let d = render::dot_escape(&text);
+        proptest::prop_assert!(!d.chars().any(is_break), "{:?}", d);
+        // The escaping is exact: reading it back gives the text, with `\r`
+        // dropped and other breaks turned into spaces.
+        let expected: String = text
+            .chars()
+            .filter(|&c| c != '\r')
+            .map(|c| if c != '\n' && is_break(c) { ' ' } else { c })
+            .collect();
+        proptest::prop_assert_eq!(dot_unescape(&d), Some(expected));
+
+        // Rendered, a step with this description is one node line.
+        let mut b = Plan::builder(ContextId::new(), text.clone(), "o");
+        b.step(if text.is_empty() { "x".to_owned() } else { text.clone() });
+        if let Ok(plan) = b.build() {
+            proptest::prop_assert_eq!(render::mermaid(&plan).lines().count(), 5);
+            proptest::prop_assert_eq!(render::dot(&plan).lines().count(), 7);
+        }
+    }
+}
