@@ -203,11 +203,21 @@ struct Core<K, C> {
 }
 
 impl<K: EventSink, C: Clock> Core<K, C> {
+    /// An event with the next id and time of the session's clock.
     fn event(&mut self, payload: MapPayload) -> MapEvent {
+        let at = self.clock.now();
+        self.event_at(payload, at)
+    }
+
+    /// An event with the next id of the session's clock, at `at`.
+    fn event_at(&mut self, payload: MapPayload, at: Timestamp) -> MapEvent {
         let id = SchemaUuid::from_uuid(self.clock.uuid());
-        MapEvent::new(self.session_id.clone(), payload)
-            .with_event_id(id)
-            .with_timestamp(self.clock.now())
+        MapEvent::new_at(self.session_id.clone(), payload, id, at)
+    }
+
+    /// The event role of participant `index` (empty when out of range).
+    fn role(&self, index: usize) -> String {
+        self.roles.get(index).cloned().unwrap_or_default()
     }
 
     fn emit(&mut self, event: MapEvent) -> Result<(), SessionError> {
@@ -597,18 +607,20 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
             None => self.turns.dispatch_next(at.clone())?,
             Some(h) => self.turns.dispatch_to(h, at.clone())?,
         };
-        let role = self
-            .core
-            .roles
-            .get(token.holder())
-            .cloned()
-            .unwrap_or_default();
+        let role = self.core.role(token.holder());
         let mut p = TurnDispatched::new(role.clone(), token.turn_number());
-        p.token_id = Some(token.token_id().to_string());
+        let mut buf = uuid::Uuid::encode_buffer();
+        p.token_id = Some(
+            token
+                .token_id()
+                .hyphenated()
+                .encode_lower(&mut buf)
+                .to_owned(),
+        );
         p.task = task.map(str::to_owned);
-        let mut e = MapEvent::new(self.core.session_id.clone(), MapPayload::TurnDispatched(p))
-            .with_event_id(SchemaUuid::from_uuid(self.core.clock.uuid()))
-            .with_timestamp(at)
+        let mut e = self
+            .core
+            .event_at(MapPayload::TurnDispatched(p), at)
             .with_target_roles(vec![role]);
         if self.collab.mode == CollabMode::Orchestrated {
             e.initiator_role.clone_from(&self.core.orchestrator_role);
@@ -662,14 +674,8 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         outcome: &TurnOutcome,
     ) -> Result<(), SessionError> {
         let at = self.core.clock.now();
-        let role = self
-            .core
-            .roles
-            .get(token.holder())
-            .cloned()
-            .unwrap_or_default();
         let mut p = TurnCompleted::new(
-            role,
+            self.core.role(token.holder()),
             token.turn_number(),
             outcome.status.as_str().to_owned(),
         );
@@ -677,9 +683,7 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         p.result.clone_from(&outcome.result);
         self.turns.complete(token, at.clone())?;
         self.core.turns_completed += 1;
-        let e = MapEvent::new(self.core.session_id.clone(), MapPayload::TurnCompleted(p))
-            .with_event_id(SchemaUuid::from_uuid(self.core.clock.uuid()))
-            .with_timestamp(at);
+        let e = self.core.event_at(MapPayload::TurnCompleted(p), at);
         self.core.emit(e)
     }
 
@@ -760,7 +764,7 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         let id = self.core.clock.uuid();
         let mut round =
             BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
-        let sender_role = self.core.roles.get(sender).cloned().unwrap_or_default();
+        let sender_role = self.core.role(sender);
         let targets: Vec<String> = round
             .targets()
             .iter()

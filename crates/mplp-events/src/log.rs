@@ -35,6 +35,7 @@
 //! ```
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hasher, RandomState};
 use std::io::{self, BufRead, Write};
 use std::marker::PhantomData;
 
@@ -292,11 +293,78 @@ impl<W: Write, E: Serialize> EventSink<E> for LogWriter<W> {
 }
 
 // ---------------------------------------------------------------------------
+// Hashing ids and turn numbers
+
+/// The hasher of the validators' maps keyed by UUIDs and turn numbers, which
+/// are looked up on every event: a folded 64x64->128 multiply with keys drawn
+/// from the standard library's random source (as foldhash does), several
+/// times cheaper than SipHash on 16-byte keys. The keys are random per map,
+/// so a log cannot be crafted in advance to collide.
+#[derive(Clone, Copy)]
+struct IdHash {
+    k0: u64,
+    k1: u64,
+}
+
+impl Default for IdHash {
+    fn default() -> Self {
+        let s = RandomState::new();
+        IdHash {
+            k0: s.hash_one(0x243f_6a88_85a3_08d3_u64),
+            k1: s.hash_one(0x1319_8a2e_0370_7344_u64) | 1,
+        }
+    }
+}
+
+impl BuildHasher for IdHash {
+    type Hasher = IdHasher;
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher {
+            h: self.k0,
+            k: self.k1,
+        }
+    }
+}
+
+struct IdHasher {
+    h: u64,
+    k: u64,
+}
+
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            for (d, b) in w.iter_mut().zip(c) {
+                *d = *b;
+            }
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.h = fold_mul(self.h ^ x, self.k);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        fold_mul(self.h, self.k ^ 0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+type IdMap<K, V> = HashMap<K, V, IdHash>;
+
+// ---------------------------------------------------------------------------
 // Completed sessions
 
 /// A bounded memory of completed sessions (FIFO).
 struct Completed {
-    set: HashSet<Uuid>,
+    set: HashSet<Uuid, IdHash>,
     order: VecDeque<Uuid>,
     cap: usize,
 }
@@ -304,7 +372,7 @@ struct Completed {
 impl Completed {
     fn new(cap: usize) -> Self {
         Completed {
-            set: HashSet::new(),
+            set: HashSet::default(),
             order: VecDeque::new(),
             cap,
         }
@@ -349,7 +417,7 @@ struct SessionState {
     last_turn: u64,
     completed_turns: u64,
     /// Turn number → (role, line of the dispatch).
-    open_turns: HashMap<u64, (Box<str>, u64)>,
+    open_turns: IdMap<u64, (Box<str>, u64)>,
     broadcasts: u64,
     /// broadcast_id → (line of the broadcast, answered).
     broadcast_ids: HashMap<Box<str>, (u64, bool)>,
@@ -397,7 +465,7 @@ impl SessionState {
 /// ]);
 /// ```
 pub struct MapLogValidator {
-    sessions: HashMap<Uuid, SessionState>,
+    sessions: IdMap<Uuid, SessionState>,
     completed: Completed,
     report: Report,
     events: u64,
@@ -418,7 +486,7 @@ impl MapLogValidator {
     /// A validator that remembers the last `n` completed sessions.
     pub fn with_completed_memory(n: usize) -> Self {
         MapLogValidator {
-            sessions: HashMap::new(),
+            sessions: IdMap::default(),
             completed: Completed::new(n),
             report: Report::new(),
             events: 0,
@@ -827,7 +895,7 @@ struct RunState {
     /// Which event types were seen (bit per `SaEventType` index).
     seen: u16,
     /// step_id → line of its start.
-    open_steps: HashMap<Uuid, u64>,
+    open_steps: IdMap<Uuid, u64>,
 }
 
 fn type_bit(t: SaEventType) -> u16 {
@@ -852,7 +920,7 @@ const PHASE_NAMES: [&str; 6] = [
 /// `sa_step_started_is_finished`, `sa_step_finished_without_start`,
 /// `sa_completed_last`, and the warning `sa_mandatory_event_missing`.
 pub struct SaLogValidator {
-    runs: HashMap<Uuid, RunState>,
+    runs: IdMap<Uuid, RunState>,
     completed: Completed,
     report: Report,
     events: u64,
@@ -873,7 +941,7 @@ impl SaLogValidator {
     /// A validator that remembers the last `n` completed runs.
     pub fn with_completed_memory(n: usize) -> Self {
         SaLogValidator {
-            runs: HashMap::new(),
+            runs: IdMap::default(),
             completed: Completed::new(n),
             report: Report::new(),
             events: 0,

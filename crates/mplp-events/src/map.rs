@@ -531,9 +531,35 @@ impl MapEvent {
     /// An event of the given payload, with a fresh event id (lowercase UUID
     /// v4) and the current time.
     pub fn new(session_id: impl Into<SessionId>, payload: MapPayload) -> Self {
+        Self::new_at(session_id, payload, SchemaUuid::new(), Timestamp::now())
+    }
+
+    /// An event of the given payload with the given event id and timestamp:
+    /// what a runtime with its own clock uses (no random id is drawn and no
+    /// clock is read, unlike [`MapEvent::new`] followed by
+    /// [`MapEvent::with_event_id`] and [`MapEvent::with_timestamp`]).
+    ///
+    /// ```
+    /// use mplp_core::{CollabId, Timestamp};
+    /// use mplp_events::map::{MapPayload, TurnCompleted};
+    /// use mplp_events::{MapEvent, SchemaUuid};
+    /// let at = Timestamp::parse("2025-12-07T00:00:05.000Z")?;
+    /// let id: SchemaUuid = "ca7350a9-f7ff-4c29-b07d-de720544a6a0".parse()?;
+    /// let payload = MapPayload::TurnCompleted(TurnCompleted::new("coder".into(), 1, "completed".into()));
+    /// let e = MapEvent::new_at(CollabId::new(), payload, id.clone(), at.clone());
+    /// assert_eq!((&e.event_id, &e.timestamp), (&id, &at));
+    /// assert_eq!(e.event_type().as_str(), "MAPTurnCompleted");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_at(
+        session_id: impl Into<SessionId>,
+        payload: MapPayload,
+        event_id: SchemaUuid,
+        timestamp: Timestamp,
+    ) -> Self {
         MapEvent {
-            event_id: SchemaUuid::new(),
-            timestamp: Timestamp::now(),
+            event_id,
+            timestamp,
             session_id: session_id.into(),
             initiator_role: None,
             target_roles: None,

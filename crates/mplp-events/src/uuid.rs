@@ -87,6 +87,11 @@ impl SchemaUuid {
 
     /// Parses text of `format: uuid`, keeping it as written.
     pub fn parse(s: &str) -> Result<Self, UuidFormatError> {
+        // The usual text (lowercase v4) through core's table-driven parser;
+        // everything else through the general `format: uuid` check.
+        if let Ok(uuid) = mplp_core::id::parse_canonical_v4(s) {
+            return Ok(SchemaUuid { uuid, text: None });
+        }
         let uuid = parse_format_uuid(s)?;
         let lower = !s.bytes().any(|c| c.is_ascii_uppercase());
         Ok(SchemaUuid {
