@@ -4,41 +4,16 @@
 // Test code: a failed unwrap is a failed test, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+
+use common::{mplp, mplp_stdin, repo, stdout as out};
 
 use mplp_core::{ContextId, Document};
 use mplp_dialog::{Dialog, DialogRole};
 use mplp_plan::Plan;
-
-fn mplp(args: &[&str]) -> Output {
-    mplp_stdin(args, b"")
-}
-
-fn mplp_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
-        .args(args)
-        .current_dir(repo())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    // The command may exit before reading (usage errors): ignore a closed pipe.
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

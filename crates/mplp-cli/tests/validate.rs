@@ -3,38 +3,9 @@
 // Test code: a failed unwrap is a failed test, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn mplp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mplp"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .unwrap()
-}
-
-fn mplp_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
-        .args(args)
-        .current_dir(repo())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::{mplp, mplp_stdin, repo, stdout};
 
 #[test]
 fn valid_examples_exit_zero() {

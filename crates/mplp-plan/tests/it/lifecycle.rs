@@ -1,5 +1,6 @@
 //! The lifecycle tables and triggers.
 
+use crate::{pr, violations};
 use mplp_core::{ContextId, Document, Error, StepId};
 use mplp_plan::{ConfirmDecision, Plan, PlanStatus, StepStatus};
 
@@ -202,16 +203,11 @@ fn builder_refuses_what_it_cannot_represent() {
     let unknown = StepId::new();
     b.step_after("x", &[unknown]);
     let err = b.build().unwrap_err();
-    let got: Vec<_> = err
-        .violations()
-        .iter()
-        .map(|v| (v.pointer.clone(), v.rule.as_str()))
-        .collect();
     assert_eq!(
-        got,
+        violations(&err),
         [
-            ("/objective".to_string(), "min-length"),
-            ("/steps/0/description".to_string(), "min-length")
+            pr("/objective", "min-length"),
+            pr("/steps/0/description", "min-length")
         ]
     );
     let mut b = Plan::builder(ContextId::new(), "t", "o");

@@ -66,6 +66,14 @@ pub fn warnings(doc: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The violations of an error, as (pointer, rule).
+pub fn violations(err: &mplp_core::Error) -> Vec<(String, String)> {
+    err.violations()
+        .iter()
+        .map(|v| (v.pointer.clone(), v.rule.to_string()))
+        .collect()
+}
+
 /// `(pointer, rule)` as owned strings.
 pub fn pr(pointer: &str, rule: &str) -> (String, String) {
     (pointer.to_owned(), rule.to_owned())

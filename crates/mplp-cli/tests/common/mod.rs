@@ -1,0 +1,37 @@
+//! Helpers shared by the end-to-end tests: running `mplp` from the repository root.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `mplp` with `args` and an empty standard input.
+pub(crate) fn mplp(args: &[&str]) -> Output {
+    mplp_stdin(args, b"")
+}
+
+/// Runs `mplp` with `args`, writing `input` to its standard input.
+pub(crate) fn mplp_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The command may exit before reading (usage errors): ignore a closed pipe.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// The repository root.
+pub(crate) fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Standard output, lossily decoded.
+pub(crate) fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
