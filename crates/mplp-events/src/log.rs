@@ -395,6 +395,61 @@ impl Completed {
     }
 }
 
+/// What the MAP and SA validators share: the open sessions (runs) by id,
+/// the bounded memory of completed ones, the violations found so far and the
+/// number of events seen.
+struct Books<S> {
+    open: IdMap<Uuid, S>,
+    completed: Completed,
+    report: Report,
+    events: u64,
+}
+
+impl<S> Books<S> {
+    fn new(completed_memory: usize) -> Self {
+        Books {
+            open: IdMap::default(),
+            completed: Completed::new(completed_memory),
+            report: Report::new(),
+            events: 0,
+        }
+    }
+
+    /// Parses one line; the violations of a line that does not parse (or
+    /// breaks a rule of its own) are reported.
+    fn parse<T: Document>(&mut self, line: u64, bytes: &[u8]) -> Option<T> {
+        match parse_line::<T>(line, bytes) {
+            Ok(e) => Some(e),
+            Err(v) => {
+                self.report.extend(v);
+                None
+            }
+        }
+    }
+
+    fn err(&mut self, line: u64, pointer: &str, rule: Rule, message: String) {
+        self.report
+            .push(Violation::error(pointer, rule, message).at_line(line));
+    }
+}
+
+/// Feeds every line of `reader` to a validator and finishes it; an I/O
+/// error is reported after the validator's findings.
+fn validate_log<V>(
+    reader: impl BufRead,
+    mut validator: V,
+    push_line: fn(&mut V, u64, &[u8]),
+    finish: fn(V) -> Report,
+) -> Report {
+    let mut io_report = Report::new();
+    for_each_line(reader, &mut io_report, |line, bytes| {
+        push_line(&mut validator, line, bytes)
+    });
+    let mut report = finish(validator);
+    report.extend(io_report);
+    report
+}
+
 /// Sorts violations by line (stable) into a report.
 fn sorted(report: Report) -> Report {
     let mut v = report.into_violations();
@@ -465,10 +520,7 @@ impl SessionState {
 /// ]);
 /// ```
 pub struct MapLogValidator {
-    sessions: IdMap<Uuid, SessionState>,
-    completed: Completed,
-    report: Report,
-    events: u64,
+    books: Books<SessionState>,
 }
 
 impl Default for MapLogValidator {
@@ -486,44 +538,36 @@ impl MapLogValidator {
     /// A validator that remembers the last `n` completed sessions.
     pub fn with_completed_memory(n: usize) -> Self {
         MapLogValidator {
-            sessions: IdMap::default(),
-            completed: Completed::new(n),
-            report: Report::new(),
-            events: 0,
+            books: Books::new(n),
         }
     }
 
     /// Validates one line of the log (its bytes, without the newline or with it).
     pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
-        match parse_line::<MapEvent>(line, bytes) {
-            Ok(e) => self.push(line, &e),
-            Err(v) => self.report.extend(v),
+        if let Some(e) = self.books.parse::<MapEvent>(line, bytes) {
+            self.push(line, &e);
         }
     }
 
     /// The number of items still open (sessions, turns, broadcasts,
     /// conflicts): what the validator's memory grows with.
     pub fn open_items(&self) -> usize {
-        self.sessions.len()
+        self.books.open.len()
             + self
-                .sessions
+                .books
+                .open
                 .values()
                 .map(SessionState::open_items)
                 .sum::<usize>()
     }
 
-    fn err(&mut self, line: u64, pointer: &str, rule: Rule, message: String) {
-        self.report
-            .push(Violation::error(pointer, rule, message).at_line(line));
-    }
-
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &MapEvent) {
-        self.events += 1;
+        self.books.events += 1;
         let id = *event.session_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
-        if self.completed.contains(&id) {
-            self.err(
+        if self.books.completed.contains(&id) {
+            self.books.err(
                 line,
                 "/event_type",
                 MAP_SESSION_COMPLETED_LAST,
@@ -535,9 +579,9 @@ impl MapLogValidator {
             return;
         }
         if t == MapEventType::SessionStarted {
-            if let Some(s) = self.sessions.get(&id) {
+            if let Some(s) = self.books.open.get(&id) {
                 let first = s.started_line;
-                self.err(
+                self.books.err(
                     line,
                     "/event_type",
                     MAP_SESSION_STARTED_FIRST,
@@ -550,11 +594,11 @@ impl MapLogValidator {
             }
         }
         let mut fresh = false;
-        let state = match self.sessions.get_mut(&id) {
+        let state = match self.books.open.get_mut(&id) {
             Some(s) => s,
             None => {
                 fresh = true;
-                self.sessions.entry(id).or_default()
+                self.books.open.entry(id).or_default()
             }
         };
         let mut out: Vec<Violation> = Vec::new();
@@ -768,13 +812,13 @@ impl MapLogValidator {
                 close = true;
             }
         }
-        self.report.extend(out);
+        self.books.report.extend(out);
         if close {
-            if let Some(state) = self.sessions.remove(&id) {
+            if let Some(state) = self.books.open.remove(&id) {
                 let session = event.session_id.to_string();
                 self.close(&session, state);
             }
-            self.completed.insert(id);
+            self.books.completed.insert(id);
         }
     }
 
@@ -783,7 +827,7 @@ impl MapLogValidator {
         let mut turns: Vec<_> = state.open_turns.into_iter().collect();
         turns.sort_by_key(|(_, (_, line))| *line);
         for (turn, (role, line)) in turns {
-            self.err(
+            self.books.err(
                 line,
                 "/payload/turn_number",
                 MAP_TURN_COMPLETION_MATCHES_DISPATCH,
@@ -805,7 +849,7 @@ impl MapLogValidator {
                 || "a broadcast without broadcast_id".to_owned(),
                 |id| format!("broadcast `{id}`"),
             );
-            self.err(
+            self.books.err(
                 line,
                 "/payload",
                 MAP_BROADCAST_HAS_RECEIVERS,
@@ -824,7 +868,7 @@ impl MapLogValidator {
                 || "a conflict without conflict_id".to_owned(),
                 |id| format!("conflict `{id}`"),
             );
-            self.err(
+            self.books.err(
                 line,
                 "/payload",
                 MAP_CONFLICT_RESOLVED,
@@ -836,11 +880,11 @@ impl MapLogValidator {
     /// Ends the log: reports every session not completed (and what it left
     /// open), and returns all violations sorted by line.
     pub fn finish(mut self) -> Report {
-        let mut open: Vec<_> = std::mem::take(&mut self.sessions).into_iter().collect();
+        let mut open: Vec<_> = std::mem::take(&mut self.books.open).into_iter().collect();
         open.sort_by_key(|(_, s)| s.started_line);
         for (id, state) in open {
             let session = id.hyphenated().to_string();
-            self.err(
+            self.books.err(
                 state.started_line,
                 "/session_id",
                 MAP_SESSION_COMPLETED_LAST,
@@ -850,14 +894,14 @@ impl MapLogValidator {
             );
             self.close(&session, state);
         }
-        sorted(self.report)
+        sorted(self.books.report)
     }
 }
 
 impl EventSink<MapEvent> for MapLogValidator {
     /// Validates the event as the next line.
     fn emit(&mut self, event: MapEvent) -> io::Result<()> {
-        let line = self.events + 1;
+        let line = self.books.events + 1;
         self.push(line, &event);
         Ok(())
     }
@@ -865,7 +909,7 @@ impl EventSink<MapEvent> for MapLogValidator {
 
 impl EventSink<&MapEvent> for MapLogValidator {
     fn emit(&mut self, event: &MapEvent) -> io::Result<()> {
-        let line = self.events + 1;
+        let line = self.books.events + 1;
         self.push(line, event);
         Ok(())
     }
@@ -874,14 +918,12 @@ impl EventSink<&MapEvent> for MapLogValidator {
 /// Validates a MAP event log (NDJSON), streaming: every violation carries its
 /// line. See [`MapLogValidator`] for the rules.
 pub fn validate_map_log(reader: impl BufRead) -> Report {
-    let mut v = MapLogValidator::new();
-    let mut io_report = Report::new();
-    for_each_line(reader, &mut io_report, |line, bytes| {
-        v.push_line(line, bytes)
-    });
-    let mut report = v.finish();
-    report.extend(io_report);
-    report
+    validate_log(
+        reader,
+        MapLogValidator::new(),
+        MapLogValidator::push_line,
+        MapLogValidator::finish,
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -920,10 +962,7 @@ const PHASE_NAMES: [&str; 6] = [
 /// `sa_step_started_is_finished`, `sa_step_finished_without_start`,
 /// `sa_completed_last`, and the warning `sa_mandatory_event_missing`.
 pub struct SaLogValidator {
-    runs: IdMap<Uuid, RunState>,
-    completed: Completed,
-    report: Report,
-    events: u64,
+    books: Books<RunState>,
 }
 
 impl Default for SaLogValidator {
@@ -941,43 +980,35 @@ impl SaLogValidator {
     /// A validator that remembers the last `n` completed runs.
     pub fn with_completed_memory(n: usize) -> Self {
         SaLogValidator {
-            runs: IdMap::default(),
-            completed: Completed::new(n),
-            report: Report::new(),
-            events: 0,
+            books: Books::new(n),
         }
     }
 
     /// Validates one line of the log.
     pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
-        match parse_line::<SaEvent>(line, bytes) {
-            Ok(e) => self.push(line, &e),
-            Err(v) => self.report.extend(v),
+        if let Some(e) = self.books.parse::<SaEvent>(line, bytes) {
+            self.push(line, &e);
         }
     }
 
     /// The number of items still open (runs and running steps).
     pub fn open_items(&self) -> usize {
-        self.runs.len()
+        self.books.open.len()
             + self
-                .runs
+                .books
+                .open
                 .values()
                 .map(|r| r.open_steps.len())
                 .sum::<usize>()
     }
 
-    fn err(&mut self, line: u64, pointer: &str, rule: Rule, message: String) {
-        self.report
-            .push(Violation::error(pointer, rule, message).at_line(line));
-    }
-
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &SaEvent) {
-        self.events += 1;
+        self.books.events += 1;
         let id = *event.sa_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
-        if self.completed.contains(&id) {
-            self.err(
+        if self.books.completed.contains(&id) {
+            self.books.err(
                 line,
                 "/event_type",
                 SA_COMPLETED_LAST,
@@ -989,9 +1020,9 @@ impl SaLogValidator {
             return;
         }
         if t == SaEventType::Initialized {
-            if let Some(r) = self.runs.get(&id) {
+            if let Some(r) = self.books.open.get(&id) {
                 let first = r.started_line;
-                self.err(
+                self.books.err(
                     line,
                     "/event_type",
                     SA_INITIALIZED_FIRST,
@@ -1005,11 +1036,11 @@ impl SaLogValidator {
             out.push(Violation::error(pointer, rule, message).at_line(line));
         };
         let mut fresh = false;
-        let state = match self.runs.get_mut(&id) {
+        let state = match self.books.open.get_mut(&id) {
             Some(s) => s,
             None => {
                 fresh = true;
-                self.runs.entry(id).or_default()
+                self.books.open.entry(id).or_default()
             }
         };
         if fresh {
@@ -1092,12 +1123,12 @@ impl SaLogValidator {
                 }
             }
         }
-        self.report.extend(out);
+        self.books.report.extend(out);
         if close {
-            if let Some(state) = self.runs.remove(&id) {
+            if let Some(state) = self.books.open.remove(&id) {
                 self.close(&event.sa_id.to_string(), state);
             }
-            self.completed.insert(id);
+            self.books.completed.insert(id);
         }
     }
 
@@ -1105,7 +1136,7 @@ impl SaLogValidator {
         let mut steps: Vec<_> = state.open_steps.into_iter().collect();
         steps.sort_by_key(|(_, line)| *line);
         for (step, line) in steps {
-            self.err(
+            self.books.err(
                 line,
                 "/payload/step_id",
                 SA_STEP_STARTED_IS_FINISHED,
@@ -1120,11 +1151,11 @@ impl SaLogValidator {
     /// Ends the log: reports every run not completed, and returns all
     /// violations sorted by line.
     pub fn finish(mut self) -> Report {
-        let mut open: Vec<_> = std::mem::take(&mut self.runs).into_iter().collect();
+        let mut open: Vec<_> = std::mem::take(&mut self.books.open).into_iter().collect();
         open.sort_by_key(|(_, s)| s.started_line);
         for (id, state) in open {
             let run = id.hyphenated().to_string();
-            self.err(
+            self.books.err(
                 state.started_line,
                 "/sa_id",
                 SA_COMPLETED_LAST,
@@ -1132,13 +1163,13 @@ impl SaLogValidator {
             );
             self.close(&run, state);
         }
-        sorted(self.report)
+        sorted(self.books.report)
     }
 }
 
 impl EventSink<SaEvent> for SaLogValidator {
     fn emit(&mut self, event: SaEvent) -> io::Result<()> {
-        let line = self.events + 1;
+        let line = self.books.events + 1;
         self.push(line, &event);
         Ok(())
     }
@@ -1147,12 +1178,10 @@ impl EventSink<SaEvent> for SaLogValidator {
 /// Validates an SA event log (NDJSON), streaming: every violation carries its
 /// line. See [`SaLogValidator`] for the rules.
 pub fn validate_sa_log(reader: impl BufRead) -> Report {
-    let mut v = SaLogValidator::new();
-    let mut io_report = Report::new();
-    for_each_line(reader, &mut io_report, |line, bytes| {
-        v.push_line(line, bytes)
-    });
-    let mut report = v.finish();
-    report.extend(io_report);
-    report
+    validate_log(
+        reader,
+        SaLogValidator::new(),
+        SaLogValidator::push_line,
+        SaLogValidator::finish,
+    )
 }

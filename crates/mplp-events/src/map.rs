@@ -29,7 +29,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{Key, PayloadRules, payload_struct};
+use crate::payload::{Key, PayloadRules, payload_struct, take};
 use crate::rules;
 use crate::{SchemaUuid, SessionId};
 
@@ -757,10 +757,6 @@ impl Serialize for MapEvent {
 
 pub(crate) const EVENT_FAMILY_MESSAGE: &str = "MAP events carry no `event_family` (the canonical envelope forbids it; the MAP events prose's examples are wrong here): the family follows from `event_type`, see MapEvent::family";
 
-fn dup<E: de::Error>(field: &'static str) -> E {
-    de::Error::duplicate_field(field)
-}
-
 struct MapEventVisitor;
 
 impl<'de> Visitor<'de> for MapEventVisitor {
@@ -781,45 +777,15 @@ impl<'de> Visitor<'de> for MapEventVisitor {
         let mut early_payload: Option<Value> = None;
         while let Some(Key(key)) = map.next_key()? {
             match key.as_ref() {
-                "event_id" => {
-                    if event_id.is_some() {
-                        return Err(dup("event_id"));
-                    }
-                    event_id = Some(map.next_value()?);
-                }
-                "event_type" => {
-                    if event_type.is_some() {
-                        return Err(dup("event_type"));
-                    }
-                    event_type = Some(map.next_value()?);
-                }
-                "timestamp" => {
-                    if timestamp.is_some() {
-                        return Err(dup("timestamp"));
-                    }
-                    timestamp = Some(map.next_value()?);
-                }
-                "session_id" => {
-                    if session_id.is_some() {
-                        return Err(dup("session_id"));
-                    }
-                    session_id = Some(map.next_value()?);
-                }
-                "initiator_role" => {
-                    if initiator_role.is_some() {
-                        return Err(dup("initiator_role"));
-                    }
-                    initiator_role = Some(map.next_value()?);
-                }
-                "target_roles" => {
-                    if target_roles.is_some() {
-                        return Err(dup("target_roles"));
-                    }
-                    target_roles = Some(map.next_value()?);
-                }
+                "event_id" => take(&mut event_id, &mut map, "event_id")?,
+                "event_type" => take(&mut event_type, &mut map, "event_type")?,
+                "timestamp" => take(&mut timestamp, &mut map, "timestamp")?,
+                "session_id" => take(&mut session_id, &mut map, "session_id")?,
+                "initiator_role" => take(&mut initiator_role, &mut map, "initiator_role")?,
+                "target_roles" => take(&mut target_roles, &mut map, "target_roles")?,
                 "payload" => {
                     if payload.is_some() || early_payload.is_some() {
-                        return Err(dup("payload"));
+                        return Err(de::Error::duplicate_field("payload"));
                     }
                     match event_type {
                         Some(t) => payload = Some(map.next_value_seed(PayloadSeed(t))?),
@@ -890,21 +856,13 @@ pub(crate) fn check_map_payload(
 ) {
     let at = at.key("payload");
     let Some(payload) = payload else {
-        let required = t.required_payload_fields();
-        if !required.is_empty() {
-            report.error(
-                &at,
-                rules::MAP_PAYLOAD_REQUIRED,
-                format!(
-                    "{t} needs a payload with {} (the MAP events spec requires them)",
-                    required
-                        .iter()
-                        .map(|f| format!("`{f}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
+        MAP_PAYLOAD_RULES.missing_payload(
+            t,
+            t.required_payload_fields(),
+            " (the MAP events spec requires them)",
+            &at,
+            report,
+        );
         return;
     };
     if !payload.is_object() {
@@ -922,9 +880,7 @@ pub(crate) fn check_map_payload(
         MapEventType::ConflictResolved => ConflictResolved::check_fields(payload, &at, &mut sub),
         MapEventType::SessionCompleted => SessionCompleted::check_fields(payload, &at, &mut sub),
     }
-    for v in sub {
-        report.push(MAP_PAYLOAD_RULES.remap(v));
-    }
+    MAP_PAYLOAD_RULES.push_remapped(sub, report);
 }
 
 impl CheckValue for MapEvent {

@@ -42,6 +42,20 @@ impl<'de> serde::Deserialize<'de> for Key<'de> {
     }
 }
 
+/// Reads the value of an envelope member into `slot`, refusing a second
+/// occurrence of the member (`name`).
+pub(crate) fn take<'de, A: de::MapAccess<'de>, T: serde::Deserialize<'de>>(
+    slot: &mut Option<T>,
+    map: &mut A,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
 /// The rule ids a payload check reports, per profile.
 pub(crate) struct PayloadRules {
     pub(crate) required: Rule,
@@ -61,6 +75,40 @@ impl PayloadRules {
             _ => self.type_,
         };
         v
+    }
+
+    /// Reports a payload that is absent although the event type `t` needs
+    /// the fields `required` (nothing when it needs none); `why` ends the
+    /// message.
+    pub(crate) fn missing_payload(
+        &self,
+        t: impl fmt::Display,
+        required: &[&str],
+        why: &str,
+        at: &Pointer,
+        report: &mut Report,
+    ) {
+        if required.is_empty() {
+            return;
+        }
+        let fields = required
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        report.error(
+            at,
+            self.required,
+            format!("{t} needs a payload with {fields}{why}"),
+        );
+    }
+
+    /// Moves the violations of a payload check into `report`, each with its
+    /// SDK rule.
+    pub(crate) fn push_remapped(&self, sub: Report, report: &mut Report) {
+        for v in sub {
+            report.push(self.remap(v));
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{FieldCheck, Key, PayloadRules, payload_struct};
+use crate::payload::{FieldCheck, Key, PayloadRules, payload_struct, take};
 use crate::rules;
 use crate::{SaId, SchemaUuid};
 
@@ -367,18 +367,6 @@ impl Serialize for SaEvent {
     }
 }
 
-fn take<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-    slot: &mut Option<T>,
-    map: &mut A,
-    name: &'static str,
-) -> Result<(), A::Error> {
-    if slot.is_some() {
-        return Err(de::Error::duplicate_field(name));
-    }
-    *slot = Some(map.next_value()?);
-    Ok(())
-}
-
 struct SaEventVisitor;
 
 impl<'de> Visitor<'de> for SaEventVisitor {
@@ -457,21 +445,7 @@ const SA_PAYLOAD_RULES: PayloadRules = PayloadRules {
 fn check_sa_payload(t: SaEventType, payload: Option<&Value>, at: &Pointer, report: &mut Report) {
     let at = at.key("payload");
     let Some(payload) = payload else {
-        let required = t.required_payload_fields();
-        if !required.is_empty() {
-            report.error(
-                &at,
-                rules::SA_PAYLOAD_REQUIRED,
-                format!(
-                    "{t} needs a payload with {}",
-                    required
-                        .iter()
-                        .map(|f| format!("`{f}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
+        SA_PAYLOAD_RULES.missing_payload(t, t.required_payload_fields(), "", &at, report);
         return;
     };
     if !payload.is_object() {
@@ -484,9 +458,7 @@ fn check_sa_payload(t: SaEventType, payload: Option<&Value>, at: &Pointer, repor
         SaEventType::StepFailed => StepFailed::check_fields(payload, &at, &mut sub),
         _ => {}
     }
-    for v in sub {
-        report.push(SA_PAYLOAD_RULES.remap(v));
-    }
+    SA_PAYLOAD_RULES.push_remapped(sub, report);
 }
 
 impl CheckValue for SaEvent {
