@@ -47,6 +47,7 @@ pub(crate) fn content() -> impl Strategy<Value = String> {
         1 => "[ \t\n]{1,3}",
         1 => "[äöü€😀a-z ]{1,20}",
         1 => "[a-z ]{100,400}",
+        1 => "[äöü€😀 a-z]{100,300}",
     ]
 }
 
