@@ -40,16 +40,25 @@ pub enum ConvertError {
 
 // ---------------------------------------------------------------- OpenAI
 
-/// A role in an OpenAI chat-completions request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OpenAiRole {
-    /// `system`.
-    System,
-    /// `user`.
-    User,
-    /// `assistant` (also what MPLP `agent` becomes).
-    Assistant,
+mplp_core::wire_enum! {
+    /// A role in an OpenAI chat-completions request (serde, `Display` and
+    /// `FromStr` use the API's spelling).
+    ///
+    /// ```
+    /// use mplp_dialog::OpenAiRole;
+    /// assert_eq!(OpenAiRole::Assistant.to_string(), "assistant");
+    /// assert_eq!("system".parse::<OpenAiRole>()?, OpenAiRole::System);
+    /// assert!("agent".parse::<OpenAiRole>().is_err());
+    /// # Ok::<(), mplp_core::UnknownVariant>(())
+    /// ```
+    pub enum OpenAiRole {
+        /// `system`.
+        System = "system",
+        /// `user`.
+        User = "user",
+        /// `assistant` (also what MPLP `agent` becomes).
+        Assistant = "assistant",
+    }
 }
 
 impl From<DialogRole> for OpenAiRole {
@@ -163,15 +172,24 @@ impl Dialog {
 
 // ------------------------------------------------------------- Anthropic
 
-/// A role in an Anthropic Messages request (there is no `system` role: the
-/// system prompt is a top-level field).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AnthropicRole {
-    /// `user`.
-    User,
-    /// `assistant` (also what MPLP `agent` becomes).
-    Assistant,
+mplp_core::wire_enum! {
+    /// A role in an Anthropic Messages request (there is no `system` role: the
+    /// system prompt is a top-level field). Serde, `Display` and `FromStr`
+    /// use the API's spelling.
+    ///
+    /// ```
+    /// use mplp_dialog::AnthropicRole;
+    /// assert_eq!(AnthropicRole::User.to_string(), "user");
+    /// assert_eq!("assistant".parse::<AnthropicRole>()?, AnthropicRole::Assistant);
+    /// assert!("system".parse::<AnthropicRole>().is_err());
+    /// # Ok::<(), mplp_core::UnknownVariant>(())
+    /// ```
+    pub enum AnthropicRole {
+        /// `user`.
+        User = "user",
+        /// `assistant` (also what MPLP `agent` becomes).
+        Assistant = "assistant",
+    }
 }
 
 /// A text content block: `{"type": "text", "text": ...}`.
