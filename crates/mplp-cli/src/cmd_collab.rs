@@ -46,9 +46,10 @@ pub(crate) enum CollabCommand {
         /// The collaboration mode.
         #[arg(long, value_enum)]
         mode: ModeArg,
-        /// How many participants (exactly 2 for `pair`; the orchestrator counts).
-        #[arg(long)]
-        participants: usize,
+        /// How many participants (exactly 2 for `pair`; the orchestrator counts;
+        /// at most 10,000).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(0..=10_000))]
+        participants: u16,
         /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
         /// at most this many plan steps with `--plan`).
         #[arg(long)]
@@ -73,7 +74,13 @@ pub(crate) fn run(cmd: CollabCommand) -> ExitCode {
             turns,
             seed,
             plan,
-        } => run_simulate(mode.into(), participants, turns, seed, plan.as_deref()),
+        } => run_simulate(
+            mode.into(),
+            usize::from(participants),
+            turns,
+            seed,
+            plan.as_deref(),
+        ),
     }
 }
 

@@ -470,3 +470,23 @@ fn collab_simulate_bad_input() {
     ]);
     assert_exit(&o, 2);
 }
+
+#[test]
+fn simulate_refuses_absurd_participant_counts() {
+    for n in ["10001", "100000000"] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mplp"))
+            .args([
+                "collab",
+                "simulate",
+                "--mode",
+                "broadcast",
+                "--participants",
+                n,
+                "--turns",
+                "1",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--participants {n}");
+    }
+}
