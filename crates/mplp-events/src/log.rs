@@ -34,6 +34,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hasher, RandomState};
 use std::io::{self, BufRead, Write};
@@ -405,6 +406,61 @@ struct Books<S> {
     events: u64,
 }
 
+/// The state the validators keep per open session (run).
+trait Tracked: Default {
+    /// The line of the session's first event.
+    fn started_line(&self) -> u64;
+    /// Records the line of the session's first event.
+    fn set_started_line(&mut self, line: u64);
+}
+
+/// Why an event is refused before the rules of its session are checked.
+enum Refused {
+    /// Its session (run) was already completed.
+    AfterCompletion,
+    /// It starts a session (run) that was started on the given line.
+    StartedAgain(u64),
+}
+
+impl<S: Tracked> Books<S> {
+    /// The state of session `id` for an event on `line` (`starts`: the event
+    /// is the session's start), created when the session is new (`true`).
+    fn enter(&mut self, id: Uuid, line: u64, starts: bool) -> Result<(&mut S, bool), Refused> {
+        self.events += 1;
+        if self.completed.contains(&id) {
+            return Err(Refused::AfterCompletion);
+        }
+        match self.open.entry(id) {
+            Entry::Occupied(o) => {
+                let state = o.into_mut();
+                if starts {
+                    return Err(Refused::StartedAgain(state.started_line()));
+                }
+                Ok((state, false))
+            }
+            Entry::Vacant(v) => {
+                let state = v.insert(S::default());
+                state.set_started_line(line);
+                Ok((state, true))
+            }
+        }
+    }
+
+    /// Closes session `id` (remembered as completed); its state, if it was open.
+    fn complete(&mut self, id: Uuid) -> Option<S> {
+        let state = self.open.remove(&id);
+        self.completed.insert(id);
+        state
+    }
+
+    /// Takes every open session out, in the order they started.
+    fn take_open(&mut self) -> Vec<(Uuid, S)> {
+        let mut open: Vec<_> = std::mem::take(&mut self.open).into_iter().collect();
+        open.sort_by_key(|(_, s)| s.started_line());
+        open
+    }
+}
+
 impl<S> Books<S> {
     fn new(completed_memory: usize) -> Self {
         Books {
@@ -485,6 +541,15 @@ struct SessionState {
     unlinked_conflicts: Vec<u64>,
 }
 
+impl Tracked for SessionState {
+    fn started_line(&self) -> u64 {
+        self.started_line
+    }
+    fn set_started_line(&mut self, line: u64) {
+        self.started_line = line;
+    }
+}
+
 impl SessionState {
     fn open_items(&self) -> usize {
         self.open_turns.len()
@@ -563,24 +628,26 @@ impl MapLogValidator {
 
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &MapEvent) {
-        self.books.events += 1;
         let id = *event.session_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
-        if self.books.completed.contains(&id) {
-            self.books.err(
-                line,
-                "/event_type",
-                MAP_SESSION_COMPLETED_LAST,
-                format!(
-                    "{t} comes after the MAPSessionCompleted of session {}: nothing may follow it",
-                    event.session_id
-                ),
-            );
-            return;
-        }
-        if t == MapEventType::SessionStarted {
-            if let Some(s) = self.books.open.get(&id) {
-                let first = s.started_line;
+        let (state, fresh) = match self
+            .books
+            .enter(id, line, t == MapEventType::SessionStarted)
+        {
+            Ok(entered) => entered,
+            Err(Refused::AfterCompletion) => {
+                self.books.err(
+                    line,
+                    "/event_type",
+                    MAP_SESSION_COMPLETED_LAST,
+                    format!(
+                        "{t} comes after the MAPSessionCompleted of session {}: nothing may follow it",
+                        event.session_id
+                    ),
+                );
+                return;
+            }
+            Err(Refused::StartedAgain(first)) => {
                 self.books.err(
                     line,
                     "/event_type",
@@ -592,31 +659,20 @@ impl MapLogValidator {
                 );
                 return;
             }
-        }
-        let mut fresh = false;
-        let state = match self.books.open.get_mut(&id) {
-            Some(s) => s,
-            None => {
-                fresh = true;
-                self.books.open.entry(id).or_default()
-            }
         };
         let mut out: Vec<Violation> = Vec::new();
         let mut err = |pointer: &str, rule: Rule, message: String| {
             out.push(Violation::error(pointer, rule, message).at_line(line));
         };
-        if fresh {
-            state.started_line = line;
-            if t != MapEventType::SessionStarted {
-                err(
-                    "/event_type",
-                    MAP_SESSION_STARTED_FIRST,
-                    format!(
-                        "the first event of session {} is {t}; a session begins with MAPSessionStarted",
-                        event.session_id
-                    ),
-                );
-            }
+        if fresh && t != MapEventType::SessionStarted {
+            err(
+                "/event_type",
+                MAP_SESSION_STARTED_FIRST,
+                format!(
+                    "the first event of session {} is {t}; a session begins with MAPSessionStarted",
+                    event.session_id
+                ),
+            );
         }
         if !matches!(
             t,
@@ -814,11 +870,10 @@ impl MapLogValidator {
         }
         self.books.report.extend(out);
         if close {
-            if let Some(state) = self.books.open.remove(&id) {
+            if let Some(state) = self.books.complete(id) {
                 let session = event.session_id.to_string();
                 self.close(&session, state);
             }
-            self.books.completed.insert(id);
         }
     }
 
@@ -880,8 +935,7 @@ impl MapLogValidator {
     /// Ends the log: reports every session not completed (and what it left
     /// open), and returns all violations sorted by line.
     pub fn finish(mut self) -> Report {
-        let mut open: Vec<_> = std::mem::take(&mut self.books.open).into_iter().collect();
-        open.sort_by_key(|(_, s)| s.started_line);
+        let open = self.books.take_open();
         for (id, state) in open {
             let session = id.hyphenated().to_string();
             self.books.err(
@@ -938,6 +992,15 @@ struct RunState {
     seen: u16,
     /// step_id → line of its start.
     open_steps: IdMap<Uuid, u64>,
+}
+
+impl Tracked for RunState {
+    fn started_line(&self) -> u64 {
+        self.started_line
+    }
+    fn set_started_line(&mut self, line: u64) {
+        self.started_line = line;
+    }
 }
 
 fn type_bit(t: SaEventType) -> u16 {
@@ -1004,24 +1067,23 @@ impl SaLogValidator {
 
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &SaEvent) {
-        self.books.events += 1;
         let id = *event.sa_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
-        if self.books.completed.contains(&id) {
-            self.books.err(
-                line,
-                "/event_type",
-                SA_COMPLETED_LAST,
-                format!(
-                    "{t} comes after the SACompleted of run {}: nothing may follow it",
-                    event.sa_id
-                ),
-            );
-            return;
-        }
-        if t == SaEventType::Initialized {
-            if let Some(r) = self.books.open.get(&id) {
-                let first = r.started_line;
+        let (state, fresh) = match self.books.enter(id, line, t == SaEventType::Initialized) {
+            Ok(entered) => entered,
+            Err(Refused::AfterCompletion) => {
+                self.books.err(
+                    line,
+                    "/event_type",
+                    SA_COMPLETED_LAST,
+                    format!(
+                        "{t} comes after the SACompleted of run {}: nothing may follow it",
+                        event.sa_id
+                    ),
+                );
+                return;
+            }
+            Err(Refused::StartedAgain(first)) => {
                 self.books.err(
                     line,
                     "/event_type",
@@ -1030,31 +1092,20 @@ impl SaLogValidator {
                 );
                 return;
             }
-        }
+        };
         let mut out: Vec<Violation> = Vec::new();
         let mut err = |pointer: &str, rule: Rule, message: String| {
             out.push(Violation::error(pointer, rule, message).at_line(line));
         };
-        let mut fresh = false;
-        let state = match self.books.open.get_mut(&id) {
-            Some(s) => s,
-            None => {
-                fresh = true;
-                self.books.open.entry(id).or_default()
-            }
-        };
-        if fresh {
-            state.started_line = line;
-            if t != SaEventType::Initialized {
-                err(
-                    "/event_type",
-                    SA_INITIALIZED_FIRST,
-                    format!(
-                        "the first event of run {} is {t}; a run begins with SAInitialized",
-                        event.sa_id
-                    ),
-                );
-            }
+        if fresh && t != SaEventType::Initialized {
+            err(
+                "/event_type",
+                SA_INITIALIZED_FIRST,
+                format!(
+                    "the first event of run {} is {t}; a run begins with SAInitialized",
+                    event.sa_id
+                ),
+            );
         }
         let phase = t.phase();
         if phase < state.phase {
@@ -1125,10 +1176,9 @@ impl SaLogValidator {
         }
         self.books.report.extend(out);
         if close {
-            if let Some(state) = self.books.open.remove(&id) {
+            if let Some(state) = self.books.complete(id) {
                 self.close(&event.sa_id.to_string(), state);
             }
-            self.books.completed.insert(id);
         }
     }
 
@@ -1151,8 +1201,7 @@ impl SaLogValidator {
     /// Ends the log: reports every run not completed, and returns all
     /// violations sorted by line.
     pub fn finish(mut self) -> Report {
-        let mut open: Vec<_> = std::mem::take(&mut self.books.open).into_iter().collect();
-        open.sort_by_key(|(_, s)| s.started_line);
+        let open = self.books.take_open();
         for (id, state) in open {
             let run = id.hyphenated().to_string();
             self.books.err(

@@ -23,13 +23,13 @@
 use std::fmt;
 
 use mplp_core::check::{CheckValue, ObjectCheck};
-use mplp_core::{CollabMode, Document, JsonObject, Pointer, Report, Rule, StrictValue, Timestamp};
+use mplp_core::{CollabMode, Document, JsonObject, Pointer, Report, Rule, Timestamp};
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{Key, PayloadRules, payload_struct, take};
+use crate::payload::{Key, PayloadRules, PayloadSlot, payload_struct, take};
 use crate::rules;
 use crate::{SchemaUuid, SessionId};
 
@@ -772,9 +772,7 @@ impl<'de> Visitor<'de> for MapEventVisitor {
         let mut session_id: Option<SessionId> = None;
         let mut initiator_role: Option<String> = None;
         let mut target_roles: Option<Vec<String>> = None;
-        let mut payload: Option<MapPayload> = None;
-        // A payload seen before `event_type` is kept as a value until the type is known.
-        let mut early_payload: Option<Value> = None;
+        let mut payload = PayloadSlot::Empty;
         while let Some(Key(key)) = map.next_key()? {
             match key.as_ref() {
                 "event_id" => take(&mut event_id, &mut map, "event_id")?,
@@ -783,30 +781,13 @@ impl<'de> Visitor<'de> for MapEventVisitor {
                 "session_id" => take(&mut session_id, &mut map, "session_id")?,
                 "initiator_role" => take(&mut initiator_role, &mut map, "initiator_role")?,
                 "target_roles" => take(&mut target_roles, &mut map, "target_roles")?,
-                "payload" => {
-                    if payload.is_some() || early_payload.is_some() {
-                        return Err(de::Error::duplicate_field("payload"));
-                    }
-                    match event_type {
-                        Some(t) => payload = Some(map.next_value_seed(PayloadSeed(t))?),
-                        None => {
-                            let StrictValue(v) = map.next_value()?;
-                            early_payload = Some(v);
-                        }
-                    }
-                }
+                "payload" => payload.read(&mut map, event_type.map(PayloadSeed))?,
                 "event_family" => return Err(de::Error::custom(EVENT_FAMILY_MESSAGE)),
                 other => return Err(de::Error::unknown_field(other, MapEvent::FIELDS)),
             }
         }
         let event_type = event_type.ok_or_else(|| de::Error::missing_field("event_type"))?;
-        let payload = match (payload, early_payload) {
-            (Some(p), _) => p,
-            (None, Some(v)) => PayloadSeed(event_type)
-                .deserialize(v)
-                .map_err(de::Error::custom)?,
-            (None, None) => MapPayload::absent(event_type)?,
-        };
+        let payload = payload.finish(PayloadSeed(event_type), || MapPayload::absent(event_type))?;
         Ok(MapEvent {
             event_id: event_id.ok_or_else(|| de::Error::missing_field("event_id"))?,
             timestamp: timestamp.ok_or_else(|| de::Error::missing_field("timestamp"))?,

@@ -16,13 +16,13 @@
 use std::fmt;
 
 use mplp_core::check::{CheckValue, ObjectCheck};
-use mplp_core::{Document, JsonObject, Pointer, Report, StrictValue, Timestamp};
+use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp};
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{FieldCheck, Key, PayloadRules, payload_struct, take};
+use crate::payload::{FieldCheck, Key, PayloadRules, PayloadSlot, payload_struct, take};
 use crate::rules;
 use crate::{SaId, SchemaUuid};
 
@@ -383,8 +383,7 @@ impl<'de> Visitor<'de> for SaEventVisitor {
         let mut context_id = None;
         let mut plan_id = None;
         let mut trace_id = None;
-        let mut payload: Option<SaPayload> = None;
-        let mut early_payload: Option<Value> = None;
+        let mut payload = PayloadSlot::Empty;
         while let Some(Key(key)) = map.next_key()? {
             match key.as_ref() {
                 "event_id" => take(&mut event_id, &mut map, "event_id")?,
@@ -394,29 +393,12 @@ impl<'de> Visitor<'de> for SaEventVisitor {
                 "context_id" => take(&mut context_id, &mut map, "context_id")?,
                 "plan_id" => take(&mut plan_id, &mut map, "plan_id")?,
                 "trace_id" => take(&mut trace_id, &mut map, "trace_id")?,
-                "payload" => {
-                    if payload.is_some() || early_payload.is_some() {
-                        return Err(de::Error::duplicate_field("payload"));
-                    }
-                    match event_type {
-                        Some(t) => payload = Some(map.next_value_seed(PayloadSeed(t))?),
-                        None => {
-                            let StrictValue(v) = map.next_value()?;
-                            early_payload = Some(v);
-                        }
-                    }
-                }
+                "payload" => payload.read(&mut map, event_type.map(PayloadSeed))?,
                 other => return Err(de::Error::unknown_field(other, SaEvent::FIELDS)),
             }
         }
         let event_type = event_type.ok_or_else(|| de::Error::missing_field("event_type"))?;
-        let payload = match (payload, early_payload) {
-            (Some(p), _) => p,
-            (None, Some(v)) => PayloadSeed(event_type)
-                .deserialize(v)
-                .map_err(de::Error::custom)?,
-            (None, None) => SaPayload::absent(event_type)?,
-        };
+        let payload = payload.finish(PayloadSeed(event_type), || SaPayload::absent(event_type))?;
         Ok(SaEvent {
             event_id: event_id.ok_or_else(|| de::Error::missing_field("event_id"))?,
             timestamp: timestamp.ok_or_else(|| de::Error::missing_field("timestamp"))?,
