@@ -427,9 +427,9 @@ impl<S: Tracked> Books<S> {
     /// is the session's start), created when the session is new (`true`).
     fn enter(&mut self, id: Uuid, line: u64, starts: bool) -> Result<(&mut S, bool), Refused> {
         self.events += 1;
-        if self.completed.contains(&id) {
-            return Err(Refused::AfterCompletion);
-        }
+        // Open and completed sessions are disjoint (a session leaves `open`
+        // when it completes, and a completed one is refused before it could
+        // reopen), so only a session that is not open needs the second lookup.
         match self.open.entry(id) {
             Entry::Occupied(o) => {
                 let state = o.into_mut();
@@ -438,6 +438,7 @@ impl<S: Tracked> Books<S> {
                 }
                 Ok((state, false))
             }
+            Entry::Vacant(_) if self.completed.contains(&id) => Err(Refused::AfterCompletion),
             Entry::Vacant(v) => {
                 let state = v.insert(S::default());
                 state.set_started_line(line);
