@@ -94,20 +94,50 @@ impl Timestamp {
         let at = at
             .replace_nanosecond(at.millisecond() as u32 * 1_000_000)
             .unwrap_or(at);
-        let text = format!(
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-            at.year(),
-            u8::from(at.month()),
-            at.day(),
-            at.hour(),
-            at.minute(),
-            at.second(),
-            at.millisecond()
-        );
-        Timestamp {
-            text: Text::new(&text),
-            at,
-        }
+        let year = at.year();
+        let text = if (0..=9999).contains(&year) {
+            // The usual case, written straight into the inline buffer.
+            let mut buf = [0u8; INLINE];
+            let mut put = |at: usize, v: u32, width: usize| {
+                let mut v = v;
+                for i in (0..width).rev() {
+                    buf[at + i] = b'0' + (v % 10) as u8;
+                    v /= 10;
+                }
+            };
+            put(0, year as u32, 4);
+            put(5, u32::from(u8::from(at.month())), 2);
+            put(8, u32::from(at.day()), 2);
+            put(11, u32::from(at.hour()), 2);
+            put(14, u32::from(at.minute()), 2);
+            put(17, u32::from(at.second()), 2);
+            put(20, u32::from(at.millisecond()), 3);
+            for (i, c) in [
+                (4, b'-'),
+                (7, b'-'),
+                (10, b'T'),
+                (13, b':'),
+                (16, b':'),
+                (19, b'.'),
+                (23, b'Z'),
+            ] {
+                buf[i] = c;
+            }
+            Text::Inline { len: 24, buf }
+        } else {
+            // Years outside 0000-9999 cannot be written in RFC 3339; keep a
+            // readable text (which `parse` will refuse, as it should).
+            Text::new(&format!(
+                "{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+                u8::from(at.month()),
+                at.day(),
+                at.hour(),
+                at.minute(),
+                at.second(),
+                at.millisecond()
+            ))
+        };
+        Timestamp { text, at }
     }
 
     /// Parses RFC 3339 text, keeping the text as it is.
@@ -345,6 +375,18 @@ mod tests {
     }
 
     proptest! {
+        /// `from_datetime` writes what `parse` reads back, to the millisecond.
+        #[test]
+        fn from_datetime_round_trips(secs in 0i64..253_402_300_799, nanos in 0u32..1_000_000_000) {
+            let at = OffsetDateTime::from_unix_timestamp(secs).unwrap().replace_nanosecond(nanos).unwrap();
+            let t = Timestamp::from_datetime(at);
+            prop_assert_eq!(t.as_str().len(), 24);
+            let back = Timestamp::parse(t.as_str()).unwrap();
+            prop_assert_eq!(back.instant(), t.instant());
+            prop_assert_eq!(t.instant().unix_timestamp(), secs);
+            prop_assert_eq!(t.instant().nanosecond(), nanos / 1_000_000 * 1_000_000);
+        }
+
         /// The hand-written parser agrees with the `time` crate's RFC 3339
         /// parser (which does not know lowercase `t`/`z`, and accepts `:60`).
         #[test]
