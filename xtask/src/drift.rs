@@ -71,7 +71,7 @@ pub(crate) struct Accepted {
 
 /// Every accepted difference between a Rust type and its schema. Keep this
 /// list short, and give each entry its reason (mirrored in
-/// docs/spec-notes/xtask.md).
+/// docs/spec-notes.md ("xtask")).
 pub(crate) const ACCEPTED_DRIFT: &[Accepted] = &[Accepted {
     kind: "-",
     path: "-",
@@ -99,7 +99,7 @@ pub(crate) struct TypeDrift {
 }
 
 /// Normalisations applied to the Rust side only, each with its reason
-/// (mirrored in docs/spec-notes/xtask.md). Printed by `schema-check`.
+/// (mirrored in docs/spec-notes.md ("xtask")). Printed by `schema-check`.
 pub(crate) const RUST_SIDE_NORMALISATIONS: &[(&str, &str)] = &[(
     "variant-conditionals",
     "mplp_events::CoreEvent reads the families with a schema of their own \

@@ -240,7 +240,7 @@ pub(crate) fn is_schema_rule(rule: &str) -> bool {
 /// (`map_payload_required`, `sa_payload_type`, ...). They are stricter than
 /// the bare schema by design, so the differential check leaves them out of
 /// the Rust schema-level verdict (a documented exception, mirrored in
-/// docs/spec-notes/xtask.md).
+/// docs/spec-notes.md ("xtask")).
 pub(crate) const SDK_PAYLOAD_RULE_PREFIXES: &[&str] = &["map_payload_", "sa_payload_"];
 
 /// True for an SDK-level payload rule id (see [`SDK_PAYLOAD_RULE_PREFIXES`]).

@@ -35,7 +35,7 @@ pub(crate) struct Exception {
     pub(crate) reason: &'static str,
 }
 
-/// Every accepted disagreement (mirrored in docs/spec-notes/xtask.md).
+/// Every accepted disagreement (mirrored in docs/spec-notes.md ("xtask")).
 pub(crate) const EXCEPTIONS: &[Exception] = &[
     Exception {
         id: "integer-fraction",

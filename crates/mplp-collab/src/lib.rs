@@ -17,7 +17,7 @@
 //!   [`render`]: Mermaid sequence diagrams of logs.
 //!
 //! # Spec notes
-//! (Also in `docs/spec-notes/mplp-collab.md`; each is pinned by a test in
+//! (Also in `docs/spec-notes.md ("mplp-collab")`; each is pinned by a test in
 //! `tests/spec_notes.rs`.)
 //! - **Orchestrator designation** (SPEC-QUESTIONS 15): the orchestrator is
 //!   the participant whose `role_id` is exactly [`ORCHESTRATOR_ROLE`]

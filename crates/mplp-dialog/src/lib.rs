@@ -47,7 +47,7 @@
 //!
 //! # Spec notes
 //! Decisions where the sources are silent or disagree (also in
-//! `docs/spec-notes/mplp-dialog.md`); each is pinned by a test.
+//! `docs/spec-notes.md ("mplp-dialog")`); each is pinned by a test.
 //!
 //! 1. **Wire format is the canonical schema's.** A message is exactly
 //!    `role`, `content`, `timestamp` and an optional base `event`; the second

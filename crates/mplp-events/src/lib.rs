@@ -23,7 +23,7 @@
 //!
 //! # Spec notes
 //! Decisions where the MPLP sources disagree or are silent (also in
-//! `docs/spec-notes/mplp-events.md`; each is pinned by a test):
+//! `docs/spec-notes.md ("mplp-events")`; each is pinned by a test):
 //! - **UUIDs of the event schemas** (SPEC-QUESTIONS 2): `format: uuid` fields
 //!   accept what the `jsonschema` crate's `uuid` format accepts (36 characters,
 //!   hyphenated, hex in either case, any version) and keep their text

@@ -36,7 +36,7 @@
 //! ```
 //!
 //! # Spec notes
-//! (Also in `docs/spec-notes/mplp-plan.md`; each is pinned by a test in
+//! (Also in `docs/spec-notes.md ("mplp-plan")`; each is pinned by a test in
 //! `tests/it/spec_notes.rs` and `tests/it/rules.rs`.)
 //! - **No governance on Plan**: only Dialog and Collab have that block; a
 //!   plan with one is refused (`additional-properties` at `/governance`).

@@ -1,4 +1,4 @@
-//! One test per spec note of docs/spec-notes/mplp-plan.md.
+//! One test per spec note of docs/spec-notes.md ("mplp-plan").
 
 use mplp_core::Document;
 use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, StepStatus};
