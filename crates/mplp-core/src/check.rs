@@ -163,6 +163,52 @@ impl CheckValue for String {
     }
 }
 
+/// `type: integer, minimum: 0`.
+impl CheckValue for u64 {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_integer(value, at, report, Some(0));
+    }
+}
+
+/// `type: integer, minimum: 0`.
+impl CheckValue for u32 {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_integer(value, at, report, Some(0));
+        if let Some(n) = value.as_u64() {
+            if n > u64::from(u32::MAX) {
+                report.error(
+                    at,
+                    Rule::MAXIMUM,
+                    format!("expected an integer of at most {}, found {n}", u32::MAX),
+                );
+            }
+        }
+    }
+}
+
+/// `type: integer`.
+impl CheckValue for i64 {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_integer(value, at, report, None);
+    }
+}
+
+/// `type: number`.
+impl CheckValue for f64 {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        if !value.is_number() {
+            type_error(value, at, report, "a number");
+        }
+    }
+}
+
+/// A boxed value is checked as the value.
+impl<T: CheckValue> CheckValue for Box<T> {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        T::check_value(value, at, report);
+    }
+}
+
 impl CheckValue for bool {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         if !value.is_boolean() {

@@ -21,7 +21,7 @@ use serde::{Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::check::CheckValue;
-use crate::{Error, Pointer, Report, Rule, Violation};
+use crate::{Error, Pointer, Report, Rule, Violation, Wire};
 
 /// The outcome of validating one document: the typed value when it is valid,
 /// and every error and warning found.
@@ -58,24 +58,21 @@ impl<T> Validation<T> {
 
 /// A top-level MPLP document that can be read from and written to JSON.
 ///
-/// Implementors provide [`CheckValue`] (the schema rules over a `Value`, for
-/// the thorough pass), [`Document::KIND`] and, when the module has semantic
-/// rules, [`Document::check_rules`]. Everything else is provided.
+/// Documents are declared with `#[derive(Wire)]` and `#[wire(document)]`,
+/// which gives serde, [`CheckValue`] (the schema rules over a `Value`, for
+/// the thorough pass) and [`Wire`]; implementors add [`Document::KIND`] and,
+/// when the module has semantic rules, [`Document::check_rules`]. Everything
+/// else is provided.
 ///
 /// ```
 /// use mplp_core::{Document, Meta};
 /// // `Meta` is not a document; module crates implement `Document` for
 /// // `Plan`, `Dialog`, `Collab`, ...; the provided methods look like this:
-/// # use mplp_core::{check::{CheckValue, ObjectCheck}, Pointer, Report};
-/// # #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
-/// # #[serde(deny_unknown_fields)]
-/// # struct Doc { meta: Meta }
-/// # impl CheckValue for Doc {
-/// #     fn check_value(v: &serde_json::Value, at: &Pointer, r: &mut Report) {
-/// #         if let Some(mut o) = ObjectCheck::new(v, at, r) { o.required::<Meta>("meta"); o.deny_unknown(); }
-/// #     }
-/// # }
-/// # impl Document for Doc { const KIND: &'static str = "doc"; }
+/// #[derive(Debug, PartialEq, mplp_core::Wire)]
+/// #[wire(document)]
+/// struct Doc { meta: Meta }
+/// impl Document for Doc { const KIND: &'static str = "doc"; }
+///
 /// let doc = Doc::from_json(r#"{"meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"}}"#).unwrap();
 /// assert_eq!(doc.to_json(), r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"}}"#);
 ///
@@ -87,7 +84,7 @@ impl<T> Validation<T> {
 ///     ("/meta/protocolVersion".to_string(), "additional-properties"), // did you mean protocol_version?
 /// ]);
 /// ```
-pub trait Document: Serialize + DeserializeOwned + CheckValue + Sized {
+pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     /// The document kind, as the CLI names it (`plan`, `dialog`, `collab`, ...).
     const KIND: &'static str;
 
@@ -104,17 +101,15 @@ pub trait Document: Serialize + DeserializeOwned + CheckValue + Sized {
 
     /// Validates an already parsed JSON value.
     fn validate_value(value: &Value) -> Validation<Self> {
-        match Self::deserialize(value) {
+        crate::de::take_raised();
+        match Self::deserialize_unchecked(value) {
             Ok(doc) => finish(doc),
             Err(e) => {
+                let rule = crate::de::take_raised().unwrap_or(Rule::TYPE);
                 let mut report = Report::new();
                 Self::check_value(value, &Pointer::root(), &mut report);
                 if report.is_valid() {
-                    report.push(Violation::error(
-                        "",
-                        classify(&e.to_string()),
-                        e.to_string(),
-                    ));
+                    report.push(Violation::error("", rule, e.to_string()));
                 }
                 Validation {
                     value: None,
@@ -160,8 +155,17 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
     Validation { value, report }
 }
 
+/// Reads `T` from JSON bytes with its schema rules only (no semantic rules),
+/// refusing trailing input.
+fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(input);
+    let value = T::deserialize_unchecked(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
 fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
-    match serde_json::from_slice::<T>(input) {
+    match from_slice_unchecked::<T>(input) {
         Ok(doc) => finish(doc),
         Err(first) => Validation {
             value: None,
@@ -172,7 +176,7 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 
 /// The thorough pass over bytes that failed the typed parse: every schema
 /// violation of `T`, duplicate keys and syntax errors.
-pub fn thorough<T: CheckValue + DeserializeOwned>(
+pub fn thorough<T: CheckValue + Wire>(
     input: &[u8],
     first: &serde_json::Error,
 ) -> Report {
@@ -216,14 +220,78 @@ pub fn syntax_violation(e: &serde_json::Error) -> Violation {
     )
 }
 
-fn located_serde_error<T: DeserializeOwned>(input: &[u8]) -> Violation {
-    let de = &mut serde_json::Deserializer::from_slice(input);
-    match serde_path_to_error::deserialize::<_, T>(de) {
-        Ok(_) => Violation::error("", Rule::TYPE, "the document could not be read"),
+/// The serde error of `input`, located with serde_path_to_error, with the
+/// rule recorded where it was raised (`type` for the parser's own errors).
+fn located_serde_error<T: Wire>(input: &[u8]) -> Violation {
+    let mut de = serde_json::Deserializer::from_slice(input);
+    let mut track = serde_path_to_error::Track::new();
+    crate::de::take_raised();
+    let result = T::deserialize_unchecked(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+        .and_then(|_| de.end());
+    match result {
+        Ok(()) => Violation::error("", Rule::TYPE, "the document could not be read"),
         Err(e) => {
-            let pointer = path_to_pointer(e.path());
-            let msg = e.into_inner().to_string();
-            Violation::error(pointer, classify(&msg), msg)
+            let rule = crate::de::take_raised().unwrap_or(Rule::TYPE);
+            let pointer = path_to_pointer(&track.path());
+            Violation::error(pointer, rule, e.to_string())
+        }
+    }
+}
+
+/// The error of a document's public `Deserialize` when a semantic rule
+/// fails: the first error, with its rule id and pointer, and how many more
+/// there are. ([`Document::validate_json`] reports them all.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError {
+    /// The first error found.
+    pub first: Violation,
+    /// How many more errors there are.
+    pub more: usize,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.first.pointer.is_empty() {
+            "the document"
+        } else {
+            self.first.pointer.as_str()
+        };
+        write!(
+            f,
+            "rule `{}` is violated at {at}: {}",
+            self.first.rule, self.first.message
+        )?;
+        if self.more > 0 {
+            write!(
+                f,
+                " (and {} more error{})",
+                self.more,
+                if self.more == 1 { "" } else { "s" }
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Runs the semantic rules of a document; the error names the first rule
+/// that fails. This is what `#[wire(document)]` makes the public
+/// `Deserialize` call, so that every way of reading a document yields a
+/// valid one.
+///
+/// The rule id travels with the error as [`crate::de::raise`] records it.
+pub fn enforce_rules<T: Document>(doc: &T) -> Result<(), RulesError> {
+    let mut report = Report::new();
+    doc.check_rules(&mut report);
+    let mut errors = report.into_iter().filter(Violation::is_error);
+    match errors.next() {
+        None => Ok(()),
+        Some(first) => {
+            let more = errors.count();
+            // Record the rule for callers that locate the error.
+            let _: serde_json::Error = crate::de::raise(first.rule, "");
+            Err(RulesError { first, more })
         }
     }
 }
@@ -240,32 +308,6 @@ pub fn path_to_pointer(path: &serde_path_to_error::Path) -> String {
         };
     }
     p.into()
-}
-
-/// Guesses the rule from a serde error message (used only when the checker
-/// found nothing, which the differential check in xtask keeps rare).
-pub fn classify(message: &str) -> Rule {
-    if message.starts_with("missing field") {
-        Rule::REQUIRED
-    } else if message.starts_with("unknown field") {
-        Rule::ADDITIONAL_PROPERTIES
-    } else if message.starts_with("unknown variant") {
-        Rule::ENUM
-    } else if message.starts_with("duplicate") {
-        Rule::DUPLICATE_KEY
-    } else if message.contains("RFC 3339") {
-        Rule::FORMAT
-    } else if message.contains("minItems") {
-        Rule::MIN_ITEMS
-    } else if message.contains("minLength") {
-        Rule::MIN_LENGTH
-    } else if message.contains("identifier")
-        || message.starts_with("invalid ") && message.contains("Id `")
-    {
-        Rule::PATTERN
-    } else {
-        Rule::TYPE
-    }
 }
 
 /// Every key that an object of `input` names twice, at any depth, as a

@@ -7,8 +7,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::check::{CheckValue, ObjectCheck, expect_str};
-use crate::{EventId, JsonObject, Pointer, Report, Rule, Timestamp, TraceId};
+use crate::check::{CheckValue, expect_str};
+use crate::{EventId, JsonObject, Pointer, Report, Rule, Timestamp, TraceId, Wire};
 
 /// A dotted lowercase event type such as `plan.created` or `plan.step.completed`
 /// (`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`).
@@ -119,7 +119,7 @@ impl Serialize for EventType {
 impl<'de> Deserialize<'de> for EventType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        EventType::new(s).map_err(serde::de::Error::custom)
+        EventType::new(s).map_err(|e| crate::de::raise(crate::Rule::PATTERN, e))
     }
 }
 
@@ -148,9 +148,8 @@ crate::__schemars_string!(EventType, { "type": "string", "pattern": crate::event
 /// let back: BaseEvent = serde_json::from_str(&json).unwrap();
 /// assert_eq!(back, event);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(crate = "crate")]
 #[non_exhaustive]
 pub struct BaseEvent {
     /// The event's id.
@@ -162,23 +161,11 @@ pub struct BaseEvent {
     /// When it happened.
     pub timestamp: Timestamp,
     /// The trace the event belongs to.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub trace_id: Option<TraceId>,
     /// The event's data: absent, `null` or an object.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::nullable"
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<JsonObject>"))]
     pub data: Option<Option<JsonObject>>,
 }
 
-crate::object_only!(BaseEvent);
 
 impl BaseEvent {
     /// A new event with a fresh id and the current time, without data.
@@ -205,21 +192,6 @@ impl BaseEvent {
     pub fn with_trace(mut self, trace_id: TraceId) -> Self {
         self.trace_id = Some(trace_id);
         self
-    }
-}
-
-impl CheckValue for BaseEvent {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<EventId>("event_id");
-        o.required::<EventType>("event_type");
-        o.required::<String>("source");
-        o.required::<Timestamp>("timestamp");
-        o.optional::<TraceId>("trace_id");
-        o.optional::<Option<JsonObject>>("data");
-        o.deny_unknown();
     }
 }
 

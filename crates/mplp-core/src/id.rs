@@ -270,7 +270,7 @@ impl<T> serde::de::Visitor<'_> for IdVisitor<T> {
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
         parse_canonical_v4(s)
             .map(self.make)
-            .map_err(|e| E::custom(format_args!("invalid {} `{s}`: {e}", self.name)))
+            .map_err(|e| crate::de::raise(crate::Rule::PATTERN, format_args!("invalid {} `{s}`: {e}", self.name)))
     }
 }
 

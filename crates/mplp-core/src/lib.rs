@@ -51,7 +51,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod check;
-mod de;
+pub mod de;
 pub mod document;
 mod error;
 mod event;
@@ -63,6 +63,7 @@ mod refs;
 pub mod schema;
 mod timestamp;
 mod values;
+pub mod wire;
 pub mod wire_enum;
 
 pub use check::CheckValue;
@@ -82,7 +83,10 @@ pub use values::{
     DuplicateItemError, EmptyStringError, EmptyVecError, JsonObject, NonEmptyString, NonEmptyVec,
     StrictValue, UniqueVec, VERSION_PATTERN, Version, VersionError,
 };
+pub use wire::Wire;
 pub use wire_enum::UnknownVariant;
+/// `#[derive(Wire)]`: see the [`mplp_derive`] crate.
+pub use mplp_derive::Wire;
 
 /// Re-exports for the macros of this crate. Not part of the public API.
 #[doc(hidden)]

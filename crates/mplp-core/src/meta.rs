@@ -1,11 +1,7 @@
 //! `meta`: the metadata block every module document starts with
 //! (`common/metadata.schema.json`).
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-use crate::check::{CheckValue, ObjectCheck};
-use crate::{Pointer, Report, Timestamp, UniqueVec, Version};
+use crate::{Timestamp, UniqueVec, Version, Wire};
 
 crate::wire_enum! {
     /// A cross-cutting concern of the governance plane (one of the 11 that MPLP names).
@@ -47,11 +43,10 @@ crate::wire_enum! {
 ///
 /// // The seeds' `protocolVersion` is refused, with a suggestion:
 /// let err = serde_json::from_str::<Meta>(r#"{"protocolVersion": "1.0.0"}"#).unwrap_err();
-/// assert!(err.to_string().contains("unknown field `protocolVersion`"));
+/// assert!(err.to_string().contains("unknown member `protocolVersion`: did you mean `protocol_version`?"));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(crate = "crate")]
 #[non_exhaustive]
 pub struct Meta {
     /// The MPLP protocol version (`MAJOR.MINOR.PATCH`). Required.
@@ -59,50 +54,19 @@ pub struct Meta {
     /// The version of the schema the object follows (`MAJOR.MINOR.PATCH`). Required.
     pub schema_version: Version,
     /// When the object was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub created_at: Option<Timestamp>,
     /// Who created it (a user id, agent name or system id).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub created_by: Option<String>,
     /// When it was last changed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub updated_at: Option<Timestamp>,
     /// Who last changed it.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub updated_by: Option<String>,
     /// Tags for search and grouping; all different.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub tags: Option<UniqueVec<String>>,
     /// The cross-cutting concerns this object takes part in; all different.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub cross_cutting: Option<UniqueVec<CrossCutting>>,
 }
 
-crate::object_only!(Meta);
 
 impl Meta {
     /// Metadata for protocol 1.0.0 and schema 1.0.0, with nothing else set.
@@ -148,27 +112,11 @@ impl Meta {
     }
 }
 
-impl CheckValue for Meta {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<Version>("protocol_version");
-        o.required::<Version>("schema_version");
-        o.optional::<Timestamp>("created_at");
-        o.optional::<String>("created_by");
-        o.optional::<Timestamp>("updated_at");
-        o.optional::<String>("updated_by");
-        o.optional::<UniqueVec<String>>("tags");
-        o.optional::<UniqueVec<CrossCutting>>("cross_cutting");
-        o.deny_unknown();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Pointer;
+    use crate::check::CheckValue;
+    use crate::{Pointer, Report};
 
     #[test]
     fn null_is_not_absent() {

@@ -1,10 +1,6 @@
 //! References between MPLP objects, governance blocks and trace references.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-use crate::check::{CheckValue, ObjectCheck};
-use crate::{ContextId, JsonObject, MplpId, Pointer, Report, SpanId, TraceId};
+use crate::{ContextId, JsonObject, MplpId, SpanId, TraceId, Wire};
 
 crate::wire_enum! {
     /// The MPLP module an object belongs to.
@@ -39,9 +35,8 @@ crate::wire_enum! {
 /// let r = Ref::new(MplpId::new(), ModuleName::Confirm);
 /// assert!(serde_json::to_string(&r).unwrap().contains(r#""module":"confirm""#));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(crate = "crate")]
 #[non_exhaustive]
 pub struct Ref {
     /// The id of the object referred to.
@@ -49,15 +44,9 @@ pub struct Ref {
     /// The module of the object referred to.
     pub module: ModuleName,
     /// What the reference means, for people.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub description: Option<String>,
 }
 
-crate::object_only!(Ref);
 
 impl Ref {
     /// A reference without a description.
@@ -70,74 +59,27 @@ impl Ref {
     }
 }
 
-impl CheckValue for Ref {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<MplpId>("id");
-        o.required::<ModuleName>("module");
-        o.optional::<String>("description");
-        o.deny_unknown();
-    }
-}
-
 /// The `governance` block of Dialog and Collab documents (Plan has none).
 ///
 /// The wire names are camelCase (`lifecyclePhase`, `truthDomain`,
 /// `lastConfirmRef`), unlike the rest of MPLP: that is what the schema says.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Wire)]
+#[wire(crate = "crate")]
 #[non_exhaustive]
 pub struct Governance {
     /// The current phase of the lifecycle fence (`design`, `implementation`, `review`, ...).
-    #[serde(
-        rename = "lifecyclePhase",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
+    #[wire(rename = "lifecyclePhase")]
     pub lifecycle_phase: Option<String>,
     /// The truth domain the object belongs to (`requirements`, `architecture`, ...).
-    #[serde(
-        rename = "truthDomain",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
+    #[wire(rename = "truthDomain")]
     pub truth_domain: Option<String>,
     /// When true, the object may be changed only by a governance override.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub locked: Option<bool>,
     /// The last Confirm decision that approved this state.
-    #[serde(
-        rename = "lastConfirmRef",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
+    #[wire(rename = "lastConfirmRef")]
     pub last_confirm_ref: Option<Ref>,
 }
 
-crate::object_only!(Governance);
-
-impl CheckValue for Governance {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.optional::<String>("lifecyclePhase");
-        o.optional::<String>("truthDomain");
-        o.optional::<bool>("locked");
-        o.optional::<Ref>("lastConfirmRef");
-        o.deny_unknown();
-    }
-}
 
 /// A reference to a trace span (`common/trace-base.schema.json`), modelled on
 /// W3C Trace Context. Both `trace_id` and `span_id` are required.
@@ -149,9 +91,8 @@ impl CheckValue for Governance {
 /// assert_eq!(child.trace_id, root.trace_id);
 /// assert_eq!(child.parent_span_id, Some(root.span_id));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(crate = "crate")]
 #[non_exhaustive]
 pub struct TraceBase {
     /// The whole execution chain; every span of it shares this id.
@@ -159,29 +100,13 @@ pub struct TraceBase {
     /// This operation.
     pub span_id: SpanId,
     /// The operation this one is part of; absent for a root span.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub parent_span_id: Option<SpanId>,
     /// The context the trace belongs to.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub context_id: Option<ContextId>,
     /// Free-form attributes.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::not_null"
-    )]
     pub attributes: Option<JsonObject>,
 }
 
-crate::object_only!(TraceBase);
 
 impl TraceBase {
     /// A new root span of a new trace.
@@ -208,20 +133,6 @@ impl TraceBase {
             context_id: self.context_id,
             ..TraceBase::new(self.trace_id, SpanId::new())
         }
-    }
-}
-
-impl CheckValue for TraceBase {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<TraceId>("trace_id");
-        o.required::<SpanId>("span_id");
-        o.optional::<SpanId>("parent_span_id");
-        o.optional::<ContextId>("context_id");
-        o.optional::<JsonObject>("attributes");
-        o.deny_unknown();
     }
 }
 

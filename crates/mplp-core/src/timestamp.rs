@@ -310,7 +310,7 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
                 f.write_str("an RFC 3339 date-time string")
             }
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Timestamp, E> {
-                Timestamp::parse(s).map_err(E::custom)
+                Timestamp::parse(s).map_err(|e| crate::de::raise(crate::Rule::FORMAT, e))
             }
         }
         d.deserialize_str(V)

@@ -128,7 +128,10 @@ impl<'de> Deserialize<'de> for NonEmptyString {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         NonEmptyString::new(s).map_err(|_| {
-            de::Error::invalid_length(0, &"a string of at least 1 character (minLength 1)")
+            crate::de::raise(
+                Rule::MIN_LENGTH,
+                "expected a string of at least 1 character (minLength 1), found an empty string",
+            )
         })
     }
 }
@@ -232,7 +235,7 @@ impl<'de> Deserialize<'de> for Version {
                 f.write_str("a MAJOR.MINOR.PATCH version string")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Version, E> {
-                Version::parse(s).map_err(E::custom)
+                Version::parse(s).map_err(|e| crate::de::raise(crate::Rule::PATTERN, e))
             }
         }
         d.deserialize_str(V)
@@ -375,7 +378,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for NonEmptyVec<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<T>::deserialize(d)?;
         NonEmptyVec::try_from(v)
-            .map_err(|_| de::Error::invalid_length(0, &"at least 1 item (minItems 1)"))
+            .map_err(|_| crate::de::raise(Rule::MIN_ITEMS, "expected at least 1 item (minItems 1), found 0"))
     }
 }
 
@@ -508,7 +511,7 @@ impl<T: Serialize> Serialize for UniqueVec<T> {
 impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for UniqueVec<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<T>::deserialize(d)?;
-        UniqueVec::try_from(v).map_err(de::Error::custom)
+        UniqueVec::try_from(v).map_err(|e| crate::de::raise(Rule::UNIQUE_ITEMS, e))
     }
 }
 
@@ -733,9 +736,10 @@ impl<'de> Visitor<'de> for StrictValueVisitor {
         while let Some(key) = map.next_key::<String>()? {
             let StrictValue(value) = map.next_value()?;
             if m.contains_key(&key) {
-                return Err(de::Error::custom(format_args!(
-                    "duplicate key `{key}`: an object must not name a key twice"
-                )));
+                return Err(crate::de::raise(
+                    Rule::DUPLICATE_KEY,
+                    format_args!("duplicate key `{key}`: an object must not name a key twice"),
+                ));
             }
             m.insert(key, value);
         }

@@ -138,7 +138,10 @@ impl<T> serde::de::Visitor<'_> for EnumVisitor<T> {
         write!(f, "one of {}", self.names.join(", "))
     }
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
-        (self.from)(s).ok_or_else(|| E::unknown_variant(s, self.names))
+        (self.from)(s).ok_or_else(|| {
+            crate::de::note(crate::Rule::ENUM);
+            E::unknown_variant(s, self.names)
+        })
     }
 }
 

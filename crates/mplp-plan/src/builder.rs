@@ -15,8 +15,8 @@ use crate::{Plan, PlanStatus, PlanStep, StepStatus};
 /// let logs = b.add(StepSpec::new("Read error logs").role("debugger"));
 /// let fix = b.add(StepSpec::new("Write the fix").after(logs).role("coder"));
 /// let plan = b.build()?;
-/// assert_eq!(plan.steps[1].dependency_ids(), &[logs]);
-/// assert_eq!(plan.steps[1].order_index, Some(1));
+/// assert_eq!(plan.steps()[1].dependency_ids(), &[logs]);
+/// assert_eq!(plan.steps()[1].order_index, Some(1));
 /// # let _ = fix;
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
@@ -83,8 +83,8 @@ impl StepSpec {
 /// let logs = b.step("Read error logs");
 /// let cause = b.step_after("Identify the root cause", &[logs]);
 /// let plan = b.build()?;
-/// assert_eq!(plan.status, PlanStatus::Draft);
-/// assert!(plan.steps.iter().all(|s| s.status == StepStatus::Pending));
+/// assert_eq!(plan.status(), PlanStatus::Draft);
+/// assert!(plan.steps().iter().all(|s| s.status() == StepStatus::Pending));
 /// assert_eq!(plan.topological_order()?, [logs, cause]);
 ///
 /// let empty = Plan::builder(mplp_core::ContextId::new(), "", "o").build().unwrap_err();

@@ -105,14 +105,20 @@ impl Plan {
     /// depends on the one before it, and the first on the last. A
     /// self-dependency is the cycle of one step.
     ///
+    /// A plan obtained through the public API never has a cycle; this is
+    /// for plans read with the escape hatch [`Wire::deserialize_unchecked`](mplp_core::Wire::deserialize_unchecked)
+    /// (by tools that show what is wrong with a document).
+    ///
     /// ```
-    /// use mplp_core::Document;
+    /// use mplp_core::{Document, Wire};
     /// let mut b = mplp_plan::Plan::builder(mplp_core::ContextId::new(), "t", "o");
     /// let a = b.step("a");
     /// let c = b.step_after("c", &[a]);
-    /// let mut plan = b.build()?;
+    /// let plan = b.build()?;
     /// assert_eq!(plan.find_cycle(), None);
-    /// plan.steps.as_mut_slice()[0].dependencies = Some(vec![c]); // a after c: a cycle
+    /// let mut json = plan.to_value();
+    /// json["steps"][0]["dependencies"] = serde_json::json!([c]); // a after c: a cycle
+    /// let plan = mplp_plan::Plan::deserialize_unchecked(&json).unwrap();
     /// let cycle = plan.find_cycle().unwrap();
     /// assert!(cycle == [a, c] || cycle == [c, a]); // a after c after a
     /// # Ok::<(), mplp_core::Error>(())

@@ -30,7 +30,7 @@
 //!
 //! let back = Plan::from_json(plan.to_json())?;
 //! assert_eq!(back, plan);
-//! assert_eq!(back.status, PlanStatus::InProgress);
+//! assert_eq!(back.status(), PlanStatus::InProgress);
 //! # let _ = fix;
 //! # Ok::<(), mplp_core::Error>(())
 //! ```

@@ -344,7 +344,7 @@ impl Plan {
     /// plan.propose()?;
     /// plan.approve(&ConfirmDecision::approved().by("alice"))?;
     /// plan.start()?;
-    /// assert_eq!(plan.status, PlanStatus::InProgress);
+    /// assert_eq!(plan.status(), PlanStatus::InProgress);
     /// assert!(plan.propose().is_err()); // in_progress → proposed is not in the table
     /// assert_eq!(plan.events.as_ref().map(Vec::len), Some(3));
     /// # Ok::<(), mplp_core::Error>(())
@@ -445,7 +445,7 @@ impl Plan {
     /// plan.step_mut(logs)?.complete()?;
     /// plan.step_mut(cause)?.start()?;
     /// plan.step_mut(cause)?.complete()?;
-    /// assert_eq!(plan.status, PlanStatus::Completed); // derived
+    /// assert_eq!(plan.status(), PlanStatus::Completed); // derived
     /// # Ok::<(), mplp_core::Error>(())
     /// ```
     pub fn step_mut(&mut self, step: StepId) -> Result<StepMut<'_>, Error> {

@@ -1,12 +1,11 @@
 //! The wire types: [`Plan`], [`PlanStep`], [`PlanStatus`] and [`StepStatus`],
 //! exactly as `schemas/mplp-plan.schema.json` describes them.
 
-use mplp_core::check::{CheckValue, ObjectCheck, check_integer, expect_array};
+use mplp_core::check::CheckValue;
 use mplp_core::{
     BaseEvent, ContextId, Meta, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report, Rule, StepId,
-    TraceBase,
+    TraceBase, Wire,
 };
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mplp_core::wire_enum! {
@@ -73,13 +72,12 @@ mplp_core::wire_enum! {
 ///              "description": "Read error logs", "status": "pending"}]
 /// }"#;
 /// let plan = Plan::from_json(json)?;
-/// assert_eq!(plan.status, PlanStatus::Draft);
-/// assert_eq!(plan.steps.len(), 1);
+/// assert_eq!(plan.status(), PlanStatus::Draft);
+/// assert_eq!(plan.steps().len(), 1);
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(document)]
 #[non_exhaustive]
 pub struct Plan {
     /// [PROTOCOL-CORE] Protocol and schema version information plus optional
@@ -93,25 +91,19 @@ pub struct Plan {
     pub title: NonEmptyString,
     /// [PROTOCOL-CORE] Non-empty statement of what the Plan is meant to achieve.
     pub objective: NonEmptyString,
-    /// [PROTOCOL-CORE] Where the Plan is in its lifecycle.
-    pub status: PlanStatus,
+    /// [PROTOCOL-CORE] Where the Plan is in its lifecycle. Guarded: read it
+    /// with [`Plan::status`], change it with the lifecycle methods.
+    pub(crate) status: PlanStatus,
     /// [PROTOCOL-CORE] The steps the Plan is broken into; at least one.
-    pub steps: NonEmptyVec<PlanStep>,
+    /// Guarded: read them with [`Plan::steps`], change them with
+    /// [`Plan::step_mut`] (statuses) or [`Plan::edit_steps`] (the rest).
+    #[wire(check = "check_steps")]
+    pub(crate) steps: NonEmptyVec<PlanStep>,
     /// [PROTOCOL-CORE] Trace span under which the Plan is executed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub trace: Option<TraceBase>,
     /// [PROTOCOL-CORE] Notable events about this Plan, such as edits,
     /// approvals or status changes. `None` (absent) and `Some(vec![])` (`[]`)
     /// are kept apart so that documents round-trip exactly.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub events: Option<Vec<BaseEvent>>,
 }
 
@@ -120,52 +112,101 @@ pub struct Plan {
 /// ```
 /// use mplp_plan::{PlanStep, StepStatus};
 /// let step = PlanStep::new("Read error logs".parse()?).with_role("debugger");
-/// assert_eq!(step.status, StepStatus::Pending);
+/// assert_eq!(step.status(), StepStatus::Pending);
 /// assert!(step.dependency_ids().is_empty());
 /// # Ok::<(), mplp_core::EmptyStringError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Wire)]
 #[non_exhaustive]
 pub struct PlanStep {
     /// [PROTOCOL-CORE] UUID v4 that names this step.
     pub step_id: StepId,
     /// [PROTOCOL-CORE] Non-empty text saying what the step has to get done.
     pub description: NonEmptyString,
-    /// [PROTOCOL-CORE] Execution state of the step.
-    pub status: StepStatus,
+    /// [PROTOCOL-CORE] Execution state of the step. Guarded: read it with
+    /// [`PlanStep::status`], change it with [`Plan::step_mut`].
+    pub(crate) status: StepStatus,
     /// [PROTOCOL-CORE] `step_id` values of the steps that must finish before
     /// this one can start. `None` (absent) and `Some(vec![])` (`[]`) are kept apart.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub dependencies: Option<Vec<StepId>>,
     /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
     /// `role_id` known to the Role module. Must not be empty when present
     /// (invariant `sa_steps_agent_role_if_present`).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub agent_role: Option<String>,
     /// [PROTOCOL-CORE] Non-negative position of the step within the Plan,
     /// used for ordering execution or display. Dependencies decide the order
     /// of execution; `order_index` only breaks ties.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub order_index: Option<u64>,
 }
 
-// Objects only: derived serde would also read an array of field values.
-mplp_core::object_only!(Plan);
-mplp_core::object_only!(PlanStep);
+
+impl Plan {
+    /// Where the plan is in its lifecycle.
+    pub fn status(&self) -> PlanStatus {
+        self.status
+    }
+
+    /// The steps, in document order (at least one).
+    pub fn steps(&self) -> &[PlanStep] {
+        &self.steps
+    }
+
+    /// Edits the steps (descriptions, dependencies, roles, order, adding
+    /// and removing steps) and checks the result: when it breaks a rule
+    /// (no step left, a cycle, a dangling or repeated id, statuses that
+    /// disagree), the plan is left as it was and the error lists every
+    /// violation. Step statuses are not writable here; they change through
+    /// [`Plan::step_mut`].
+    ///
+    /// ```
+    /// use mplp_plan::{Plan, PlanStep};
+    /// let mut b = Plan::builder(mplp_core::ContextId::new(), "Fix login", "No more 500s");
+    /// let a = b.step("Read logs");
+    /// let c = b.step_after("Patch", &[a]);
+    /// let mut plan = b.build()?;
+    ///
+    /// // Adding a step after the patch is fine.
+    /// plan.edit_steps(|steps| steps.push(PlanStep::new("Deploy".parse().unwrap())))?;
+    /// assert_eq!(plan.steps().len(), 3);
+    ///
+    /// // Making `a` depend on `c` would close a cycle: refused, nothing changes.
+    /// let err = plan
+    ///     .edit_steps(|steps| steps[0].dependencies = Some(vec![c]))
+    ///     .unwrap_err();
+    /// assert_eq!(err.violations()[0].rule.as_str(), "sa_plan_dag_acyclic");
+    /// assert!(plan.steps()[0].dependency_ids().is_empty());
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn edit_steps<R>(
+        &mut self,
+        edit: impl FnOnce(&mut Vec<PlanStep>) -> R,
+    ) -> Result<R, mplp_core::Error> {
+        let mut steps = self.steps.to_vec();
+        let out = edit(&mut steps);
+        let steps = NonEmptyVec::try_from(steps).map_err(|_| {
+            mplp_core::Error::Invalid(vec![mplp_core::Violation::error(
+                "/steps",
+                Rule::MIN_ITEMS,
+                "expected at least 1 item, found 0: a plan needs at least one step \
+                 (invariants sa_plan_has_steps / sa_plan_min_steps)",
+            )])
+        })?;
+        let old = std::mem::replace(&mut self.steps, steps);
+        let mut report = Report::new();
+        mplp_core::Document::check_rules(self, &mut report);
+        if report.is_valid() {
+            Ok(out)
+        } else {
+            self.steps = old;
+            Err(mplp_core::Error::Invalid(
+                report
+                    .into_iter()
+                    .filter(mplp_core::Violation::is_error)
+                    .collect(),
+            ))
+        }
+    }
+}
 
 impl PlanStep {
     /// A pending step with a fresh id and the given (non-empty) description,
@@ -188,70 +229,29 @@ impl PlanStep {
         self
     }
 
+    /// The execution state of the step.
+    pub fn status(&self) -> StepStatus {
+        self.status
+    }
+
     /// The step ids this step depends on (empty when there are none).
     pub fn dependency_ids(&self) -> &[StepId] {
         self.dependencies.as_deref().unwrap_or(&[])
     }
 }
 
-impl CheckValue for Plan {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<Meta>("meta");
-        o.required::<PlanId>("plan_id");
-        o.required::<ContextId>("context_id");
-        o.required::<NonEmptyString>("title");
-        o.required::<NonEmptyString>("objective");
-        o.required::<PlanStatus>("status");
-        o.required_with("steps", check_steps);
-        o.optional::<TraceBase>("trace");
-        o.optional_with("events", |v, at, r| {
-            if let Some(items) = expect_array(v, at, r) {
-                for (i, item) in items.iter().enumerate() {
-                    BaseEvent::check_value(item, &at.index(i), r);
-                }
-            }
-        });
-        o.deny_unknown();
-    }
-}
-
+/// The schema check of `steps` (`NonEmptyVec<PlanStep>`), whose `min-items`
+/// message also names the invariant it is (`sa_plan_has_steps`).
 fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
-    let Some(items) = expect_array(value, at, report) else {
-        return;
-    };
-    if items.is_empty() {
-        report.error(
-            at,
-            Rule::MIN_ITEMS,
-            "expected at least 1 item, found 0: a plan needs at least one step \
-             (invariants sa_plan_has_steps / sa_plan_min_steps)",
-        );
-    }
-    for (i, item) in items.iter().enumerate() {
-        PlanStep::check_value(item, &at.index(i), report);
+    let mut inner = Report::new();
+    NonEmptyVec::<PlanStep>::check_value(value, at, &mut inner);
+    for mut v in inner {
+        if v.rule == Rule::MIN_ITEMS && v.pointer == at.as_str() {
+            v.message.push_str(
+                ": a plan needs at least one step (invariants sa_plan_has_steps / sa_plan_min_steps)",
+            );
+        }
+        report.push(v);
     }
 }
 
-impl CheckValue for PlanStep {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<StepId>("step_id");
-        o.required::<NonEmptyString>("description");
-        o.required::<StepStatus>("status");
-        o.optional_with("dependencies", |v, at, r| {
-            if let Some(items) = expect_array(v, at, r) {
-                for (i, item) in items.iter().enumerate() {
-                    StepId::check_value(item, &at.index(i), r);
-                }
-            }
-        });
-        o.optional::<String>("agent_role");
-        o.optional_with("order_index", |v, at, r| check_integer(v, at, r, Some(0)));
-        o.deny_unknown();
-    }
-}

@@ -75,7 +75,12 @@ fn a_million_step_cycle_is_found_without_stack_overflow() {
         assert_eq!(errors[0].rule.as_str(), "sa_plan_dag_acyclic");
         assert!(errors[0].message.contains("cycle of 1000000 steps"));
         assert!(errors[0].message.len() < 4000);
-        let plan: Plan = serde_json::from_str(&json).unwrap();
+        // Deserialize means valid: serde alone refuses the cycle, naming the rule.
+        let err = serde_json::from_str::<Plan>(&json).unwrap_err().to_string();
+        assert!(err.starts_with("rule `sa_plan_dag_acyclic` is violated at /steps"), "{}", &err[..200]);
+        // The escape hatch reads it without the rules, for tools that show it.
+        let mut de = serde_json::Deserializer::from_str(&json);
+        let plan = <Plan as mplp_core::Wire>::deserialize_unchecked(&mut de).unwrap();
         let cycle = plan.find_cycle().unwrap();
         assert_eq!(cycle.len(), N);
         let start = cycle.iter().position(|&c| c == ids[0]).unwrap();

@@ -1,6 +1,6 @@
 //! Scheduling helpers.
 
-use mplp_core::{ContextId, StepId};
+use mplp_core::{ContextId, Document, StepId};
 use mplp_plan::{Plan, StepSpec};
 
 #[test]
@@ -8,11 +8,13 @@ fn stable_order_breaks_ties_by_order_index_then_position() {
     let mut b = Plan::builder(ContextId::new(), "t", "o");
     let ids: Vec<StepId> = (0..4).map(|i| b.step(format!("s{i}"))).collect();
     let mut plan = b.build().unwrap();
-    let s = plan.steps.as_mut_slice();
-    s[0].order_index = Some(5);
-    s[1].order_index = None;
-    s[2].order_index = Some(1);
-    s[3].order_index = Some(5);
+    plan.edit_steps(|s| {
+        s[0].order_index = Some(5);
+        s[1].order_index = None;
+        s[2].order_index = Some(1);
+        s[3].order_index = Some(5);
+    })
+    .unwrap();
     assert_eq!(
         plan.topological_order().unwrap(),
         [ids[2], ids[0], ids[3], ids[1]]
@@ -51,8 +53,13 @@ fn weighted_longest_path() {
 fn helpers_refuse_broken_graphs() {
     let mut b = Plan::builder(ContextId::new(), "t", "o");
     let a = b.step("a");
-    let mut plan = b.build().unwrap();
-    plan.steps.as_mut_slice()[0].dependencies = Some(vec![a]);
+    let plan = b.build().unwrap();
+    // A plan that breaks its rules exists only through the documented
+    // escape hatch (`Wire::deserialize_unchecked`).
+    let mut json = plan.to_value();
+    json["steps"][0]["dependencies"] = serde_json::json!([a]);
+    let plan = <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap();
+    assert!(Plan::from_value(&json).is_err());
     assert_eq!(plan.find_cycle(), Some(vec![a]));
     let err = plan.execution_layers().unwrap_err();
     assert_eq!(err.rule().unwrap().as_str(), "sa_plan_no_self_dependency");

@@ -111,11 +111,11 @@ fn confirm_decisions_drive_proposed() {
     assert!(matches!(err, Error::Transition(ref t) if t.to == "approved"));
     plan.reject(&ConfirmDecision::rejected().by("bob").reason("too vague"))
         .unwrap();
-    assert_eq!(plan.status, PlanStatus::Draft);
+    assert_eq!(plan.status(), PlanStatus::Draft);
     plan.propose().unwrap();
     assert!(plan.reject(&ConfirmDecision::approved()).is_err());
     plan.confirm(&ConfirmDecision::approved()).unwrap();
-    assert_eq!(plan.status, PlanStatus::Approved);
+    assert_eq!(plan.status(), PlanStatus::Approved);
     let events = plan.events.as_ref().unwrap();
     assert_eq!(events.len(), 4);
     let data = events[1].data.clone().unwrap().unwrap();
@@ -147,7 +147,7 @@ fn step_triggers_check_the_plan_and_the_dependencies() {
     assert!(plan.step_mut(StepId::new()).is_err());
     plan.step_mut(c).unwrap().start().unwrap();
     plan.step_mut(c).unwrap().complete().unwrap();
-    assert_eq!(plan.status, PlanStatus::Completed);
+    assert_eq!(plan.status(), PlanStatus::Completed);
     assert!(plan.ready_steps().is_empty());
     // The document carries its history and is still valid.
     let types: Vec<_> = plan
@@ -192,7 +192,7 @@ fn skipping_everything_before_start_completes_at_start() {
     plan.propose().unwrap();
     plan.approve(&ConfirmDecision::approved()).unwrap();
     plan.start().unwrap();
-    assert_eq!(plan.status, PlanStatus::Completed);
+    assert_eq!(plan.status(), PlanStatus::Completed);
     assert!(plan.check().is_empty());
 }
 

@@ -1,6 +1,6 @@
 //! Diagrams.
 
-use mplp_core::{ContextId, StepId};
+use mplp_core::{ContextId, Document, StepId};
 use mplp_plan::{Plan, StepStatus, render};
 
 fn plan() -> Plan {
@@ -8,7 +8,13 @@ fn plan() -> Plan {
     let a = b.step("Read the \"logs\" & <errors> # 1\nthen `stop`");
     b.step_after("back\\slash", &[a]);
     let mut plan = b.build().unwrap();
-    plan.steps.as_mut_slice()[0].status = StepStatus::Completed;
+    plan.propose().unwrap();
+    plan.approve(&mplp_plan::ConfirmDecision::approved()).unwrap();
+    plan.start().unwrap();
+    let first = plan.steps()[0].step_id;
+    plan.step_mut(first).unwrap().start().unwrap();
+    plan.step_mut(first).unwrap().complete().unwrap();
+    assert_eq!(plan.steps()[0].status(), StepStatus::Completed);
     plan
 }
 
@@ -50,8 +56,9 @@ fn dot_escapes_labels_and_colours_by_status() {
 
 #[test]
 fn unknown_dependencies_are_left_out() {
-    let mut p = plan();
-    p.steps.as_mut_slice()[1].dependencies = Some(vec![StepId::new()]);
+    let mut json = plan().to_value();
+    json["steps"][1]["dependencies"] = serde_json::json!([StepId::new()]);
+    let p = <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap();
     assert!(!render::dot(&p).contains("->"));
     assert!(!render::mermaid(&p).contains("-->"));
 }

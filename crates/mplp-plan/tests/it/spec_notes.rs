@@ -57,7 +57,7 @@ fn skipped_dependency_satisfies_dependents() {
     assert_eq!(plan.ready_steps(), [ids[1]]);
     plan.step_mut(ids[1]).unwrap().start().unwrap();
     plan.step_mut(ids[1]).unwrap().complete().unwrap();
-    assert_eq!(plan.status, PlanStatus::Completed);
+    assert_eq!(plan.status(), PlanStatus::Completed);
 }
 
 #[test]
@@ -65,8 +65,8 @@ fn every_step_is_critical_by_default() {
     let (mut plan, ids) = running(2);
     plan.step_mut(ids[0]).unwrap().start().unwrap();
     plan.step_mut(ids[0]).unwrap().fail().unwrap();
-    assert_eq!(plan.status, PlanStatus::Failed);
-    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Blocked);
+    assert_eq!(plan.status(), PlanStatus::Failed);
+    assert_eq!(plan.step(ids[1]).unwrap().status(), StepStatus::Blocked);
     assert!(plan.check().is_valid());
 }
 
@@ -78,21 +78,21 @@ fn a_failed_step_is_retried_as_a_new_attempt() {
         .unwrap()
         .fail_with(&CriticalSteps::None)
         .unwrap();
-    assert_eq!(plan.status, PlanStatus::InProgress);
-    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Blocked);
+    assert_eq!(plan.status(), PlanStatus::InProgress);
+    assert_eq!(plan.step(ids[1]).unwrap().status(), StepStatus::Blocked);
     let again = plan.step_mut(ids[0]).unwrap().retry().unwrap();
     assert_ne!(again, ids[0]);
     assert!(plan.step(ids[0]).is_none());
-    assert_eq!(plan.steps[0].step_id, again);
-    assert_eq!(plan.steps[1].dependency_ids(), &[again]);
+    assert_eq!(plan.steps()[0].step_id, again);
+    assert_eq!(plan.steps()[1].dependency_ids(), &[again]);
     // Still blocked until the retry succeeds.
-    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Blocked);
+    assert_eq!(plan.step(ids[1]).unwrap().status(), StepStatus::Blocked);
     plan.step_mut(again).unwrap().start().unwrap();
     plan.step_mut(again).unwrap().complete().unwrap();
-    assert_eq!(plan.step(ids[1]).unwrap().status, StepStatus::Pending);
+    assert_eq!(plan.step(ids[1]).unwrap().status(), StepStatus::Pending);
     plan.step_mut(ids[1]).unwrap().start().unwrap();
     plan.step_mut(ids[1]).unwrap().complete().unwrap();
-    assert_eq!(plan.status, PlanStatus::Completed);
+    assert_eq!(plan.status(), PlanStatus::Completed);
     let types: Vec<_> = plan
         .events
         .iter()
@@ -109,7 +109,7 @@ fn cancelling_leaves_running_steps_in_progress_with_a_warning() {
     let (mut plan, ids) = running(1);
     plan.step_mut(ids[0]).unwrap().start().unwrap();
     plan.cancel().unwrap();
-    assert_eq!(plan.steps[0].status, StepStatus::InProgress);
+    assert_eq!(plan.steps()[0].status(), StepStatus::InProgress);
     let report = plan.check();
     assert!(report.is_valid());
     assert_eq!(

@@ -1,0 +1,517 @@
+//! `#[derive(Wire)]`: one declaration per MPLP wire object.
+//!
+//! Every MPLP object (documents, nested objects, event payloads) is a Rust
+//! struct with named fields, declared once. This derive reads that one
+//! declaration and writes everything else that used to be written by hand
+//! beside it:
+//!
+//! - `serde::Serialize`: members in declaration order; an `Option<T>` that is
+//!   `None` is left out; `Option<Option<T>>` writes `null` for `Some(None)`;
+//!   an `#[wire(extra)]` map is written after the typed members.
+//! - `serde::Deserialize`: JSON **objects only** (an array of field values,
+//!   which serde's own derive accepts, is refused); unknown members refused
+//!   with a near-miss suggestion (or kept in the `#[wire(extra)]` map);
+//!   a member named twice refused; `null` refused for an `Option<T>` member
+//!   (the MPLP schemas never allow it) and kept apart from absence for an
+//!   `Option<Option<T>>` member. For a type marked `#[wire(document)]` the
+//!   module's semantic rules (`Document::check_rules`) run too, so
+//!   *Deserialize means valid* through every serde format and when the
+//!   document is embedded in a user's struct. Every error raised here
+//!   carries its rule id (`mplp_core::de::raise`).
+//! - `mplp_core::check::CheckValue`: the all-errors pass over a
+//!   `serde_json::Value`, with a JSON pointer and a rule id per violation.
+//! - `mplp_core::Wire`: the member list (`FIELDS`) and the rules-free
+//!   deserializer that `Document::validate_json` uses before it runs the
+//!   rules itself (so that it can report warnings too).
+//! - `schemars::JsonSchema`, when the deriving crate's `schemars` feature is
+//!   on: the object schema that `cargo xtask schema-check` compares with
+//!   `schemas/`.
+//!
+//! # Attributes
+//!
+//! On the struct:
+//! - `#[wire(crate = "path")]`: where `mplp_core` is (default `::mplp_core`;
+//!   `crate` inside mplp-core itself).
+//! - `#[wire(document)]`: a top-level document; `Deserialize` also runs
+//!   `<Self as Document>::check_rules` and fails on the first error.
+//!
+//! On a field:
+//! - `#[wire(rename = "name")]`: the member name when it is not the field name.
+//! - `#[wire(extra)]`: a `JsonObject` that keeps every member not declared
+//!   (the schema's object is open there).
+//! - `#[wire(check = "path")]`: check the member's value with
+//!   `fn(&Value, &Pointer, &mut Report)` instead of the field type's
+//!   `CheckValue` (for a rule the type does not carry by itself).
+//!
+//! # Why a proc-macro
+//!
+//! A `macro_rules!` macro can stamp out impls, but it cannot tell
+//! `Option<T>` from `Option<Option<T>>` from `T` without a different
+//! syntax per case, cannot read `#[doc]`-commented fields with attributes in
+//! any order, and gives poor errors; serde's own derive cannot be told to
+//! refuse arrays or to carry rule ids. The derive keeps the declaration
+//! plain Rust (field types, visibility, doc comments) and generates the rest.
+//! It depends only on `syn`, `quote` and `proc-macro2`, which serde's derive
+//! already brings into every build.
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as TokenStream2};
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Fields, GenericArgument, LitStr, Path, PathArguments, Type};
+
+/// Derives serde, `CheckValue`, `Wire` and (with the `schemars` feature of
+/// the deriving crate) `JsonSchema` from one struct declaration. See the
+/// crate documentation for the attributes.
+#[proc_macro_derive(Wire, attributes(wire))]
+pub fn derive_wire(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as DeriveInput);
+    match expand(&input) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+enum Kind {
+    /// `T`: the member must be present.
+    Required,
+    /// `Option<T>`: absent or a value (never `null`).
+    Optional(Type),
+    /// `Option<Option<T>>`: absent, `null` or a value.
+    Nullable(Type),
+    /// `#[wire(extra)]`: every undeclared member.
+    Extra,
+}
+
+struct Field {
+    ident: syn::Ident,
+    name: String,
+    ty: Type,
+    kind: Kind,
+    check: Option<Path>,
+}
+
+struct Container {
+    krate: Path,
+    document: bool,
+}
+
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Option" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    match args.args.first() {
+        Some(GenericArgument::Type(t)) if args.args.len() == 1 => Some(t),
+        _ => None,
+    }
+}
+
+fn container_attrs(input: &DeriveInput) -> syn::Result<Container> {
+    let mut c = Container {
+        krate: syn::parse_quote!(::mplp_core),
+        document: false,
+    };
+    for attr in &input.attrs {
+        if !attr.path().is_ident("wire") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                let s: LitStr = meta.value()?.parse()?;
+                c.krate = s.parse()?;
+                Ok(())
+            } else if meta.path.is_ident("document") {
+                c.document = true;
+                Ok(())
+            } else {
+                Err(meta.error("unknown `wire` attribute (expected `crate` or `document`)"))
+            }
+        })?;
+    }
+    Ok(c)
+}
+
+fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "`Wire` is derived for structs with named fields only",
+        ));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "`Wire` is derived for structs with named fields only",
+        ));
+    };
+    let mut out = Vec::new();
+    let mut extra_seen = false;
+    for f in &named.named {
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
+        let mut name = ident.to_string();
+        let mut extra = false;
+        let mut check = None;
+        for attr in &f.attrs {
+            if !attr.path().is_ident("wire") {
+                continue;
+            }
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    let s: LitStr = meta.value()?.parse()?;
+                    name = s.value();
+                    Ok(())
+                } else if meta.path.is_ident("extra") {
+                    extra = true;
+                    Ok(())
+                } else if meta.path.is_ident("check") {
+                    let s: LitStr = meta.value()?.parse()?;
+                    check = Some(s.parse()?);
+                    Ok(())
+                } else {
+                    Err(meta.error(
+                        "unknown `wire` attribute (expected `rename`, `extra` or `check`)",
+                    ))
+                }
+            })?;
+        }
+        let kind = if extra {
+            if extra_seen {
+                return Err(syn::Error::new_spanned(
+                    &ident,
+                    "only one `#[wire(extra)]` field",
+                ));
+            }
+            extra_seen = true;
+            Kind::Extra
+        } else if let Some(inner) = option_inner(&f.ty) {
+            match option_inner(inner) {
+                Some(inner2) => Kind::Nullable(inner2.clone()),
+                None => Kind::Optional(inner.clone()),
+            }
+        } else {
+            Kind::Required
+        };
+        out.push(Field {
+            ident,
+            name,
+            ty: f.ty.clone(),
+            kind,
+            check,
+        });
+    }
+    Ok(out)
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &input.generics,
+            "`Wire` does not support generic types",
+        ));
+    }
+    let c = container_attrs(input)?;
+    let fields = fields(input)?;
+    let krate = &c.krate;
+    let name = &input.ident;
+    let name_str = name.to_string();
+    let typed: Vec<&Field> = fields
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Extra))
+        .collect();
+    let extra = fields.iter().find(|f| matches!(f.kind, Kind::Extra));
+    let names: Vec<&str> = typed.iter().map(|f| f.name.as_str()).collect();
+    let required_names: Vec<&str> = typed
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Required))
+        .map(|f| f.name.as_str())
+        .collect();
+
+    // ---------------------------------------------------------------- serde
+    let field_variants: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__f{i}")).collect();
+    let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
+
+    let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
+        let ty = &f.ty;
+        match &f.kind {
+            Kind::Required => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
+            // `Option<T>` and `Option<Option<T>>`: the slot is the field itself.
+            _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
+        }
+    });
+    let match_arms = typed.iter().zip(&field_variants).zip(&slots).map(|((f, v), s)| {
+        let member = &f.name;
+        let read = match &f.kind {
+            Kind::Required => {
+                let ty = &f.ty;
+                quote! { __map.next_value::<#ty>()? }
+            }
+            Kind::Optional(inner) => quote! { __map.next_value::<#inner>()? },
+            Kind::Nullable(inner) => quote! { __map.next_value::<::core::option::Option<#inner>>()? },
+            Kind::Extra => quote! {},
+        };
+        quote! {
+            __Field::#v => {
+                if #s.is_some() {
+                    return ::core::result::Result::Err(#krate::de::duplicate_member::<__A::Error>(#member));
+                }
+                #s = ::core::option::Option::Some(#read);
+            }
+        }
+    });
+    let other_arm = match extra {
+        Some(_) => quote! {
+            __Field::__other(__name) => {
+                if __extra.contains_key(&__name) {
+                    return ::core::result::Result::Err(#krate::de::duplicate_member::<__A::Error>(&__name));
+                }
+                let __v: #krate::StrictValue = __map.next_value()?;
+                __extra.insert(__name, __v.0);
+            }
+        },
+        None => quote! {
+            __Field::__other(__name) => {
+                return ::core::result::Result::Err(#krate::de::unknown_member::<__A::Error>(&__name, __FIELDS));
+            }
+        },
+    };
+    let extra_decl = extra.map(|_| quote! { let mut __extra = #krate::JsonObject::new(); });
+    let finish = fields.iter().map(|f| {
+        let ident = &f.ident;
+        match &f.kind {
+            Kind::Extra => quote! { #ident: __extra },
+            Kind::Required => {
+                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+                let s = &slots[idx];
+                let member = &f.name;
+                quote! {
+                    #ident: match #s {
+                        ::core::option::Option::Some(__v) => __v,
+                        ::core::option::Option::None => return ::core::result::Result::Err(#krate::de::missing_member::<__A::Error>(#member)),
+                    }
+                }
+            }
+            _ => {
+                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+                let s = &slots[idx];
+                quote! { #ident: #s }
+            }
+        }
+    });
+    let expecting = format!("a JSON object (an MPLP `{name_str}`)");
+    let field_match = names.iter().zip(&field_variants).map(|(n, v)| quote! { #n => __Field::#v, });
+
+    let after = if c.document {
+        quote! {
+            #krate::document::enforce_rules(&__value).map_err(<__D::Error as #krate::__private::serde::de::Error>::custom)?;
+        }
+    } else {
+        quote! {}
+    };
+
+    // Serialize.
+    let ser_body = {
+        let entries = typed.iter().map(|f| {
+            let ident = &f.ident;
+            let member = &f.name;
+            match &f.kind {
+                Kind::Required => quote! { __s.serialize_entry(#member, &self.#ident)?; },
+                Kind::Optional(_) | Kind::Nullable(_) => quote! {
+                    if let ::core::option::Option::Some(__v) = &self.#ident {
+                        __s.serialize_entry(#member, __v)?;
+                    }
+                },
+                Kind::Extra => quote! {},
+            }
+        });
+        let extra_entries = extra.map(|f| {
+            let ident = &f.ident;
+            quote! {
+                for (__k, __v) in self.#ident.iter() {
+                    if !__FIELDS.contains(&__k.as_str()) {
+                        __s.serialize_entry(__k, __v)?;
+                    }
+                }
+            }
+        });
+        quote! {
+            use #krate::__private::serde::ser::SerializeMap as _;
+            let mut __s = __serializer.serialize_map(::core::option::Option::None)?;
+            #(#entries)*
+            #extra_entries
+            __s.end()
+        }
+    };
+
+    // ---------------------------------------------------------------- check
+    let checks = typed.iter().map(|f| {
+        let member = &f.name;
+        match (&f.kind, &f.check) {
+            (Kind::Required, Some(p)) => quote! { let _ = __o.required_with(#member, #p); },
+            (Kind::Required, None) => {
+                let ty = &f.ty;
+                quote! { let _ = __o.required::<#ty>(#member); }
+            }
+            (Kind::Optional(_) | Kind::Nullable(_), Some(p)) => {
+                quote! { let _ = __o.optional_with(#member, #p); }
+            }
+            (Kind::Optional(inner), None) => quote! { let _ = __o.optional::<#inner>(#member); },
+            (Kind::Nullable(inner), None) => {
+                quote! { let _ = __o.optional::<::core::option::Option<#inner>>(#member); }
+            }
+            (Kind::Extra, _) => quote! {},
+        }
+    });
+    let finish_check = if extra.is_some() {
+        quote! { __o.allow_unknown(); }
+    } else {
+        quote! { __o.deny_unknown(); }
+    };
+
+    // ------------------------------------------------------------- schemars
+    let props = typed.iter().map(|f| {
+        let member = &f.name;
+        let ty = match &f.kind {
+            Kind::Required => {
+                let ty = &f.ty;
+                quote! { #ty }
+            }
+            Kind::Optional(inner) => quote! { #inner },
+            Kind::Nullable(inner) => quote! { ::core::option::Option<#inner> },
+            Kind::Extra => quote! { () },
+        };
+        quote! {
+            __props.insert(::std::string::String::from(#member), __serde_json::Value::from(__gen.subschema_for::<#ty>()));
+        }
+    });
+    let additional = extra.is_none();
+    let schema_id = format!("::{name_str}");
+
+    let span = Span::call_site();
+    let _ = span;
+    Ok(quote! {
+        const _: () = {
+            use #krate::__private::serde as __serde;
+            use #krate::__private::serde_json as __serde_json;
+
+            const __FIELDS: &[&str] = &[#(#names),*];
+
+            #[allow(non_camel_case_types)]
+            enum __Field {
+                #(#field_variants,)*
+                __other(::std::string::String),
+            }
+
+            struct __FieldVisitor;
+
+            impl<'de> __serde::de::Visitor<'de> for __FieldVisitor {
+                type Value = __Field;
+                fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    __f.write_str("a member name")
+                }
+                fn visit_str<__E: __serde::de::Error>(self, __v: &str) -> ::core::result::Result<__Field, __E> {
+                    ::core::result::Result::Ok(match __v {
+                        #(#field_match)*
+                        __other => __Field::__other(::std::string::String::from(__other)),
+                    })
+                }
+            }
+
+            impl<'de> __serde::Deserialize<'de> for __Field {
+                #[inline]
+                fn deserialize<__D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    __d.deserialize_identifier(__FieldVisitor)
+                }
+            }
+
+            struct __Visitor;
+
+            impl<'de> __serde::de::Visitor<'de> for __Visitor {
+                type Value = #name;
+                fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    __f.write_str(#expecting)
+                }
+                fn visit_map<__A: __serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::core::result::Result<#name, __A::Error> {
+                    #(#slot_decls)*
+                    #extra_decl
+                    while let ::core::option::Option::Some(__key) = __map.next_key::<__Field>()? {
+                        match __key {
+                            #(#match_arms)*
+                            #other_arm
+                        }
+                    }
+                    ::core::result::Result::Ok(#name {
+                        #(#finish,)*
+                    })
+                }
+            }
+
+            impl #krate::Wire for #name {
+                const NAME: &'static str = #name_str;
+                const FIELDS: &'static [&'static str] = __FIELDS;
+                const REQUIRED: &'static [&'static str] = &[#(#required_names),*];
+
+                fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    __d.deserialize_map(__Visitor)
+                }
+            }
+
+            impl<'de> __serde::Deserialize<'de> for #name {
+                fn deserialize<__D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    let __value = <Self as #krate::Wire>::deserialize_unchecked(__d)?;
+                    #after
+                    ::core::result::Result::Ok(__value)
+                }
+            }
+
+            impl __serde::Serialize for #name {
+                fn serialize<__S: __serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    #ser_body
+                }
+            }
+
+            impl #krate::check::CheckValue for #name {
+                fn check_value(__value: &__serde_json::Value, __at: &#krate::Pointer, __report: &mut #krate::Report) {
+                    let ::core::option::Option::Some(mut __o) = #krate::check::ObjectCheck::new(__value, __at, __report) else {
+                        return;
+                    };
+                    #(#checks)*
+                    #finish_check
+                }
+            }
+
+            #[cfg(feature = "schemars")]
+            impl #krate::__private::schemars::JsonSchema for #name {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#name_str)
+                }
+                fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Owned(::std::format!("{}{}", ::core::module_path!(), #schema_id))
+                }
+                fn json_schema(__gen: &mut #krate::__private::schemars::SchemaGenerator) -> #krate::__private::schemars::Schema {
+                    let mut __props = __serde_json::Map::new();
+                    #(#props)*
+                    let mut __m = __serde_json::Map::new();
+                    __m.insert(::std::string::String::from("type"), __serde_json::Value::from("object"));
+                    __m.insert(::std::string::String::from("properties"), __serde_json::Value::Object(__props));
+                    __m.insert(
+                        ::std::string::String::from("required"),
+                        __serde_json::Value::Array(::std::vec![#(__serde_json::Value::from(#required_names)),*]),
+                    );
+                    if #additional {
+                        __m.insert(::std::string::String::from("additionalProperties"), __serde_json::Value::Bool(false));
+                    }
+                    #krate::__private::schemars::Schema::from(__m)
+                }
+            }
+        };
+    })
+}
