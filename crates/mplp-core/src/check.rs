@@ -186,6 +186,13 @@ impl CheckValue for u32 {
     }
 }
 
+/// `type: integer, minimum: 0`.
+impl CheckValue for usize {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_integer(value, at, report, Some(0));
+    }
+}
+
 /// `type: integer`.
 impl CheckValue for i64 {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {

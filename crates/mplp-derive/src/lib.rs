@@ -39,6 +39,8 @@
 //! - `#[wire(rename = "name")]`: the member name when it is not the field name.
 //! - `#[wire(extra)]`: a `JsonObject` that keeps every member not declared
 //!   (the schema's object is open there).
+//! - `#[wire(default)]`: the member may be absent (the field is then
+//!   `Default::default()`); it is always written.
 //! - `#[wire(check = "path")]`: check the member's value with
 //!   `fn(&Value, &Pointer, &mut Report)` instead of the field type's
 //!   `CheckValue` (for a rule the type does not carry by itself).
@@ -80,6 +82,8 @@ enum Kind {
     Nullable(Type),
     /// `#[wire(extra)]`: every undeclared member.
     Extra,
+    /// `#[wire(default)]`: may be absent (then `Default::default()`), always written.
+    Default,
 }
 
 struct Field {
@@ -159,6 +163,7 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         };
         let mut name = ident.to_string();
         let mut extra = false;
+        let mut default = false;
         let mut check = None;
         for attr in &f.attrs {
             if !attr.path().is_ident("wire") {
@@ -172,13 +177,16 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                 } else if meta.path.is_ident("extra") {
                     extra = true;
                     Ok(())
+                } else if meta.path.is_ident("default") {
+                    default = true;
+                    Ok(())
                 } else if meta.path.is_ident("check") {
                     let s: LitStr = meta.value()?.parse()?;
                     check = Some(s.parse()?);
                     Ok(())
                 } else {
                     Err(meta.error(
-                        "unknown `wire` attribute (expected `rename`, `extra` or `check`)",
+                        "unknown `wire` attribute (expected `rename`, `extra`, `default` or `check`)",
                     ))
                 }
             })?;
@@ -192,6 +200,8 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             }
             extra_seen = true;
             Kind::Extra
+        } else if default {
+            Kind::Default
         } else if let Some(inner) = option_inner(&f.ty) {
             match option_inner(inner) {
                 Some(inner2) => Kind::Nullable(inner2.clone()),
@@ -242,7 +252,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
         let ty = &f.ty;
         match &f.kind {
-            Kind::Required => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
+            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
             // `Option<T>` and `Option<Option<T>>`: the slot is the field itself.
             _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
         }
@@ -250,7 +260,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let match_arms = typed.iter().zip(&field_variants).zip(&slots).map(|((f, v), s)| {
         let member = &f.name;
         let read = match &f.kind {
-            Kind::Required => {
+            Kind::Required | Kind::Default => {
                 let ty = &f.ty;
                 quote! { __map.next_value::<#ty>()? }
             }
@@ -299,6 +309,11 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     }
                 }
             }
+            Kind::Default => {
+                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+                let s = &slots[idx];
+                quote! { #ident: #s.unwrap_or_default() }
+            }
             _ => {
                 let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
                 let s = &slots[idx];
@@ -323,7 +338,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             let ident = &f.ident;
             let member = &f.name;
             match &f.kind {
-                Kind::Required => quote! { __s.serialize_entry(#member, &self.#ident)?; },
+                Kind::Required | Kind::Default => quote! { __s.serialize_entry(#member, &self.#ident)?; },
                 Kind::Optional(_) | Kind::Nullable(_) => quote! {
                     if let ::core::option::Option::Some(__v) = &self.#ident {
                         __s.serialize_entry(#member, __v)?;
@@ -360,7 +375,11 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 let ty = &f.ty;
                 quote! { let _ = __o.required::<#ty>(#member); }
             }
-            (Kind::Optional(_) | Kind::Nullable(_), Some(p)) => {
+            (Kind::Default, None) => {
+                let ty = &f.ty;
+                quote! { let _ = __o.optional::<#ty>(#member); }
+            }
+            (Kind::Optional(_) | Kind::Nullable(_) | Kind::Default, Some(p)) => {
                 quote! { let _ = __o.optional_with(#member, #p); }
             }
             (Kind::Optional(inner), None) => quote! { let _ = __o.optional::<#inner>(#member); },
@@ -380,7 +399,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let props = typed.iter().map(|f| {
         let member = &f.name;
         let ty = match &f.kind {
-            Kind::Required => {
+            Kind::Required | Kind::Default => {
                 let ty = &f.ty;
                 quote! { #ty }
             }

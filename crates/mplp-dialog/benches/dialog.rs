@@ -34,10 +34,14 @@ const TEXTS: [&str; 4] = [
 ];
 
 fn dialog(n: usize) -> Dialog {
-    let mut d =
-        Dialog::with_system_prompt(ContextId::new(), "You are the billing support assistant.");
-    d.started_at = Some(Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap());
-    d.messages[0].timestamp = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
+    let t0 = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
+    let mut d = Dialog::new_at(ContextId::new(), t0.clone());
+    d.push_message(Message::new(
+        DialogRole::System,
+        "You are the billing support assistant.",
+        t0,
+    ))
+    .unwrap();
     let roles = [
         DialogRole::User,
         DialogRole::Assistant,
@@ -48,8 +52,8 @@ fn dialog(n: usize) -> Dialog {
         let (h, m, s) = (i / 3600 % 24, i / 60 % 60, i % 60);
         let at =
             Timestamp::parse(&format!("2025-12-07T{h:02}:{m:02}:{s:02}.{:03}Z", i % 1000)).unwrap();
-        d.messages
-            .push(Message::new(roles[i % 4], TEXTS[i % 4], at));
+        d.push_message(Message::new(roles[i % 4], TEXTS[i % 4], at))
+            .unwrap();
     }
     d
 }
@@ -111,7 +115,7 @@ fn prune(c: &mut Criterion) {
     for n in [1_000usize, 10_000, 100_000] {
         let d = dialog(n);
         let total: usize = d
-            .messages
+            .messages()
             .iter()
             .map(|m| EstimateCounter.count_message(m))
             .sum();
@@ -176,7 +180,7 @@ fn interleaved_ratios() {
     for n in [1_000usize, 10_000, 100_000] {
         let d = dialog(n);
         let total: usize = d
-            .messages
+            .messages()
             .iter()
             .map(|m| EstimateCounter.count_message(m))
             .sum();

@@ -217,13 +217,13 @@ pub const TRUNCATED_SUFFIX: &str = " [...later content truncated...]";
 /// }
 /// let cm = DefaultContextManager::new(320).with_safety_margin(20);
 /// let pruned = cm.prune(&d)?;
-/// let used: usize = pruned.messages.iter().map(|m| EstimateCounter.count_message(m)).sum();
+/// let used: usize = pruned.messages().iter().map(|m| EstimateCounter.count_message(m)).sum();
 /// assert!(used <= 300);
-/// assert_eq!(pruned.messages.len(), 1 + 1 + 8);                  // system, cut border, 8 whole
-/// assert_eq!(pruned.messages[0], d.messages[0]);                 // system prompt kept
-/// assert_eq!(pruned.messages.last(), d.messages.last());         // newest kept
-/// assert!(pruned.messages[1].content.starts_with("[...earlier")); // border message cut
-/// assert_eq!(d.messages.len(), 101);                             // canonical unchanged
+/// assert_eq!(pruned.messages().len(), 1 + 1 + 8);                  // system, cut border, 8 whole
+/// assert_eq!(pruned.messages()[0], d.messages()[0]);                 // system prompt kept
+/// assert_eq!(pruned.messages().last(), d.messages().last());         // newest kept
+/// assert!(pruned.messages()[1].content.starts_with("[...earlier")); // border message cut
+/// assert_eq!(d.messages().len(), 101);                             // canonical unchanged
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]

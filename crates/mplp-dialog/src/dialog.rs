@@ -3,13 +3,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use mplp_core::check::{CheckValue, ObjectCheck, check_array_of};
 use mplp_core::{
     BaseEvent, ContextId, DialogId, Document, Error, Governance, Meta, Pointer, Report, Rule,
-    ThreadId, Timestamp, TraceBase, Violation,
+    ThreadId, Timestamp, TraceBase, Violation, Wire,
 };
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::status::DialogStatus;
 
@@ -53,9 +50,7 @@ pub const DIALOG_MESSAGES_OUT_OF_ORDER: Rule = Rule::new("dialog_messages_out_of
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
 #[non_exhaustive]
 pub struct Message {
     /// Kind of speaker that produced the message. Required.
@@ -67,15 +62,8 @@ pub struct Message {
     /// Optional base event attached to the message, linking it to the Trace module.
     /// Boxed: events on messages are rare, and a small `Message` makes long
     /// dialogs faster to read and prune.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub event: Option<Box<BaseEvent>>,
 }
-
-mplp_core::object_only!(Message);
 
 impl Message {
     /// A message without an attached event.
@@ -101,19 +89,6 @@ impl Message {
     }
 }
 
-impl CheckValue for Message {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<DialogRole>("role");
-        o.required::<String>("content");
-        o.required::<Timestamp>("timestamp");
-        o.optional::<BaseEvent>("event");
-        o.deny_unknown();
-    }
-}
-
 /// An MPLP v1.0 Dialog (`schemas/mplp-dialog.schema.json`): a conversation
 /// between people, assistants and agents, recorded as a flat list of
 /// role/content/timestamp messages.
@@ -136,73 +111,84 @@ impl CheckValue for Message {
 /// assert_eq!(back, dialog);
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(document)]
 #[non_exhaustive]
 pub struct Dialog {
     /// [PROTOCOL-CORE] Protocol and schema version information for this document. Required.
     pub meta: Meta,
     /// [PROTOCOL-CORE] Governance state of this document: lifecycle phase, truth domain, lock.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub governance: Option<Governance>,
     /// [PROTOCOL-CORE] UUID v4 that names this Dialog everywhere. Required.
     pub dialog_id: DialogId,
     /// [PROTOCOL-CORE] UUID v4 of the Context the Dialog belongs to. Required.
     pub context_id: ContextId,
     /// [PROTOCOL-CORE] UUID v4 grouping several dialogs into one conversation thread.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub thread_id: Option<ThreadId>,
-    /// [PROTOCOL-CORE] Lifecycle state of the Dialog. Required. Change it with
-    /// [`Dialog::transition`], which enforces the state table and sets `ended_at`.
-    pub status: DialogStatus,
-    /// [PROTOCOL-CORE] Messages exchanged so far, oldest first; may be empty. Required.
-    pub messages: Vec<Message>,
+    /// [PROTOCOL-CORE] Lifecycle state of the Dialog. Required. Guarded: read
+    /// it with [`Dialog::status`], change it with [`Dialog::transition`],
+    /// which enforces the state table and sets `ended_at`.
+    pub(crate) status: DialogStatus,
+    /// [PROTOCOL-CORE] Messages exchanged so far, oldest first; may be empty.
+    /// Required. Guarded: read them with [`Dialog::messages`], add them with
+    /// [`Dialog::add_message`] / [`Dialog::push`] (only an active dialog
+    /// takes messages).
+    pub(crate) messages: Vec<Message>,
     /// [PROTOCOL-CORE] RFC 3339 date-time at which the Dialog began.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
-    pub started_at: Option<Timestamp>,
+    /// Guarded by the timing rules: read it with [`Dialog::started_at`].
+    pub(crate) started_at: Option<Timestamp>,
     /// [PROTOCOL-CORE] RFC 3339 date-time at which the Dialog finished.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
-    pub ended_at: Option<Timestamp>,
+    /// Guarded: set by [`Dialog::transition`]; read it with [`Dialog::ended_at`].
+    pub(crate) ended_at: Option<Timestamp>,
     /// [PROTOCOL-CORE] Trace span used to audit this Dialog.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub trace: Option<TraceBase>,
     /// [PROTOCOL-CORE] Notable events about this Dialog.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub events: Option<Vec<BaseEvent>>,
 }
 
-mplp_core::object_only!(Dialog);
-
 impl Dialog {
+    /// Where the dialog is in its lifecycle.
+    pub fn status(&self) -> DialogStatus {
+        self.status
+    }
+
+    /// The messages, oldest first.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// When the dialog began, if recorded.
+    pub fn started_at(&self) -> Option<&Timestamp> {
+        self.started_at.as_ref()
+    }
+
+    /// When the dialog finished, if it has.
+    pub fn ended_at(&self) -> Option<&Timestamp> {
+        self.ended_at.as_ref()
+    }
+
     /// A new, empty, `active` dialog in the given context: a fresh
     /// `dialog_id`, `meta` stamped with `created_at`, and `started_at` now.
     pub fn new(context_id: ContextId) -> Self {
-        let now = Timestamp::now();
+        Dialog::new_at(context_id, Timestamp::now())
+    }
+
+    /// A new, empty, `active` dialog that started at `started_at` (also its
+    /// `meta.created_at`): for replaying a recorded conversation or for
+    /// deterministic tests.
+    ///
+    /// ```
+    /// use mplp_core::{ContextId, Timestamp};
+    /// use mplp_dialog::{Dialog, DialogRole, Message};
+    /// let t0: Timestamp = "2025-12-07T00:00:00Z".parse()?;
+    /// let mut d = Dialog::new_at(ContextId::new(), t0.clone());
+    /// d.push_message(Message::new(DialogRole::User, "hi", t0.clone()))?;
+    /// assert_eq!(d.started_at(), Some(&t0));
+    /// assert_eq!(d.messages().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_at(context_id: ContextId, started_at: Timestamp) -> Self {
+        let now = started_at;
         let mut meta = Meta::v1();
         meta.created_at = Some(now.clone());
         Dialog {
@@ -362,28 +348,6 @@ impl Dialog {
             let _ = writeln!(out, "ended {e}");
         }
         out
-    }
-}
-
-impl CheckValue for Dialog {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<Meta>("meta");
-        o.optional::<Governance>("governance");
-        o.required::<DialogId>("dialog_id");
-        o.required::<ContextId>("context_id");
-        o.optional::<ThreadId>("thread_id");
-        o.required::<DialogStatus>("status");
-        o.required_with("messages", |v, at, r| {
-            check_array_of::<Message>(v, at, r, 0);
-        });
-        o.optional::<Timestamp>("started_at");
-        o.optional::<Timestamp>("ended_at");
-        o.optional::<TraceBase>("trace");
-        o.optional::<Vec<BaseEvent>>("events");
-        o.deny_unknown();
     }
 }
 

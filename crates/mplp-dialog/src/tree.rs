@@ -3,8 +3,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 
-use mplp_core::{DialogId, Meta, Timestamp};
-use serde::{Deserialize, Serialize};
+use mplp_core::{DialogId, Meta, Timestamp, Wire};
 
 use crate::context::copy_without_messages;
 use crate::dialog::{Dialog, Message};
@@ -33,10 +32,10 @@ impl Dialog {
     /// let mut d = Dialog::with_system_prompt(ContextId::new(), "system");
     /// for i in 1..=5 { d.add_message(DialogRole::User, format!("m{i}"))?; }
     /// let child = d.fork(2, 1);
-    /// let texts: Vec<_> = child.messages.iter().map(|m| m.content.as_str()).collect();
+    /// let texts: Vec<_> = child.messages().iter().map(|m| m.content.as_str()).collect();
     /// assert_eq!(texts, ["system", "m4", "m5"]);
     /// assert_ne!(child.dialog_id, d.dialog_id);
-    /// assert_eq!(d.fork(3, 3).messages, d.messages); // overlapping: everything
+    /// assert_eq!(d.fork(3, 3).messages(), d.messages()); // overlapping: everything
     /// # Ok::<(), mplp_core::Error>(())
     /// ```
     pub fn fork(&self, last_n: usize, first_k: usize) -> Dialog {
@@ -86,31 +85,24 @@ impl Dialog {
 /// assert_eq!(serde_json::to_string(&node)?, json);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
 #[non_exhaustive]
 pub struct DialogTreeNode {
     /// The dialog this node stands for.
     pub dialog_id: DialogId,
     /// The dialog it was forked from; absent for a root.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<DialogId>,
     /// How many messages the parent had when the fork was made: the child
     /// branches off after the parent's message `split_point - 1`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split_point: Option<usize>,
     /// How many leading parent messages the fork kept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_k: Option<usize>,
     /// How many trailing parent messages the fork kept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_n: Option<usize>,
     /// The dialogs forked from this one, oldest fork first.
-    #[serde(default)]
+    #[wire(default)]
     pub children_ids: Vec<DialogId>,
 }
-
-mplp_core::object_only!(DialogTreeNode);
 
 impl DialogTreeNode {
     /// A root node.

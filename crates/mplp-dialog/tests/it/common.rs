@@ -62,8 +62,9 @@ pub(crate) fn messages(max: usize) -> impl Strategy<Value = Vec<Message>> {
 
 /// An active dialog holding the given messages.
 pub(crate) fn dialog_with(messages: Vec<Message>) -> Dialog {
-    let mut d = Dialog::new(ContextId::new());
-    d.started_at = Some(ts(0));
-    d.messages = messages;
+    let mut d = Dialog::new_at(ContextId::new(), ts(0));
+    for m in messages {
+        d.push_message(m).unwrap();
+    }
     d
 }

@@ -103,7 +103,7 @@ fn every_valid_example_converts_to_accepted_requests() {
         let d = Dialog::from_json(&bytes).unwrap();
         match d.to_openai_request("gpt-4o") {
             Ok(req) => assert_async_openai_accepts(&req),
-            Err(e) => assert!(d.messages.is_empty(), "{name}: {e}"),
+            Err(e) => assert!(d.messages().is_empty(), "{name}: {e}"),
         }
         match d.to_anthropic_request("claude-sonnet-4-5", 1024) {
             Ok(req) => {
@@ -112,7 +112,7 @@ fn every_valid_example_converts_to_accepted_requests() {
                     serde_json::from_value(serde_json::to_value(&req).unwrap()).unwrap();
                 assert_eq!(strict.messages[0].role, StrictRole::User, "{name}");
             }
-            Err(e) => assert!(d.messages.is_empty(), "{name}: {e}"),
+            Err(e) => assert!(d.messages().is_empty(), "{name}: {e}"),
         }
     }
 }

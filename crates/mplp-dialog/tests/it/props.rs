@@ -36,20 +36,20 @@ proptest! {
     #[test]
     fn status_machine_and_add_message(ops in prop::collection::vec(op(), 0..40)) {
         let mut d = dialog_with(Vec::new());
-        let started = d.started_at.clone();
+        let started = d.started_at().cloned();
         for (i, op) in ops.into_iter().enumerate() {
             let i = i + 1;
             let before = d.clone();
             match op {
                 Op::Go(to) => {
                     let r = d.transition_at(to, ts(i));
-                    prop_assert_eq!(r.is_ok(), allowed(before.status, to));
+                    prop_assert_eq!(r.is_ok(), allowed(before.status(), to));
                     if r.is_ok() {
-                        prop_assert_eq!(d.status, to);
+                        prop_assert_eq!(d.status(), to);
                         if to.is_final() {
-                            prop_assert_eq!(&d.ended_at, &Some(ts(i)));
+                            prop_assert_eq!(d.ended_at(), Some(&ts(i)));
                         } else {
-                            prop_assert_eq!(&d.ended_at, &None);
+                            prop_assert_eq!(&d.ended_at(), &None);
                         }
                     } else {
                         prop_assert_eq!(&d, &before);
@@ -58,16 +58,16 @@ proptest! {
                 Op::Add(role) => {
                     let r = d.push_message(Message::new(role, "x", ts(i)));
                     // add_message never succeeds outside `active`.
-                    prop_assert_eq!(r.is_ok(), before.status == DialogStatus::Active);
+                    prop_assert_eq!(r.is_ok(), before.status() == DialogStatus::Active);
                     if r.is_ok() {
-                        prop_assert_eq!(d.messages.len(), before.messages.len() + 1);
+                        prop_assert_eq!(d.messages().len(), before.messages().len() + 1);
                     } else {
                         prop_assert_eq!(r.unwrap_err().rule(), Some(DIALOG_NOT_ACTIVE));
                         prop_assert_eq!(&d, &before);
                     }
                 }
             }
-            prop_assert_eq!(&d.started_at, &started);
+            prop_assert_eq!(d.started_at(), started.as_ref());
             // Every state the API reaches is a valid document without errors.
             prop_assert!(Dialog::validate_json(d.to_json()).is_valid());
         }
@@ -84,17 +84,17 @@ proptest! {
         for (last_n, first_k, pick) in forks {
             let parent = dialogs[pick.index(dialogs.len())].clone();
             let child = tree.fork(&parent, last_n, first_k).unwrap();
-            let n = parent.messages.len();
+            let n = parent.messages().len();
             let expected: Vec<Message> = if first_k + last_n >= n {
-                parent.messages.clone()
+                parent.messages().to_vec()
             } else {
-                parent.messages[..first_k].iter().chain(&parent.messages[n - last_n..]).cloned().collect()
+                parent.messages()[..first_k].iter().chain(&parent.messages()[n - last_n..]).cloned().collect()
             };
-            prop_assert_eq!(&child.messages, &expected);
+            prop_assert_eq!(&child.messages(), &expected);
             prop_assert_ne!(child.dialog_id, parent.dialog_id);
             prop_assert_eq!(child.context_id, parent.context_id);
             prop_assert_eq!(child.thread_id, parent.thread_id);
-            prop_assert_eq!(child.status, DialogStatus::Active);
+            prop_assert_eq!(child.status(), DialogStatus::Active);
             // The parent is unchanged.
             let stored = dialogs.iter().find(|d| d.dialog_id == parent.dialog_id).unwrap();
             prop_assert_eq!(stored, &parent);
@@ -137,26 +137,26 @@ proptest! {
         prop_assert_eq!(&d, &before);
         let Ok(p) = result else {
             // Only when the first message cannot fit even cut down.
-            prop_assert!(EstimateCounter.count_message(&d.messages[0]) > budget);
+            prop_assert!(EstimateCounter.count_message(&d.messages()[0]) > budget);
             return Ok(());
         };
-        let used: usize = p.messages.iter().map(|m| EstimateCounter.count_message(m)).sum();
+        let used: usize = p.messages().iter().map(|m| EstimateCounter.count_message(m)).sum();
         prop_assert!(used <= budget, "{} > {}", used, budget);
-        if d.messages.is_empty() {
-            prop_assert!(p.messages.is_empty());
+        if d.messages().is_empty() {
+            prop_assert!(p.messages().is_empty());
             return Ok(());
         }
         // The first message is kept (cut at its end only if it alone is too big).
-        let (first, kept_first) = (&d.messages[0], &p.messages[0]);
+        let (first, kept_first) = (&d.messages()[0], &p.messages()[0]);
         if kept_first != first {
             prop_assert!(EstimateCounter.count_message(first) > budget);
             let start = kept_first.content.strip_suffix(TRUNCATED_SUFFIX).unwrap();
             prop_assert!(!start.is_empty() && first.content.starts_with(start));
-            prop_assert_eq!(p.messages.len(), 1);
+            prop_assert_eq!(p.messages().len(), 1);
         }
         // The rest is a suffix of the original rest, its oldest message possibly cut.
-        let rest = &d.messages[1..];
-        let kept = &p.messages[1..];
+        let rest = &d.messages()[1..];
+        let kept = &p.messages()[1..];
         let whole = kept.iter().rev().zip(rest.iter().rev()).take_while(|(a, b)| a == b).count();
         prop_assert!(whole + 1 >= kept.len(), "more than one message differs");
         if whole < kept.len() {
@@ -179,9 +179,9 @@ proptest! {
         let recent = d.recent_messages(max);
         let cost = |ms: &[Message]| ms.iter().map(|m| EstimateCounter.count_message(m)).sum::<usize>();
         prop_assert!(cost(recent) <= max);
-        prop_assert_eq!(recent, &d.messages[d.messages.len() - recent.len()..]);
-        if recent.len() < d.messages.len() {
-            prop_assert!(cost(&d.messages[d.messages.len() - recent.len() - 1..]) > max);
+        prop_assert_eq!(recent, &d.messages()[d.messages().len() - recent.len()..]);
+        if recent.len() < d.messages().len() {
+            prop_assert!(cost(&d.messages()[d.messages().len() - recent.len() - 1..]) > max);
         }
     }
 
@@ -207,7 +207,7 @@ proptest! {
                 }
                 // Every non-blank user/assistant/agent text is there, in order.
                 let sent: Vec<&str> = req.messages.iter().flat_map(|m| m.content.texts()).filter(|t| *t != ANTHROPIC_LEADING_USER).collect();
-                let expected: Vec<&str> = d.messages.iter()
+                let expected: Vec<&str> = d.messages().iter()
                     .filter(|m| m.role != DialogRole::System && !m.content.trim().is_empty())
                     .map(|m| m.content.as_str()).collect();
                 prop_assert_eq!(sent.len(), expected.len());
@@ -216,7 +216,7 @@ proptest! {
                 }
                 crate::compat::assert_anthropic_sdk_accepts(&req);
             }
-            Err(_) => prop_assert!(d.messages.iter().all(|m| m.role == DialogRole::System || m.content.trim().is_empty())),
+            Err(_) => prop_assert!(d.messages().iter().all(|m| m.role == DialogRole::System || m.content.trim().is_empty())),
         }
         if let Ok(req) = d.to_openai_request("gpt-4o") {
             crate::compat::assert_async_openai_accepts(&req);
@@ -227,8 +227,8 @@ proptest! {
     fn openai_round_trip_without_agents(msgs in messages(20)) {
         let msgs: Vec<Message> = msgs.into_iter().filter(|m| m.role != DialogRole::Agent).collect();
         let d = dialog_with(msgs);
-        let back = Dialog::from_openai_messages(d.context_id, &d.to_openai_messages(), |i| d.messages[i].timestamp.clone());
-        prop_assert_eq!(back.messages, d.messages);
+        let back = Dialog::from_openai_messages(d.context_id, &d.to_openai_messages(), |i| d.messages()[i].timestamp.clone());
+        prop_assert_eq!(back.messages(), d.messages());
     }
 
     #[test]
@@ -252,14 +252,18 @@ proptest! {
         let json = serde_json::to_string(&req).unwrap();
         let req2: AnthropicRequest = serde_json::from_str(&json).unwrap();
         let back = Dialog::from_anthropic_request(d.context_id, &req2, ts);
-        prop_assert_eq!(back.messages, d.messages);
+        prop_assert_eq!(back.messages(), d.messages());
     }
 
     #[test]
     fn generated_dialogs_round_trip_and_satisfy_the_schema(msgs in messages(10), status in prop::sample::select(DialogStatus::ALL.to_vec())) {
         let mut d = dialog_with(msgs);
-        d.status = status;
-        d.ended_at = status.is_final().then(|| ts(100));
+        match status {
+            DialogStatus::Active => {}
+            DialogStatus::Paused => d.transition_at(status, ts(100)).unwrap(),
+            _ => d.transition_at(status, ts(100)).unwrap(),
+        }
+        prop_assert_eq!(d.ended_at().cloned(), status.is_final().then(|| ts(100)));
         let value = d.to_value();
         prop_assert!(schema_valid(SchemaKind::Dialog, &value));
         let back = Dialog::from_json(d.to_json()).unwrap();
@@ -277,8 +281,11 @@ proptest! {
         for (at, kind, pool, key) in mutations {
             mutate(&mut doc, at, kind, pool, key);
         }
-        // The trait impl (objects only), not the inherent `remote = "Self"` function.
-        let typed_ok = <Dialog as Deserialize>::deserialize(&doc).is_ok();
+        // The schema level only (the checker and jsonschema know nothing of the timing rules).
+        let typed_ok = <Dialog as mplp_core::Wire>::deserialize_unchecked(&doc).is_ok();
+        // Deserialize means valid: the public impl adds the rules' errors.
+        let full_ok = <Dialog as Deserialize>::deserialize(&doc).is_ok();
+        prop_assert_eq!(full_ok, Dialog::validate_value(&doc).is_valid());
         let mut report = Report::new();
         Dialog::check_value(&doc, &Pointer::root(), &mut report);
         let checked_ok = report.is_valid();

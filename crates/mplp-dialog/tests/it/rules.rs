@@ -134,7 +134,7 @@ fn add_message_outside_active_is_a_state_error_naming_the_status() {
         err.to_string(),
         "/status: [dialog_not_active] cannot add a message to a paused dialog: only an active dialog accepts new messages"
     );
-    assert_eq!(d.messages.len(), 2);
+    assert_eq!(d.messages().len(), 2);
     d.resume().unwrap();
     d.add_message(DialogRole::User, "again").unwrap();
     d.cancel().unwrap();
@@ -147,18 +147,18 @@ fn add_message_outside_active_is_a_state_error_naming_the_status() {
 #[test]
 fn ending_sets_ended_at_and_keeps_started_at() {
     let mut d = Dialog::new(ContextId::new());
-    let started = d.started_at.clone();
+    let started = d.started_at().cloned();
     assert!(started.is_some());
     d.transition_at(DialogStatus::Paused, ts(5)).unwrap();
-    assert_eq!(d.ended_at, None);
+    assert_eq!(d.ended_at(), None);
     d.transition_at(DialogStatus::Active, ts(6)).unwrap();
     d.transition_at(DialogStatus::Completed, ts(7)).unwrap();
-    assert_eq!(d.ended_at, Some(ts(7)));
-    assert_eq!(d.started_at, started);
+    assert_eq!(d.ended_at(), Some(&ts(7)));
+    assert_eq!(d.started_at(), started.as_ref());
     let err = d.transition_at(DialogStatus::Active, ts(8)).unwrap_err();
     assert!(matches!(err, Error::Transition(_)), "{err:?}");
     assert_eq!(
-        (d.status, d.ended_at.clone()),
+        (d.status(), d.ended_at().cloned()),
         (DialogStatus::Completed, Some(ts(7)))
     );
 }
@@ -174,17 +174,19 @@ fn new_dialog_is_valid_without_findings() {
     assert_eq!(v.value.unwrap(), d);
     assert_eq!(d.head().unwrap().role, DialogRole::System);
     assert_eq!(d.tail().unwrap().content, "hi");
-    assert_eq!(d.meta.created_at, d.started_at);
+    assert_eq!(d.meta.created_at.as_ref(), d.started_at());
 }
 
 #[test]
 fn overview_lists_every_message() {
-    let mut d = Dialog::new(ContextId::new());
-    d.started_at = Some(Timestamp::parse("2025-12-07T00:00:00Z").unwrap());
-    d.messages = vec![
-        Message::new(DialogRole::System, "sys", ts(0)),
-        Message::new(DialogRole::Agent, "", ts(1)),
-    ];
+    let mut d = Dialog::new_at(
+        ContextId::new(),
+        Timestamp::parse("2025-12-07T00:00:00Z").unwrap(),
+    );
+    d.push_message(Message::new(DialogRole::System, "sys", ts(0)))
+        .unwrap();
+    d.push_message(Message::new(DialogRole::Agent, "", ts(1)))
+        .unwrap();
     let text = d.overview();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].ends_with("2 messages"), "{text}");
