@@ -7,7 +7,6 @@ use mplp_core::check::CheckValue;
 use mplp_core::schema::SchemaKind;
 use mplp_core::{Document, Pointer, Report, Rule};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// One Rust type and the schema it stands for.
@@ -77,8 +76,12 @@ fn rust_schema<T: JsonSchema>() -> Value {
     serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or(Value::Null)
 }
 
-fn serde_ok<T: DeserializeOwned>(text: &str) -> bool {
-    serde_json::from_str::<T>(text).is_ok()
+/// The typed parse at the schema level: `Wire::deserialize_unchecked`
+/// (the semantic rules, which the checker and jsonschema know nothing of,
+/// do not run). Trailing input is refused as `serde_json::from_str` does.
+fn serde_ok<T: mplp_core::Wire>(text: &str) -> bool {
+    let mut de = serde_json::Deserializer::from_str(text);
+    T::deserialize_unchecked(&mut de).is_ok() && de.end().is_ok()
 }
 
 fn check<T: CheckValue>(value: &Value) -> Report {

@@ -63,7 +63,7 @@ fn plan_render_every_example_in_both_formats() {
     for file in valid_examples("plan-") {
         let plan = Plan::from_json(std::fs::read(repo().join(&file)).unwrap()).unwrap();
         let deps: usize = plan
-            .steps
+            .steps()
             .iter()
             .map(|s| s.dependencies.as_ref().map_or(0, Vec::len))
             .sum();
@@ -77,7 +77,7 @@ fn plan_render_every_example_in_both_formats() {
             };
             assert!(text.starts_with(head), "{file}: {text}");
             assert_eq!(text.matches(arrow).count(), deps, "{file} {format}: {text}");
-            for i in 0..plan.steps.len() {
+            for i in 0..plan.steps().len() {
                 let node = match format {
                     "mermaid" => format!("  s{i}[\""),
                     _ => format!("  s{i} [label=\""),
@@ -212,7 +212,7 @@ fn dialog_convert_every_example_for_both_providers() {
     for file in valid_examples("dialog-") {
         let dialog = Dialog::from_json(std::fs::read(repo().join(&file)).unwrap()).unwrap();
         let o = mplp(&["dialog", "convert", "--to", "openai", &file]);
-        if dialog.messages.is_empty() {
+        if dialog.messages().is_empty() {
             // Both APIs refuse an empty `messages` list: refused, not sent.
             assert_exit(&o, 1);
             assert!(err(&o).contains("openai"), "{}", err(&o));
@@ -221,8 +221,8 @@ fn dialog_convert_every_example_for_both_providers() {
             let body: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
             assert_eq!(body["model"], "gpt-4o");
             let messages = body["messages"].as_array().unwrap();
-            assert_eq!(messages.len(), dialog.messages.len(), "{file}");
-            for (m, d) in messages.iter().zip(&dialog.messages) {
+            assert_eq!(messages.len(), dialog.messages().len(), "{file}");
+            for (m, d) in messages.iter().zip(dialog.messages()) {
                 assert_eq!(m["content"], d.content.as_str(), "{file}");
             }
         }
@@ -238,7 +238,7 @@ fn dialog_convert_every_example_for_both_providers() {
             "77",
             &file,
         ]);
-        if dialog.messages.is_empty() {
+        if dialog.messages().is_empty() {
             assert_exit(&o, 1);
             assert!(err(&o).contains("anthropic"), "{}", err(&o));
             continue;
@@ -284,9 +284,9 @@ fn dialog_prune_fork_and_overview() {
     );
     assert_exit(&o, 0);
     let pruned = Dialog::from_json(out(&o)).unwrap();
-    assert!(pruned.messages.len() < d.messages.len());
-    assert_eq!(pruned.messages[0], d.messages[0]);
-    assert_eq!(pruned.messages.last(), d.messages.last());
+    assert!(pruned.messages().len() < d.messages().len());
+    assert_eq!(pruned.messages()[0], d.messages()[0]);
+    assert_eq!(pruned.messages().last(), d.messages().last());
     assert_ne!(pruned.dialog_id, d.dialog_id);
 
     let o = mplp_stdin(
@@ -306,8 +306,8 @@ fn dialog_prune_fork_and_overview() {
     );
     assert_exit(&o, 0);
     let child = Dialog::from_json(out(&o)).unwrap();
-    assert_eq!(child.messages.len(), 3);
-    assert_eq!(child.messages[2], d.messages[50]);
+    assert_eq!(child.messages().len(), 3);
+    assert_eq!(child.messages()[2], d.messages()[50]);
 
     let o = mplp_stdin(
         &["dialog", "fork", "--node", "--last-n", "2", "-"],

@@ -67,7 +67,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{}", mermaid_sequence(&session.sink().events));
     eprintln!(
         "plan: {} ({} turns); session: {summary:?}",
-        plan.status, run.turns
+        plan.status(),
+        run.turns
     );
     Ok(())
 }

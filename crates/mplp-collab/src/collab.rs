@@ -1,13 +1,9 @@
 //! The Collab document (`mplp-collab.schema.json`), its participants and its
 //! semantic rules (the MAP invariants about a session's structure).
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-use mplp_core::check::{CheckValue, ObjectCheck};
 use mplp_core::{
     BaseEvent, CollabId, CollabMode, ContextId, Document, Error, Governance, Meta, NonEmptyString,
-    NonEmptyVec, Pointer, Report, Rule, Timestamp, TraceBase,
+    NonEmptyVec, Pointer, Report, Rule, Timestamp, TraceBase, Wire,
 };
 
 /// The `role_id` that designates the orchestrator of an `orchestrated`
@@ -90,33 +86,19 @@ mplp_core::wire_enum! {
 /// assert!(Participant::new("", ParticipantKind::Agent).is_err());
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
 #[non_exhaustive]
 pub struct Participant {
     /// Non-empty identifier of the member, unique in the session. Required.
     pub participant_id: NonEmptyString,
     /// The role the member plays (a Role module `role_id`). Optional in the
     /// schema; its absence is a `map_participants_have_role_ids` warning.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub role_id: Option<String>,
     /// What sort of member this is. Required.
     pub kind: ParticipantKind,
     /// Name shown to people.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub display_name: Option<String>,
 }
-
-mplp_core::object_only!(Participant);
 
 impl Participant {
     /// A participant without role or display name; refuses an empty id.
@@ -173,19 +155,6 @@ impl Participant {
     }
 }
 
-impl CheckValue for Participant {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<NonEmptyString>("participant_id");
-        o.optional::<String>("role_id");
-        o.required::<ParticipantKind>("kind");
-        o.optional::<String>("display_name");
-        o.deny_unknown();
-    }
-}
-
 /// A collaboration session (`mplp-collab.schema.json`, core profile).
 ///
 /// ```
@@ -194,23 +163,17 @@ impl CheckValue for Participant {
 /// let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"),
 ///     "/../../schemas/examples/valid/collab-orchestrated.json")).unwrap();
 /// let collab = Collab::from_json(&json)?;
-/// assert_eq!(collab.status, CollabStatus::Active);
+/// assert_eq!(collab.status(), CollabStatus::Active);
 /// assert_eq!(collab.orchestrator().map(|p| p.participant_id.as_str()), Some("agent-orch-1"));
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(remote = "Self", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Wire)]
+#[wire(document)]
 #[non_exhaustive]
 pub struct Collab {
     /// Protocol metadata. Required.
     pub meta: Meta,
     /// Governance state (lifecycle phase, truth domain, lock).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub governance: Option<Governance>,
     /// The session's id. Required.
     pub collab_id: CollabId,
@@ -220,40 +183,42 @@ pub struct Collab {
     pub title: NonEmptyString,
     /// Why the participants collaborate. Required, non-empty.
     pub purpose: NonEmptyString,
-    /// How work is shared. Required.
-    pub mode: CollabMode,
-    /// Lifecycle status. Required.
-    pub status: CollabStatus,
-    /// The members; at least one. Required.
-    pub participants: NonEmptyVec<Participant>,
+    /// How work is shared. Required. Guarded (the mode decides how many
+    /// participants a session needs): read it with [`Collab::mode`].
+    pub(crate) mode: CollabMode,
+    /// Lifecycle status. Required. Guarded: read it with
+    /// [`Collab::status`], change it with the lifecycle methods.
+    pub(crate) status: CollabStatus,
+    /// The members; at least one. Required. Guarded (unique ids, the
+    /// orchestrator, the mode's participant count): read them with
+    /// [`Collab::participants`].
+    pub(crate) participants: NonEmptyVec<Participant>,
     /// When the session was created. Required.
     pub created_at: Timestamp,
     /// When the session last changed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub updated_at: Option<Timestamp>,
     /// The trace span the session is recorded under.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub trace: Option<TraceBase>,
     /// Notable events about the session (dotted base events, not MAP events).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "mplp_core::not_null"
-    )]
     pub events: Option<Vec<BaseEvent>>,
 }
 
-mplp_core::object_only!(Collab);
-
 impl Collab {
+    /// How work is shared.
+    pub fn mode(&self) -> CollabMode {
+        self.mode
+    }
+
+    /// Where the session is in its lifecycle.
+    pub fn status(&self) -> CollabStatus {
+        self.status
+    }
+
+    /// The members (at least one), in document order.
+    pub fn participants(&self) -> &[Participant] {
+        &self.participants
+    }
+
     /// A new `draft` session with a fresh id, created now, after checking the
     /// structural rules ([`Collab::check_structure`]): unique participant ids,
     /// two participants for `pair`, one orchestrator for `orchestrated`.
@@ -264,7 +229,7 @@ impl Collab {
     /// let mut people = NonEmptyVec::new(Participant::orchestrator("lead", ParticipantKind::Agent)?);
     /// people.push(Participant::new("coder", ParticipantKind::Agent)?.with_role("coder"));
     /// let collab = Collab::new(ContextId::new(), "Ship it", "Ship the feature", CollabMode::Orchestrated, people)?;
-    /// assert_eq!(collab.status, CollabStatus::Draft);
+    /// assert_eq!(collab.status(), CollabStatus::Draft);
     ///
     /// let solo = NonEmptyVec::new(Participant::new("coder", ParticipantKind::Agent)?);
     /// let err = Collab::new(ContextId::new(), "Pair", "Pair up", CollabMode::Pair, solo).unwrap_err();
@@ -442,28 +407,6 @@ impl CollabStatus {
     /// True only for `active`: the one status in which participants act.
     pub const fn participants_can_act(self) -> bool {
         matches!(self, CollabStatus::Active)
-    }
-}
-
-impl CheckValue for Collab {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<Meta>("meta");
-        o.optional::<Governance>("governance");
-        o.required::<CollabId>("collab_id");
-        o.required::<ContextId>("context_id");
-        o.required::<NonEmptyString>("title");
-        o.required::<NonEmptyString>("purpose");
-        o.required::<CollabMode>("mode");
-        o.required::<CollabStatus>("status");
-        o.required::<NonEmptyVec<Participant>>("participants");
-        o.required::<Timestamp>("created_at");
-        o.optional::<Timestamp>("updated_at");
-        o.optional::<TraceBase>("trace");
-        o.optional::<Vec<BaseEvent>>("events");
-        o.deny_unknown();
     }
 }
 

@@ -93,7 +93,7 @@ impl Collab {
     /// assert!(collab.transition_at(CollabStatus::Completed, at.clone()).is_err());
     /// collab.transition_at(CollabStatus::Active, at.clone())?;
     /// collab.transition_at(CollabStatus::Completed, at)?;
-    /// assert_eq!(collab.status, CollabStatus::Completed);
+    /// assert_eq!(collab.status(), CollabStatus::Completed);
     /// # Ok::<(), mplp_core::Error>(())
     /// ```
     pub fn transition_at(&mut self, to: CollabStatus, at: Timestamp) -> Result<(), Error> {

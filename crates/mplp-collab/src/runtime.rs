@@ -890,16 +890,16 @@ impl<K: EventSink, C: Clock> MapSession<K, C> {
         agent: &mut dyn Agent,
     ) -> Result<PlanRun, SessionError> {
         use mplp_plan::PlanStatus;
-        if plan.status == PlanStatus::Approved {
+        if plan.status() == PlanStatus::Approved {
             plan.start()?;
         }
-        if plan.status != PlanStatus::InProgress && plan.status != PlanStatus::Completed {
+        if plan.status() != PlanStatus::InProgress && plan.status() != PlanStatus::Completed {
             return Err(Error::State(Violation::error(
                 "/status",
                 Rule::new("map_plan_in_progress"),
                 format!(
                     "a plan drives a session only when approved or in_progress; it is `{}`",
-                    plan.status
+                    plan.status()
                 ),
             ))
             .into());

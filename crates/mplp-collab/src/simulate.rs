@@ -225,13 +225,13 @@ fn shuffled(n: usize, rng: &mut SplitMix64) -> Vec<usize> {
 }
 
 fn prepare_plan(mut plan: Plan) -> Result<Plan, Error> {
-    if plan.status == PlanStatus::Draft {
+    if plan.status() == PlanStatus::Draft {
         plan.propose()?;
     }
-    if plan.status == PlanStatus::Proposed {
+    if plan.status() == PlanStatus::Proposed {
         plan.approve(&ConfirmDecision::approved().by("mplp-collab-simulate"))?;
     }
-    if plan.status == PlanStatus::Approved {
+    if plan.status() == PlanStatus::Approved {
         plan.start()?;
     }
     Ok(plan)
@@ -253,7 +253,7 @@ fn sim_collab(
     }
     let mut plan_roles: Vec<String> = Vec::new();
     if let Some(plan) = plan {
-        for step in plan.steps.iter() {
+        for step in plan.steps().iter() {
             if let Some(r) = &step.agent_role {
                 if !r.is_empty() && !plan_roles.contains(r) {
                     plan_roles.push(r.clone());

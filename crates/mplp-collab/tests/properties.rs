@@ -70,7 +70,7 @@ proptest! {
     #[test]
     fn random_operations_keep_the_log_valid(mode in mode(), n in 1usize..5, ops in prop::collection::vec(0u8..6, 0..30), seed in any::<u64>()) {
         let c = collab(mode, n);
-        let count = c.participants.len();
+        let count = c.participants().len();
         let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap();
         s.start().unwrap();
         let mut agent = |t: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
@@ -88,7 +88,7 @@ proptest! {
                 _ => s.swarm_round(&[(i % count, "a"), ((i + 1) % count, "b")], &[1, 0], &mut agent).map(|_| ()),
             };
         }
-        if s.collab().status == CollabStatus::Suspended {
+        if s.collab().status() == CollabStatus::Suspended {
             s.resume().unwrap();
         }
         s.complete().unwrap();
@@ -115,7 +115,7 @@ proptest! {
     #[test]
     fn only_the_token_holder_writes(mode in mode(), n in 1usize..5, turns in 1u64..10, seed in any::<u64>()) {
         let c = collab(mode, n);
-        let count = c.participants.len();
+        let count = c.participants().len();
         let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap();
         s.start().unwrap();
         let mut holders = Vec::new();
@@ -185,8 +185,10 @@ proptest! {
     /// and participants act only while active.
     #[test]
     fn lifecycle_follows_the_table(from in status(), to in status()) {
-        let mut c = collab(CollabMode::Swarm, 2);
-        c.status = from;
+        // A collab in any status is a valid document: read one from JSON.
+        let mut v = collab(CollabMode::Swarm, 2).to_value();
+        v["status"] = serde_json::json!(from.as_str());
+        let mut c = Collab::from_value(&v).unwrap();
         let legal = matches!((from, to),
             (CollabStatus::Draft, CollabStatus::Active | CollabStatus::Cancelled)
             | (CollabStatus::Active, CollabStatus::Suspended | CollabStatus::Completed | CollabStatus::Cancelled)
@@ -195,9 +197,9 @@ proptest! {
         prop_assert_eq!(result.is_ok(), legal);
         if let Err(e) = result {
             prop_assert_eq!(e.rule(), Some(mplp_core::Rule::LIFECYCLE_TRANSITION));
-            prop_assert_eq!(c.status, from);
+            prop_assert_eq!(c.status(), from);
         }
-        prop_assert_eq!(c.ensure_can_act().is_ok(), c.status == CollabStatus::Active);
+        prop_assert_eq!(c.ensure_can_act().is_ok(), c.status() == CollabStatus::Active);
     }
 
     /// Typed parse and CheckValue agree on mutated valid examples.
@@ -205,7 +207,13 @@ proptest! {
     fn typed_parse_and_check_value_agree(file in 0usize..5, mutation in mutation()) {
         let mut value = valid_examples().swap_remove(file);
         mutation.apply(&mut value);
-        let typed = serde_json::from_value::<Collab>(value.clone()).is_ok();
+        // The schema level (the checker knows nothing of the collab rules).
+        let typed = <Collab as mplp_core::Wire>::deserialize_unchecked(&value).is_ok();
+        // Deserialize means valid: the public impl adds the rules.
+        prop_assert_eq!(
+            serde_json::from_value::<Collab>(value.clone()).is_ok(),
+            Collab::validate_value(&value).is_valid()
+        );
         let mut report = Report::new();
         Collab::check_value(&value, &Pointer::root(), &mut report);
         prop_assert_eq!(typed, report.is_valid(), "{:?}\n{}", report, value);

@@ -87,7 +87,7 @@ fn missing_role_id_is_a_warning() {
             ("/participants/1/role_id", "map_participants_have_role_ids")
         ]
     );
-    assert_eq!(c.participants[0].event_role(), "a");
+    assert_eq!(c.participants()[0].event_role(), "a");
 }
 
 #[test]

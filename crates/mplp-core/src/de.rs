@@ -49,9 +49,7 @@ pub fn take_raised() -> Option<Rule> {
 pub fn duplicate_member<E: serde::de::Error>(name: &str) -> E {
     raise(
         Rule::DUPLICATE_KEY,
-        format_args!(
-            "duplicate member `{name}`: an object must not name a member twice"
-        ),
+        format_args!("duplicate member `{name}`: an object must not name a member twice"),
     )
 }
 

@@ -176,10 +176,7 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 
 /// The thorough pass over bytes that failed the typed parse: every schema
 /// violation of `T`, duplicate keys and syntax errors.
-pub fn thorough<T: CheckValue + Wire>(
-    input: &[u8],
-    first: &serde_json::Error,
-) -> Report {
+pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -> Report {
     let mut report = Report::new();
     if first.is_syntax() || first.is_eof() || first.is_io() {
         report.push(syntax_violation(first));
@@ -226,8 +223,9 @@ fn located_serde_error<T: Wire>(input: &[u8]) -> Violation {
     let mut de = serde_json::Deserializer::from_slice(input);
     let mut track = serde_path_to_error::Track::new();
     crate::de::take_raised();
-    let result = T::deserialize_unchecked(serde_path_to_error::Deserializer::new(&mut de, &mut track))
-        .and_then(|_| de.end());
+    let result =
+        T::deserialize_unchecked(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+            .and_then(|_| de.end());
     match result {
         Ok(()) => Violation::error("", Rule::TYPE, "the document could not be read"),
         Err(e) => {

@@ -166,7 +166,6 @@ pub struct BaseEvent {
     pub data: Option<Option<JsonObject>>,
 }
 
-
 impl BaseEvent {
     /// A new event with a fresh id and the current time, without data.
     pub fn new(event_type: EventType, source: impl Into<String>) -> Self {

@@ -268,9 +268,12 @@ impl<T> serde::de::Visitor<'_> for IdVisitor<T> {
         write!(f, "a {} (lowercase UUID v4 string)", self.name)
     }
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
-        parse_canonical_v4(s)
-            .map(self.make)
-            .map_err(|e| crate::de::raise(crate::Rule::PATTERN, format_args!("invalid {} `{s}`: {e}", self.name)))
+        parse_canonical_v4(s).map(self.make).map_err(|e| {
+            crate::de::raise(
+                crate::Rule::PATTERN,
+                format_args!("invalid {} `{s}`: {e}", self.name),
+            )
+        })
     }
 }
 

@@ -76,6 +76,8 @@ pub use id::{
     TraceId,
 };
 pub use meta::{CrossCutting, Meta};
+/// `#[derive(Wire)]`: see the [`mplp_derive`] crate.
+pub use mplp_derive::Wire;
 pub use pointer::Pointer;
 pub use refs::{CollabMode, Governance, ModuleName, Ref, TraceBase};
 pub use timestamp::{Timestamp, TimestampError};
@@ -85,8 +87,6 @@ pub use values::{
 };
 pub use wire::Wire;
 pub use wire_enum::UnknownVariant;
-/// `#[derive(Wire)]`: see the [`mplp_derive`] crate.
-pub use mplp_derive::Wire;
 
 /// Re-exports for the macros of this crate. Not part of the public API.
 #[doc(hidden)]

@@ -67,7 +67,6 @@ pub struct Meta {
     pub cross_cutting: Option<UniqueVec<CrossCutting>>,
 }
 
-
 impl Meta {
     /// Metadata for protocol 1.0.0 and schema 1.0.0, with nothing else set.
     pub fn v1() -> Self {

@@ -47,7 +47,6 @@ pub struct Ref {
     pub description: Option<String>,
 }
 
-
 impl Ref {
     /// A reference without a description.
     pub fn new(id: MplpId, module: ModuleName) -> Self {
@@ -80,7 +79,6 @@ pub struct Governance {
     pub last_confirm_ref: Option<Ref>,
 }
 
-
 /// A reference to a trace span (`common/trace-base.schema.json`), modelled on
 /// W3C Trace Context. Both `trace_id` and `span_id` are required.
 ///
@@ -106,7 +104,6 @@ pub struct TraceBase {
     /// Free-form attributes.
     pub attributes: Option<JsonObject>,
 }
-
 
 impl TraceBase {
     /// A new root span of a new trace.

@@ -377,8 +377,12 @@ impl<T: Serialize> Serialize for NonEmptyVec<T> {
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for NonEmptyVec<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<T>::deserialize(d)?;
-        NonEmptyVec::try_from(v)
-            .map_err(|_| crate::de::raise(Rule::MIN_ITEMS, "expected at least 1 item (minItems 1), found 0"))
+        NonEmptyVec::try_from(v).map_err(|_| {
+            crate::de::raise(
+                Rule::MIN_ITEMS,
+                "expected at least 1 item (minItems 1), found 0",
+            )
+        })
     }
 }
 

@@ -246,13 +246,16 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         .collect();
 
     // ---------------------------------------------------------------- serde
-    let field_variants: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__f{i}")).collect();
+    let field_variants: Vec<syn::Ident> =
+        (0..typed.len()).map(|i| format_ident!("__f{i}")).collect();
     let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
 
     let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
         let ty = &f.ty;
         match &f.kind {
-            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
+            Kind::Required | Kind::Default => {
+                quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; }
+            }
             // `Option<T>` and `Option<Option<T>>`: the slot is the field itself.
             _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
         }
@@ -322,7 +325,10 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
     });
     let expecting = format!("a JSON object (an MPLP `{name_str}`)");
-    let field_match = names.iter().zip(&field_variants).map(|(n, v)| quote! { #n => __Field::#v, });
+    let field_match = names
+        .iter()
+        .zip(&field_variants)
+        .map(|(n, v)| quote! { #n => __Field::#v, });
 
     let after = if c.document {
         quote! {
@@ -338,7 +344,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             let ident = &f.ident;
             let member = &f.name;
             match &f.kind {
-                Kind::Required | Kind::Default => quote! { __s.serialize_entry(#member, &self.#ident)?; },
+                Kind::Required | Kind::Default => {
+                    quote! { __s.serialize_entry(#member, &self.#ident)?; }
+                }
                 Kind::Optional(_) | Kind::Nullable(_) => quote! {
                     if let ::core::option::Option::Some(__v) = &self.#ident {
                         __s.serialize_entry(#member, __v)?;

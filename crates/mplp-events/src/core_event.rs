@@ -654,6 +654,19 @@ impl CheckValue for CoreEvent {
     }
 }
 
+// The envelope is read by a hand-written visitor (the payload's type depends
+// on `event_type`, which may come after it); `Wire` exposes it like the
+// derived objects.
+impl mplp_core::Wire for CoreEvent {
+    const NAME: &'static str = "CoreEvent";
+    const FIELDS: &'static [&'static str] = CORE_FIELDS;
+    const REQUIRED: &'static [&'static str] =
+        &["event_id", "event_family", "event_type", "timestamp"];
+    fn deserialize_unchecked<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <Self as Deserialize>::deserialize(d)
+    }
+}
+
 impl Document for CoreEvent {
     const KIND: &'static str = "event";
 }

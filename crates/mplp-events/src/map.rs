@@ -440,7 +440,7 @@ impl MapPayload {
             MapEventType::BroadcastReceived => MapPayload::BroadcastReceived(None),
             MapEventType::ConflictDetected => MapPayload::ConflictDetected(None),
             MapEventType::ConflictResolved => MapPayload::ConflictResolved(None),
-            _ => return Err(de::Error::missing_field("payload")),
+            _ => return Err(mplp_core::de::missing_member("payload")),
         })
     }
 }
@@ -783,15 +783,15 @@ impl<'de> Visitor<'de> for MapEventVisitor {
                 "target_roles" => take(&mut target_roles, &mut map, "target_roles")?,
                 "payload" => payload.read(&mut map, event_type.map(PayloadSeed))?,
                 "event_family" => return Err(de::Error::custom(EVENT_FAMILY_MESSAGE)),
-                other => return Err(de::Error::unknown_field(other, MapEvent::FIELDS)),
+                other => return Err(mplp_core::de::unknown_member(other, MapEvent::FIELDS)),
             }
         }
-        let event_type = event_type.ok_or_else(|| de::Error::missing_field("event_type"))?;
+        let event_type = event_type.ok_or_else(|| mplp_core::de::missing_member("event_type"))?;
         let payload = payload.finish(PayloadSeed(event_type), || MapPayload::absent(event_type))?;
         Ok(MapEvent {
-            event_id: event_id.ok_or_else(|| de::Error::missing_field("event_id"))?,
-            timestamp: timestamp.ok_or_else(|| de::Error::missing_field("timestamp"))?,
-            session_id: session_id.ok_or_else(|| de::Error::missing_field("session_id"))?,
+            event_id: event_id.ok_or_else(|| mplp_core::de::missing_member("event_id"))?,
+            timestamp: timestamp.ok_or_else(|| mplp_core::de::missing_member("timestamp"))?,
+            session_id: session_id.ok_or_else(|| mplp_core::de::missing_member("session_id"))?,
             initiator_role,
             target_roles,
             payload,
@@ -888,6 +888,19 @@ impl CheckValue for MapEvent {
         {
             check_map_payload(t, payload, at, report);
         }
+    }
+}
+
+// The envelope is read by a hand-written visitor (the payload's type depends
+// on `event_type`, which may come after it); `Wire` exposes it like the
+// derived objects.
+impl mplp_core::Wire for MapEvent {
+    const NAME: &'static str = "MapEvent";
+    const FIELDS: &'static [&'static str] = MapEvent::FIELDS;
+    const REQUIRED: &'static [&'static str] =
+        &["event_id", "event_type", "timestamp", "session_id"];
+    fn deserialize_unchecked<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <Self as Deserialize>::deserialize(d)
     }
 }
 

@@ -50,7 +50,7 @@ pub(crate) fn take<'de, A: de::MapAccess<'de>, T: serde::Deserialize<'de>>(
     name: &'static str,
 ) -> Result<(), A::Error> {
     if slot.is_some() {
-        return Err(de::Error::duplicate_field(name));
+        return Err(mplp_core::de::duplicate_member(name));
     }
     *slot = Some(map.next_value()?);
     Ok(())
@@ -76,7 +76,7 @@ impl<P> PayloadSlot<P> {
         S: de::DeserializeSeed<'de, Value = P>,
     {
         if !matches!(self, PayloadSlot::Empty) {
-            return Err(de::Error::duplicate_field("payload"));
+            return Err(mplp_core::de::duplicate_member("payload"));
         }
         *self = match seed {
             Some(seed) => PayloadSlot::Typed(map.next_value_seed(seed)?),
@@ -310,13 +310,13 @@ macro_rules! payload_struct {
                             match key.as_ref() {
                                 $( stringify!($req) => {
                                     if $req.is_some() {
-                                        return Err(serde::de::Error::duplicate_field(stringify!($req)));
+                                        return Err(mplp_core::de::duplicate_member(stringify!($req)));
                                     }
                                     $req = Some(map.next_value()?);
                                 } )*
                                 $( stringify!($opt) => {
                                     if $opt.is_some() {
-                                        return Err(serde::de::Error::duplicate_field(stringify!($opt)));
+                                        return Err(mplp_core::de::duplicate_member(stringify!($opt)));
                                     }
                                     $opt = Some(map.next_value()?);
                                 } )*
@@ -333,7 +333,7 @@ macro_rules! payload_struct {
                             }
                         }
                         $( let Some($req) = $req else {
-                            return Err(serde::de::Error::missing_field(stringify!($req)));
+                            return Err(mplp_core::de::missing_member(stringify!($req)));
                         }; )*
                         Ok($name {
                             $($req,)*

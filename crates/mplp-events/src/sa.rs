@@ -198,7 +198,7 @@ impl SaPayload {
             SaEventType::PlanEvaluated => SaPayload::PlanEvaluated(None),
             SaEventType::TraceEmitted => SaPayload::TraceEmitted(None),
             SaEventType::Completed => SaPayload::Completed(None),
-            _ => return Err(de::Error::missing_field("payload")),
+            _ => return Err(mplp_core::de::missing_member("payload")),
         })
     }
 }
@@ -394,15 +394,15 @@ impl<'de> Visitor<'de> for SaEventVisitor {
                 "plan_id" => take(&mut plan_id, &mut map, "plan_id")?,
                 "trace_id" => take(&mut trace_id, &mut map, "trace_id")?,
                 "payload" => payload.read(&mut map, event_type.map(PayloadSeed))?,
-                other => return Err(de::Error::unknown_field(other, SaEvent::FIELDS)),
+                other => return Err(mplp_core::de::unknown_member(other, SaEvent::FIELDS)),
             }
         }
-        let event_type = event_type.ok_or_else(|| de::Error::missing_field("event_type"))?;
+        let event_type = event_type.ok_or_else(|| mplp_core::de::missing_member("event_type"))?;
         let payload = payload.finish(PayloadSeed(event_type), || SaPayload::absent(event_type))?;
         Ok(SaEvent {
-            event_id: event_id.ok_or_else(|| de::Error::missing_field("event_id"))?,
-            timestamp: timestamp.ok_or_else(|| de::Error::missing_field("timestamp"))?,
-            sa_id: sa_id.ok_or_else(|| de::Error::missing_field("sa_id"))?,
+            event_id: event_id.ok_or_else(|| mplp_core::de::missing_member("event_id"))?,
+            timestamp: timestamp.ok_or_else(|| mplp_core::de::missing_member("timestamp"))?,
+            sa_id: sa_id.ok_or_else(|| mplp_core::de::missing_member("sa_id"))?,
             context_id,
             plan_id,
             trace_id,
@@ -463,6 +463,18 @@ impl CheckValue for SaEvent {
         {
             check_sa_payload(t, payload, at, report);
         }
+    }
+}
+
+// The envelope is read by a hand-written visitor (the payload's type depends
+// on `event_type`, which may come after it); `Wire` exposes it like the
+// derived objects.
+impl mplp_core::Wire for SaEvent {
+    const NAME: &'static str = "SaEvent";
+    const FIELDS: &'static [&'static str] = SaEvent::FIELDS;
+    const REQUIRED: &'static [&'static str] = &["event_id", "event_type", "timestamp", "sa_id"];
+    fn deserialize_unchecked<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <Self as Deserialize>::deserialize(d)
     }
 }
 

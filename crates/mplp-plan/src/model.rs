@@ -139,7 +139,6 @@ pub struct PlanStep {
     pub order_index: Option<u64>,
 }
 
-
 impl Plan {
     /// Where the plan is in its lifecycle.
     pub fn status(&self) -> PlanStatus {
@@ -254,4 +253,3 @@ fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
         report.push(v);
     }
 }
-

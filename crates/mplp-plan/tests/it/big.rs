@@ -77,7 +77,11 @@ fn a_million_step_cycle_is_found_without_stack_overflow() {
         assert!(errors[0].message.len() < 4000);
         // Deserialize means valid: serde alone refuses the cycle, naming the rule.
         let err = serde_json::from_str::<Plan>(&json).unwrap_err().to_string();
-        assert!(err.starts_with("rule `sa_plan_dag_acyclic` is violated at /steps"), "{}", &err[..200]);
+        assert!(
+            err.starts_with("rule `sa_plan_dag_acyclic` is violated at /steps"),
+            "{}",
+            &err[..200]
+        );
         // The escape hatch reads it without the rules, for tools that show it.
         let mut de = serde_json::Deserializer::from_str(&json);
         let plan = <Plan as mplp_core::Wire>::deserialize_unchecked(&mut de).unwrap();

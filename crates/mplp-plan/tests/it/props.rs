@@ -344,7 +344,9 @@ fn check_step(
     // replaced by a pending one.
     for s in after.steps().iter() {
         match before.step(s.step_id) {
-            Some(b) => prop_assert!(b.status() == s.status() || b.status().can_transition_to(s.status())),
+            Some(b) => {
+                prop_assert!(b.status() == s.status() || b.status().can_transition_to(s.status()))
+            }
             None => prop_assert_eq!(s.status(), StepStatus::Pending),
         }
     }
@@ -366,7 +368,12 @@ fn check_step(
         prop_assert_eq!(after.status(), PlanStatus::Failed);
     }
     if after.status() == PlanStatus::Failed {
-        prop_assert!(after.steps().iter().any(|s| s.status() == StepStatus::Failed));
+        prop_assert!(
+            after
+                .steps()
+                .iter()
+                .any(|s| s.status() == StepStatus::Failed)
+        );
     }
     Ok(())
 }
