@@ -167,6 +167,14 @@ impl Participant {
 /// assert_eq!(collab.orchestrator().map(|p| p.participant_id.as_str()), Some("agent-orch-1"));
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
+///
+/// `Deserialize` runs the collab rules too. The mode, status and
+/// participants are guarded, so this does not compile:
+///
+/// ```compile_fail,E0616
+/// # use mplp_collab::{Collab, CollabStatus};
+/// fn force(c: &mut Collab) { c.status = CollabStatus::Completed; }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Wire)]
 #[wire(document)]
 #[non_exhaustive]

@@ -67,7 +67,6 @@ pub mod wire;
 pub mod wire_enum;
 
 pub use check::CheckValue;
-pub use de::{not_null, nullable};
 pub use document::{Document, Validation};
 pub use error::{Error, Report, Rule, Severity, TransitionError, Violation};
 pub use event::{BaseEvent, EVENT_TYPE_PATTERN, EventType, EventTypeError};

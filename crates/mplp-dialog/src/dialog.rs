@@ -111,6 +111,20 @@ impl Message {
 /// assert_eq!(back, dialog);
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
+///
+/// `Deserialize` runs the timing rules too, so every public way to obtain a
+/// `Dialog` yields a valid one. The status and the message list are
+/// guarded (only an active dialog takes messages), so these do not compile:
+///
+/// ```compile_fail,E0616
+/// # use mplp_dialog::{Dialog, DialogRole, Message};
+/// fn sneak(d: &mut Dialog) { d.messages.push(Message::now(DialogRole::User, "hi")); }
+/// ```
+///
+/// ```compile_fail,E0616
+/// # use mplp_dialog::{Dialog, DialogStatus};
+/// fn force(d: &mut Dialog) { d.status = DialogStatus::Active; }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Wire)]
 #[wire(document)]
 #[non_exhaustive]

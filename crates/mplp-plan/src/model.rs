@@ -76,6 +76,27 @@ mplp_core::wire_enum! {
 /// assert_eq!(plan.steps().len(), 1);
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
+///
+/// Every public way to obtain a `Plan` yields a valid one: `Deserialize`
+/// (through any serde format, or embedded in your own struct) runs the DAG
+/// and status rules too. The status and the steps are guarded: they change
+/// only through the lifecycle methods and [`Plan::edit_steps`], so these do
+/// not compile:
+///
+/// ```compile_fail,E0616
+/// # use mplp_plan::{Plan, PlanStatus};
+/// fn force(plan: &mut Plan) { plan.status = PlanStatus::Completed; }
+/// ```
+///
+/// ```compile_fail,E0616
+/// # use mplp_plan::Plan;
+/// fn clear(plan: &mut Plan) { plan.steps.as_mut_slice()[0].dependencies = None; }
+/// ```
+///
+/// ```compile_fail,E0616
+/// # use mplp_plan::{PlanStep, StepStatus};
+/// fn force(step: &mut PlanStep) { step.status = StepStatus::Completed; }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Wire)]
 #[wire(document)]
 #[non_exhaustive]
