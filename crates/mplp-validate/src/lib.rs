@@ -288,7 +288,7 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
 /// assert_eq!(log.position(), 0);
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub fn detect_log<R: BufRead>(reader: &mut R) -> std::io::Result<Kind> {
+pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<Kind> {
     let buf = reader.fill_buf()?;
     let first = buf
         .split(|b| *b == b'\n')
