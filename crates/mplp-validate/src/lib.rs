@@ -233,23 +233,24 @@ struct EventTypeProbe {
 /// assert_eq!(detect(b"[1]").unwrap_err().rule.as_str(), "type");
 /// ```
 pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
-    let probe: Probe = serde_json::from_slice(bytes).map_err(|e| {
-        if e.is_data() {
-            Violation::error(
-                "",
-                Rule::TYPE,
-                format!("expected a JSON object (an MPLP document): {e}"),
-            )
-        } else {
-            mplp_core::document::syntax_violation(&e)
+    let (probe, event_type) = match serde_json::from_slice::<Probe>(bytes) {
+        Ok(probe) => {
+            let event_type = if probe.event_type.is_some() {
+                serde_json::from_slice::<EventTypeProbe>(bytes)
+                    .ok()
+                    .and_then(|p| p.event_type)
+            } else {
+                None
+            };
+            (probe, event_type)
         }
-    })?;
-    let event_type = if probe.event_type.is_some() {
-        serde_json::from_slice::<EventTypeProbe>(bytes)
-            .ok()
-            .and_then(|p| p.event_type)
-    } else {
-        None
+        // An object that repeats a member the probe reads: read it as a map
+        // (the last value wins) to find the kind; the module validator then
+        // reports the duplicate key.
+        Err(e) if e.is_data() && json_type_name(bytes).is_none() => {
+            probe_map(bytes).ok_or_else(|| not_an_object(bytes, &e))?
+        }
+        Err(e) => return Err(not_an_object(bytes, &e)),
     };
     let et = event_type.as_deref().unwrap_or("");
     // Events first: SA events carry `plan_id` and `context_id` too.
@@ -273,6 +274,51 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         ));
     };
     Ok(kind)
+}
+
+/// The [`Probe`] of an object read whole as a map, and its `event_type`.
+fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(bytes).ok()?;
+    let has = |key: &str| map.contains_key(key).then_some(IgnoredAny);
+    let probe = Probe {
+        plan_id: has("plan_id"),
+        dialog_id: has("dialog_id"),
+        collab_id: has("collab_id"),
+        session_id: has("session_id"),
+        sa_id: has("sa_id"),
+        event_family: has("event_family"),
+        event_type: has("event_type"),
+    };
+    let event_type = map
+        .get("event_type")
+        .and_then(|v| v.as_str())
+        .map(str::to_owned);
+    Some((probe, event_type))
+}
+
+/// The violation of bytes that are not JSON, or not an object.
+fn not_an_object(bytes: &[u8], e: &serde_json::Error) -> Violation {
+    if !e.is_data() {
+        return mplp_core::document::syntax_violation(e);
+    }
+    let message = match json_type_name(bytes) {
+        Some(found) => format!("expected a JSON object (an MPLP document), found {found}"),
+        None => format!("expected a JSON object (an MPLP document): {e}"),
+    };
+    Violation::error("", Rule::TYPE, message)
+}
+
+/// What the JSON value in `bytes` is, by its first character ("an array",
+/// ...); `None` for an object.
+fn json_type_name(bytes: &[u8]) -> Option<&'static str> {
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => None,
+        Some(b'[') => Some("an array"),
+        Some(b'"') => Some("a string"),
+        Some(b't' | b'f') => Some("a boolean"),
+        Some(b'n') => Some("null"),
+        _ => Some("a number"),
+    }
 }
 
 /// Recognises a log's kind from its first non-empty line without consuming
@@ -340,6 +386,30 @@ mod tests {
         assert_eq!(unknown.rule, UNKNOWN_KIND);
         let syntax = detect(b"{").unwrap_err();
         assert_eq!(syntax.rule.as_str(), "json-syntax");
+        for (text, found) in [
+            (&b" [1]"[..], "found an array"),
+            (b"\"x\"", "found a string"),
+            (b"true", "found a boolean"),
+            (b"null", "found null"),
+            (b"-1.5", "found a number"),
+        ] {
+            let v = detect(text).unwrap_err();
+            assert_eq!(v.rule, Rule::TYPE);
+            assert!(v.message.ends_with(found), "{}", v.message);
+        }
+        // A repeated member is the module validator's duplicate-key error.
+        let twice = br#"{"event_type":"x","event_type":"SAInitialized","plan_id":1,"plan_id":2}"#;
+        assert_eq!(detect(twice), Ok(Kind::SaEvent));
+        let (kind, report) = validate_bytes(None, br#"{"plan_id":1,"plan_id":2}"#);
+        assert_eq!(kind, Some(Kind::Plan));
+        assert!(
+            report
+                .violations()
+                .iter()
+                .any(|v| v.rule.as_str() == "duplicate-key"),
+            "{:?}",
+            report.violations()
+        );
     }
 
     #[test]
