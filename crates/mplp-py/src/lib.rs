@@ -5,7 +5,7 @@
 //! Build it with `maturin develop --release` (or `pip install ./crates/mplp-py`);
 //! its tests are `tests/*.py`, run with pytest by `.ci/run`.
 //!
-//! - [`validate`](validate::validate) and [`validate_log`](validate::validate_log):
+//! - `validate` and `validate_log`:
 //!   the verdicts of `mplp validate` (same kinds table, same dispatch:
 //!   the `mplp-validate` crate), as `ValidationResult` objects.
 //! - `Plan`, `Dialog`, `Collab`: thin wrappers over the Rust documents with
