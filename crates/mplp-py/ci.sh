@@ -23,7 +23,7 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || missing "python3's venv module"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.9.4,<2" pytest jsonschema || missing "pip (or the package index)"
+  "maturin>=1.9.4,<2" pytest jsonschema rfc3339-validator || missing "pip (or the package index)"
 export VIRTUAL_ENV="$venv"
 export PATH="$venv/bin:$PATH"
 (cd crates/mplp-py && maturin develop --release --quiet)
