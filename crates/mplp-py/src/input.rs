@@ -35,9 +35,13 @@ pub(crate) fn read<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Input<'a>> {
     }
     if let Ok(s) = data.cast::<PyString>() {
         // A str holding lone surrogates is not UTF-8: UnicodeEncodeError (a ValueError).
-        return Ok(Input::Json(Cow::Owned(
-            s.to_cow()?.into_owned().into_bytes(),
-        )));
+        let text = s.to_cow()?.into_owned();
+        if looks_like_a_file_name(&text) {
+            return Err(PyTypeError::new_err(format!(
+                "a str is JSON text, and `{text}` names a file: pass pathlib.Path({text:?}) to validate the file"
+            )));
+        }
+        return Ok(Input::Json(Cow::Owned(text.into_bytes())));
     }
     if data.is_instance_of::<PyDict>()
         || data.is_instance_of::<PyList>()
@@ -79,6 +83,15 @@ fn dumps(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
             Err(raise::<ValidationError>(py, why, [&v]))
         }
     }
+}
+
+/// Whether `text` cannot be a JSON document but names an existing file (a
+/// path passed as `str` by mistake).
+fn looks_like_a_file_name(text: &str) -> bool {
+    let first = text.trim_start().chars().next();
+    !matches!(first, Some('{' | '[') | None)
+        && text.len() < 4096
+        && std::path::Path::new(text).is_file()
 }
 
 /// The JSON bytes of `data`, reading a path's file whole.

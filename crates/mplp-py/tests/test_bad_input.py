@@ -88,6 +88,15 @@ def test_huge_files(tmp_path):
     assert lines[:3] == [1, 2, 3] and len(lines) >= 1_000_000
 
 
+def test_a_file_name_given_as_str_is_refused_with_a_hint():
+    name = str(EXAMPLES / "valid" / "plan-minimal.json")
+    with pytest.raises(TypeError, match=r"a str is JSON text, .* pass pathlib.Path"):
+        mplp_rs.validate(name)
+    # Text that names no file is judged as JSON text.
+    result = mplp_rs.validate("plan-minimal.json")
+    assert [v.rule for v in result.errors] == ["json-syntax"]
+
+
 def test_unknown_kind_profile_and_missing_file():
     with pytest.raises(ValueError, match="unknown kind `plans`, expected one of: auto, dialog, plan"):
         mplp_rs.validate(b"{}", kind="plans")

@@ -75,6 +75,7 @@ class TransitionError(MplpError):
 def validate(data: JsonInput, kind: Kind = "auto", profile: None = None) -> ValidationResult:
     """Validates one MPLP document (or a log file: .ndjson/.jsonl paths, or a log kind).
 
+    A str is JSON text (a str naming a file raises TypeError: pass a pathlib.Path).
     Raises TypeError for other input types, ValidationError for a dict/list
     with no JSON form (NaN, too deep, circular), OSError for unreadable files,
     ValueError for an unknown kind or profile.
