@@ -198,17 +198,30 @@ pub fn validate_file(kind: Option<Kind>, path: &Path) -> std::io::Result<(Option
     Ok(validate_bytes(kind, &bytes))
 }
 
-/// The members that tell the kinds apart. Unknown members are ignored, so
-/// this reads the document once without building it.
+/// The members that tell the kinds apart (present or not, whatever their
+/// value, `null` included). Unknown members are ignored, so this reads the
+/// document once without building it.
 #[derive(Deserialize)]
 struct Probe {
-    plan_id: Option<IgnoredAny>,
-    dialog_id: Option<IgnoredAny>,
-    collab_id: Option<IgnoredAny>,
-    session_id: Option<IgnoredAny>,
-    sa_id: Option<IgnoredAny>,
-    event_family: Option<IgnoredAny>,
-    event_type: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "present")]
+    plan_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    dialog_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    collab_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    session_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    sa_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    event_family: bool,
+    #[serde(default, deserialize_with = "present")]
+    event_type: bool,
+}
+
+/// `true` for a member that is there, skipping its value.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    IgnoredAny::deserialize(d).map(|_| true)
 }
 
 /// Probes only the top-level `event_type` string.
@@ -220,6 +233,8 @@ struct EventTypeProbe {
 /// Recognises the kind of a single document from its members: a MAP or SA
 /// `event_type` (or `session_id`/`sa_id`), `event_family`, `plan_id`,
 /// `dialog_id`, `collab_id`, in that order (SA events carry `plan_id` too).
+/// A member counts when it is present, whatever its value (`"plan_id": null`
+/// is a plan with a wrong `plan_id`).
 ///
 /// # Errors
 /// A syntax violation when the bytes are not JSON, a `type` violation when
@@ -233,9 +248,20 @@ struct EventTypeProbe {
 /// assert_eq!(detect(b"[1]").unwrap_err().rule.as_str(), "type");
 /// ```
 pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
+    if let Some(found) = json_type_name(bytes) {
+        // Not an object: a syntax error if it is not JSON, else a type error.
+        return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
+            Err(e) => mplp_core::document::syntax_violation(&e),
+            Ok(_) => Violation::error(
+                "",
+                Rule::TYPE,
+                format!("expected a JSON object (an MPLP document), found {found}"),
+            ),
+        });
+    }
     let (probe, event_type) = match serde_json::from_slice::<Probe>(bytes) {
         Ok(probe) => {
-            let event_type = if probe.event_type.is_some() {
+            let event_type = if probe.event_type {
                 serde_json::from_slice::<EventTypeProbe>(bytes)
                     .ok()
                     .and_then(|p| p.event_type)
@@ -247,24 +273,22 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         // An object that repeats a member the probe reads: read it as a map
         // (the last value wins) to find the kind; the module validator then
         // reports the duplicate key.
-        Err(e) if e.is_data() && json_type_name(bytes).is_none() => {
-            probe_map(bytes).ok_or_else(|| not_an_object(bytes, &e))?
-        }
-        Err(e) => return Err(not_an_object(bytes, &e)),
+        Err(e) if e.is_data() => probe_map(bytes).ok_or_else(|| not_an_object(&e))?,
+        Err(e) => return Err(not_an_object(&e)),
     };
     let et = event_type.as_deref().unwrap_or("");
     // Events first: SA events carry `plan_id` and `context_id` too.
-    let kind = if et.starts_with("MAP") || probe.session_id.is_some() {
+    let kind = if et.starts_with("MAP") || probe.session_id {
         Kind::MapEvent
-    } else if et.starts_with("SA") || probe.sa_id.is_some() {
+    } else if et.starts_with("SA") || probe.sa_id {
         Kind::SaEvent
-    } else if probe.event_family.is_some() {
+    } else if probe.event_family {
         Kind::Event
-    } else if probe.plan_id.is_some() {
+    } else if probe.plan_id {
         Kind::Plan
-    } else if probe.dialog_id.is_some() {
+    } else if probe.dialog_id {
         Kind::Dialog
-    } else if probe.collab_id.is_some() {
+    } else if probe.collab_id {
         Kind::Collab
     } else {
         return Err(Violation::error(
@@ -279,7 +303,7 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
 /// The [`Probe`] of an object read whole as a map, and its `event_type`.
 fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
     let map: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(bytes).ok()?;
-    let has = |key: &str| map.contains_key(key).then_some(IgnoredAny);
+    let has = |key: &str| map.contains_key(key);
     let probe = Probe {
         plan_id: has("plan_id"),
         dialog_id: has("dialog_id"),
@@ -296,16 +320,17 @@ fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
     Some((probe, event_type))
 }
 
-/// The violation of bytes that are not JSON, or not an object.
-fn not_an_object(bytes: &[u8], e: &serde_json::Error) -> Violation {
-    if !e.is_data() {
-        return mplp_core::document::syntax_violation(e);
+/// The violation of an object the probe cannot read.
+fn not_an_object(e: &serde_json::Error) -> Violation {
+    if e.is_data() {
+        Violation::error(
+            "",
+            Rule::TYPE,
+            format!("expected a JSON object (an MPLP document): {e}"),
+        )
+    } else {
+        mplp_core::document::syntax_violation(e)
     }
-    let message = match json_type_name(bytes) {
-        Some(found) => format!("expected a JSON object (an MPLP document), found {found}"),
-        None => format!("expected a JSON object (an MPLP document): {e}"),
-    };
-    Violation::error("", Rule::TYPE, message)
 }
 
 /// What the JSON value in `bytes` is, by its first character ("an array",
@@ -384,14 +409,18 @@ mod tests {
         assert_eq!(detect(br#"{"collab_id":1}"#), Ok(Kind::Collab));
         let unknown = detect(br#"{"x":1}"#).unwrap_err();
         assert_eq!(unknown.rule, UNKNOWN_KIND);
-        let syntax = detect(b"{").unwrap_err();
-        assert_eq!(syntax.rule.as_str(), "json-syntax");
+        for text in [&b"{"[..], b"[", b"", b"nul", b"[1,]"] {
+            let syntax = detect(text).unwrap_err();
+            assert_eq!(syntax.rule.as_str(), "json-syntax", "{text:?}");
+        }
+        assert_eq!(detect(br#"{"plan_id": null}"#), Ok(Kind::Plan));
         for (text, found) in [
             (&b" [1]"[..], "found an array"),
             (b"\"x\"", "found a string"),
             (b"true", "found a boolean"),
             (b"null", "found null"),
             (b"-1.5", "found a number"),
+            (b"[{\"plan_id\": 1}]", "found an array"),
         ] {
             let v = detect(text).unwrap_err();
             assert_eq!(v.rule, Rule::TYPE);
