@@ -63,7 +63,7 @@ impl From<&Violation> for PyViolation {
 impl PyViolation {
     /// The violation as `mplp validate --format json` writes it:
     /// `pointer`, `rule`, `message`, and `line` when there is one.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    pub(crate) fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("pointer", &self.pointer)?;
         d.set_item("rule", &self.rule)?;

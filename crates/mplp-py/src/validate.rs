@@ -71,11 +71,7 @@ impl ValidationResult {
             |it: &mut dyn Iterator<Item = &mplp_core::Violation>| -> PyResult<Bound<'py, PyList>> {
                 let list = PyList::empty(py);
                 for v in it {
-                    list.append(
-                        PyViolation::from(v)
-                            .into_pyobject(py)?
-                            .call_method0("to_dict")?,
-                    )?;
+                    list.append(PyViolation::from(v).to_dict(py)?)?;
                 }
                 Ok(list)
             };
