@@ -392,6 +392,23 @@ mod tests {
     }
 
     #[test]
+    fn the_table_agrees_with_each_document_kind_constant() {
+        let documents = [
+            (Kind::Plan, <mplp_plan::Plan as Document>::KIND),
+            (Kind::Dialog, <mplp_dialog::Dialog as Document>::KIND),
+            (Kind::Collab, <mplp_collab::Collab as Document>::KIND),
+            (Kind::MapEvent, <mplp_events::MapEvent as Document>::KIND),
+            (Kind::SaEvent, <mplp_events::SaEvent as Document>::KIND),
+            (Kind::Event, <mplp_events::CoreEvent as Document>::KIND),
+        ];
+        for (kind, name) in documents {
+            assert_eq!(kind.as_str(), name);
+            assert!(!kind.is_log());
+        }
+        assert_eq!(documents.len() + 2, Kind::ALL.len(), "and the two logs");
+    }
+
+    #[test]
     fn detection_order_puts_events_before_plans() {
         // An SA event carries plan_id: it must not be taken for a plan.
         let sa = br#"{"event_type":"SAInitialized","plan_id":"x"}"#;
