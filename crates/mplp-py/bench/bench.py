@@ -16,6 +16,8 @@ Contenders, per document (JSON bytes as read from a file):
   fastjsonschema         json.loads + a compiled Draft 7 validator (same schemas, formats)
   mplp_rs.validate       schema and semantic rules, from the bytes (kind="auto")
   mplp_rs.validate(dict) the same from an already parsed dict (json.dumps inside)
+  dicts: jsonschema/mplp  for a caller who already holds a dict: jsonschema's is_valid(dict)
+                         against mplp_rs.validate(dict)
 """
 
 import argparse
@@ -183,6 +185,7 @@ def main():
             "jsonschema": best(lambda: js[kind].is_valid(json.loads(data)), repeat),
             "mplp": best(lambda: mplp_rs.validate(data), repeat),
             "mplp_dict": best(lambda: mplp_rs.validate(value), repeat),
+            "jsonschema_dict": best(lambda: js[kind].is_valid(value), repeat),
         }
         t["fast"] = best(lambda: fjs[kind](json.loads(data)), repeat) if fjs else None
         name = f"{kind} {len(data) / 1000:.0f} KB"
@@ -194,12 +197,16 @@ def main():
         rows.append((name, t))
 
     print("\nratios (how many times slower than mplp_rs.validate on bytes; > 1: mplp_rs is faster)")
-    print(f"{'document':<16}{'jsonschema':>12}{'fastjsonschema':>16}{'json.loads':>12}{'mplp(dict)':>12}")
+    print(
+        f"{'document':<16}{'jsonschema':>12}{'fastjsonschema':>16}{'json.loads':>12}{'mplp(dict)':>12}"
+        f"   {'dicts: jsonschema/mplp':>22}"
+    )
     for name, t in rows:
         fast = f"{t['fast'] / t['mplp']:16.1f}" if t["fast"] else f"{'-':>16}"
         print(
             f"{name:<16}{t['jsonschema'] / t['mplp']:12.1f}{fast}"
             f"{t['loads'] / t['mplp']:12.2f}{t['mplp_dict'] / t['mplp']:12.2f}"
+            f"   {t['jsonschema_dict'] / t['mplp_dict']:22.1f}"
         )
     worst_js = min(t["jsonschema"] / t["mplp"] for _, t in rows)
     beats_loads = all(t["loads"] > t["mplp"] for _, t in rows)
