@@ -158,3 +158,18 @@ def test_exceptions_subclass_value_error():
         result.raise_for_errors()
     assert e.value.violations == result.violations
     assert mplp_rs.validate(EXAMPLES / "valid" / "plan-minimal.json").raise_for_errors() is None
+
+
+def test_validate_log_kinds():
+    sa = EXAMPLES / "valid" / "sa-log-code-review.ndjson"
+    lines = sa.read_text().splitlines()
+    auto = mplp_rs.validate_log(lines, kind="auto")
+    assert auto.kind == "sa-log" and auto.valid
+    assert mplp_rs.validate_log(sa, kind="sa").to_dict() == auto.to_dict()
+    assert mplp_rs.validate_log(sa, kind="sa-log").to_dict() == auto.to_dict()
+    # Read as a MAP log, an SA log is wrong on every line.
+    as_map = mplp_rs.validate_log(lines, kind="map")
+    assert as_map.kind == "map-log" and not as_map.valid
+    assert {v.line for v in as_map.errors} >= set(range(1, len(lines) + 1))
+    # The same through validate(), as the CLI does for a .ndjson file.
+    assert mplp_rs.validate(sa).to_dict() == auto.to_dict()
