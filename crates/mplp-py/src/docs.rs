@@ -6,12 +6,12 @@
 //! Only methods of the Rust types are used here (no struct fields), so the
 //! wrappers do not depend on the documents' field layout.
 
-use mplp_core::{CollabMode, Document, StepId};
+use mplp_core::{CollabMode, ContextId, Document, StepId};
 use mplp_dialog::{ContextManager, DEFAULT_SAFETY_MARGIN, DefaultContextManager, DialogRole};
-use mplp_plan::ConfirmDecision;
-use pyo3::exceptions::PyValueError;
+use mplp_plan::{ConfirmDecision, StepSpec};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{MplpError, raise, refused, to_py};
 use crate::input::read_bytes;
@@ -53,7 +53,7 @@ fn sdk<T>(py: Python<'_>, r: Result<T, mplp_core::Error>) -> PyResult<T> {
     r.map_err(|e| to_py(py, &e))
 }
 
-fn step_id(text: &str) -> PyResult<StepId> {
+fn parse_step_id(text: &str) -> PyResult<StepId> {
     text.parse::<StepId>()
         .map_err(|e| PyValueError::new_err(format!("step_id `{text}`: {e}")))
 }
@@ -77,6 +77,69 @@ fn decision(approved: bool, by: Option<String>, reason: Option<String>) -> Confi
     d
 }
 
+/// A dependency of a step given to `Plan.build`.
+enum Dep {
+    Index(usize),
+    Id(StepId),
+}
+
+/// One step given to `Plan.build`.
+struct StepInput {
+    description: String,
+    step_id: Option<StepId>,
+    role: Option<String>,
+    after: Vec<Dep>,
+}
+
+impl StepInput {
+    fn read(item: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(description) = item.extract::<String>() {
+            return Ok(StepInput {
+                description,
+                step_id: None,
+                role: None,
+                after: Vec::new(),
+            });
+        }
+        let d = item.cast::<PyDict>().map_err(|_| {
+            PyTypeError::new_err("a step is a description (str) or a dict with `description`")
+        })?;
+        for key in d.keys() {
+            let key: String = key.extract()?;
+            if !matches!(key.as_str(), "description" | "step_id" | "role" | "after") {
+                return Err(PyValueError::new_err(format!(
+                    "unknown step key `{key}`; expected description, step_id, role, after"
+                )));
+            }
+        }
+        let description = match d.get_item("description")? {
+            Some(v) => v.extract()?,
+            None => return Err(PyValueError::new_err("a step needs a `description`")),
+        };
+        let step_id = match d.get_item("step_id")? {
+            Some(v) => Some(parse_step_id(&v.extract::<String>()?)?),
+            None => None,
+        };
+        let role = d.get_item("role")?.map(|v| v.extract()).transpose()?;
+        let mut after = Vec::new();
+        if let Some(deps) = d.get_item("after")? {
+            for dep in deps.try_iter()? {
+                let dep = dep?;
+                after.push(match dep.extract::<usize>() {
+                    Ok(i) => Dep::Index(i),
+                    Err(_) => Dep::Id(parse_step_id(&dep.extract::<String>()?)?),
+                });
+            }
+        }
+        Ok(StepInput {
+            description,
+            step_id,
+            role,
+            after,
+        })
+    }
+}
+
 /// A valid MPLP Plan. `Plan(data)` validates `data` (as `validate` accepts
 /// it) and raises `ValidationError` when it is not a valid plan.
 #[pyclass(name = "Plan", module = "mplp_rs")]
@@ -89,6 +152,55 @@ impl PyPlan {
     #[new]
     fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PyPlan { plan: load(data)? })
+    }
+
+    /// A new draft plan. Each step is a description, or a dict with
+    /// `description` and optionally `step_id`, `role` (its `agent_role`) and
+    /// `after`: the steps it depends on, as indices into `steps` or step ids.
+    /// `context_id` defaults to a new id. `ValidationError` lists every problem.
+    #[staticmethod]
+    #[pyo3(signature = (title, objective, steps, context_id = None))]
+    fn build(
+        py: Python<'_>,
+        title: String,
+        objective: String,
+        steps: Vec<Bound<'_, PyAny>>,
+        context_id: Option<&str>,
+    ) -> PyResult<PyPlan> {
+        let context_id = match context_id {
+            Some(text) => text
+                .parse::<ContextId>()
+                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            None => ContextId::new(),
+        };
+        let specs = steps
+            .iter()
+            .map(StepInput::read)
+            .collect::<PyResult<Vec<StepInput>>>()?;
+        let ids: Vec<StepId> = specs
+            .iter()
+            .map(|s| s.step_id.unwrap_or_else(StepId::new))
+            .collect();
+        let mut builder = mplp_plan::Plan::builder(context_id, title, objective);
+        for (spec, id) in specs.into_iter().zip(&ids) {
+            let mut step = StepSpec::new(spec.description).id(*id);
+            for dep in spec.after {
+                step = step.after(match dep {
+                    Dep::Index(i) => *ids.get(i).ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "after: step index {i} is out of range ({} steps)",
+                            ids.len()
+                        ))
+                    })?,
+                    Dep::Id(id) => id,
+                });
+            }
+            if let Some(role) = spec.role {
+                step = step.role(role);
+            }
+            builder.add(step);
+        }
+        sdk(py, builder.build()).map(|plan| PyPlan { plan })
     }
 
     /// The plan's id.
@@ -142,31 +254,31 @@ impl PyPlan {
 
     /// Starts a ready step (`pending -> in_progress`).
     fn start_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
-        let id = self::step_id(step_id)?;
+        let id = parse_step_id(step_id)?;
         sdk(py, self.plan.step_mut(id).and_then(|s| s.start()))
     }
 
     /// `in_progress -> completed`; the plan completes when every step is done.
     fn complete_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
-        let id = self::step_id(step_id)?;
+        let id = parse_step_id(step_id)?;
         sdk(py, self.plan.step_mut(id).and_then(|s| s.complete()))
     }
 
     /// `in_progress -> failed`; the plan fails.
     fn fail_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
-        let id = self::step_id(step_id)?;
+        let id = parse_step_id(step_id)?;
         sdk(py, self.plan.step_mut(id).and_then(|s| s.fail()))
     }
 
     /// `pending -> skipped`.
     fn skip_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
-        let id = self::step_id(step_id)?;
+        let id = parse_step_id(step_id)?;
         sdk(py, self.plan.step_mut(id).and_then(|s| s.skip()))
     }
 
     /// Retries a failed step: returns the id of the new step.
     fn retry_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<String> {
-        let id = self::step_id(step_id)?;
+        let id = parse_step_id(step_id)?;
         sdk(py, self.plan.step_mut(id).and_then(|s| s.retry())).map(|s| s.to_string())
     }
 
@@ -235,6 +347,24 @@ impl PyDialog {
         Ok(PyDialog {
             dialog: load(data)?,
         })
+    }
+
+    /// A new, empty, active dialog; with `system_prompt`, it starts with that
+    /// system message. `context_id` defaults to a new id.
+    #[staticmethod]
+    #[pyo3(signature = (system_prompt = None, context_id = None))]
+    fn create(system_prompt: Option<String>, context_id: Option<&str>) -> PyResult<PyDialog> {
+        let context_id = match context_id {
+            Some(text) => text
+                .parse::<ContextId>()
+                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            None => ContextId::new(),
+        };
+        let dialog = match system_prompt {
+            Some(prompt) => mplp_dialog::Dialog::with_system_prompt(context_id, prompt),
+            None => mplp_dialog::Dialog::new(context_id),
+        };
+        Ok(PyDialog { dialog })
     }
 
     /// The dialog's id.

@@ -243,3 +243,52 @@ def test_simulate_session_refusals_and_plans():
     for plan in (data, mplp_rs.Plan(data)):
         events = mplp_rs.simulate_session("round_robin", 3, turns=10, seed=1, plan=plan)
         assert mplp_rs.validate_log(json.dumps(e) for e in events).valid
+
+
+def test_plan_build():
+    plan = mplp_rs.Plan.build(
+        "Fix login bug",
+        "Fix the 500 on /login",
+        [
+            "Read error logs",
+            {"description": "Find the cause", "after": [0], "role": "debugger"},
+            {"description": "Write the fix", "after": [1]},
+            {"description": "Review", "after": [2, 0]},
+        ],
+    )
+    assert plan.status == "draft"
+    steps = plan.to_dict()["steps"]
+    ids = [s["step_id"] for s in steps]
+    assert steps[1]["dependencies"] == [ids[0]] and steps[1]["agent_role"] == "debugger"
+    assert plan.execution_layers() == [[ids[0]], [ids[1]], [ids[2]], [ids[3]]]
+    assert mplp_rs.validate(plan.to_json()).valid
+    fixed = str(uuid.uuid4())
+    ctx = str(uuid.uuid4())
+    by_id = mplp_rs.Plan.build("t", "o", [{"description": "a", "step_id": fixed}, {"description": "b", "after": [fixed]}], context_id=ctx)
+    assert by_id.to_dict()["context_id"] == ctx
+    assert by_id.topological_order()[0] == fixed
+    # Schema problems (every one), then the plan rules: a cycle through forward references.
+    with pytest.raises(mplp_rs.ValidationError) as e:
+        mplp_rs.Plan.build("", "", ["a"])
+    assert [(v.pointer, v.rule) for v in e.value.violations] == [("/title", "min-length"), ("/objective", "min-length")]
+    with pytest.raises(mplp_rs.ValidationError) as e:
+        mplp_rs.Plan.build("t", "o", [{"description": "a", "after": [1]}, {"description": "b", "after": [0]}])
+    assert any("acyclic" in v.rule for v in e.value.violations), e.value.violations
+    with pytest.raises(ValueError, match="out of range"):
+        mplp_rs.Plan.build("t", "o", [{"description": "a", "after": [5]}])
+    with pytest.raises(ValueError, match="unknown step key `deps`"):
+        mplp_rs.Plan.build("t", "o", [{"description": "a", "deps": [0]}])
+    with pytest.raises(TypeError):
+        mplp_rs.Plan.build("t", "o", [42])
+    with pytest.raises(ValueError, match="context_id `ctx-1`"):
+        mplp_rs.Plan.build("t", "o", ["a"], context_id="ctx-1")
+
+
+def test_dialog_create():
+    d = mplp_rs.Dialog.create(system_prompt="You are terse.")
+    assert d.status == "active"
+    d.add_message("user", "Hi")
+    assert [m["role"] for m in d.to_dict()["messages"]] == ["system", "user"]
+    assert d.to_anthropic()["system"] == "You are terse."
+    assert mplp_rs.validate(d.to_dict()).valid
+    assert mplp_rs.Dialog.create().to_dict()["messages"] == []

@@ -104,6 +104,15 @@ class Plan:
     """A valid MPLP Plan; the constructor raises ValidationError for an invalid one."""
 
     def __init__(self, data: JsonInput) -> None: ...
+    @staticmethod
+    def build(
+        title: str,
+        objective: str,
+        steps: list[Union[str, dict[str, Any]]],
+        context_id: Optional[str] = None,
+    ) -> "Plan":
+        """A new draft plan; a step is a description or a dict with description and
+        optionally step_id, role and after (indices into steps, or step ids)."""
     @property
     def plan_id(self) -> Optional[str]: ...
     @property
@@ -138,6 +147,9 @@ class Dialog:
     """A valid MPLP Dialog; the constructor raises ValidationError for an invalid one."""
 
     def __init__(self, data: JsonInput) -> None: ...
+    @staticmethod
+    def create(system_prompt: Optional[str] = None, context_id: Optional[str] = None) -> "Dialog":
+        """A new, empty, active dialog (starting with the system prompt when given)."""
     @property
     def dialog_id(self) -> Optional[str]: ...
     @property
