@@ -25,6 +25,7 @@ fn kind_parser() -> impl TypedValueParser<Value = KindArg> {
     let kinds = Kind::ALL
         .iter()
         .map(|k| PossibleValue::new(k.as_str()).help(k.description()));
+    // The parser admits only the names above, each of which parses.
     PossibleValuesParser::new(std::iter::once(auto).chain(kinds))
         .map(|name| KindArg(Kind::parse_or_auto(&name).ok().flatten()))
 }
