@@ -1,0 +1,616 @@
+//! `Plan`, `Dialog`, `Collab` and `simulate_session`: thin wrappers over
+//! the Rust documents. Each wrapper holds a valid document (its constructor
+//! validates), exchanges JSON text or dicts with Python, and raises
+//! `TransitionError` when an operation is refused.
+//!
+//! Only methods of the Rust types are used here (no struct fields), so the
+//! wrappers do not depend on the documents' field layout.
+
+use mplp_core::{CollabMode, ContextId, Document, StepId};
+use mplp_dialog::{ContextManager, DEFAULT_SAFETY_MARGIN, DefaultContextManager, DialogRole};
+use mplp_plan::{ConfirmDecision, StepSpec};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{MplpError, raise, refused, to_py};
+use crate::input::read_bytes;
+use crate::validate::ValidationResult;
+
+/// Reads and validates a document of type `T`; `ValidationError` when invalid.
+fn load<T: Document + Send>(data: &Bound<'_, PyAny>) -> PyResult<T> {
+    let py = data.py();
+    let bytes = read_bytes(data)?;
+    let bytes: &[u8] = &bytes;
+    py.detach(|| T::validate_json(bytes).into_result())
+        .map_err(|e| to_py(py, &e))
+}
+
+/// `json.loads(text)`.
+fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// The document as JSON text, compact or indented.
+fn json_of<T: Document>(doc: &T, pretty: bool) -> String {
+    if pretty {
+        doc.to_json_pretty()
+    } else {
+        doc.to_json()
+    }
+}
+
+/// A top-level string member of the document (`status`, `plan_id`, ...).
+fn member<T: Document>(doc: &T, name: &str) -> Option<String> {
+    doc.to_value()
+        .get(name)
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+}
+
+/// Maps an SDK result into Python, raising `ValidationError`/`TransitionError`.
+fn sdk<T>(py: Python<'_>, r: Result<T, mplp_core::Error>) -> PyResult<T> {
+    r.map_err(|e| to_py(py, &e))
+}
+
+fn parse_step_id(text: &str) -> PyResult<StepId> {
+    text.parse::<StepId>()
+        .map_err(|e| PyValueError::new_err(format!("step_id `{text}`: {e}")))
+}
+
+fn ids(ids: Vec<StepId>) -> Vec<String> {
+    ids.into_iter().map(|s| s.to_string()).collect()
+}
+
+fn decision(approved: bool, by: Option<String>, reason: Option<String>) -> ConfirmDecision {
+    let mut d = if approved {
+        ConfirmDecision::approved()
+    } else {
+        ConfirmDecision::rejected()
+    };
+    if let Some(by) = by {
+        d = d.by(by);
+    }
+    if let Some(reason) = reason {
+        d = d.reason(reason);
+    }
+    d
+}
+
+/// A dependency of a step given to `Plan.build`.
+enum Dep {
+    Index(usize),
+    Id(StepId),
+}
+
+/// One step given to `Plan.build`.
+struct StepInput {
+    description: String,
+    step_id: Option<StepId>,
+    role: Option<String>,
+    after: Vec<Dep>,
+}
+
+impl StepInput {
+    fn read(item: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(description) = item.extract::<String>() {
+            return Ok(StepInput {
+                description,
+                step_id: None,
+                role: None,
+                after: Vec::new(),
+            });
+        }
+        let d = item.cast::<PyDict>().map_err(|_| {
+            PyTypeError::new_err("a step is a description (str) or a dict with `description`")
+        })?;
+        for key in d.keys() {
+            let key: String = key.extract()?;
+            if !matches!(key.as_str(), "description" | "step_id" | "role" | "after") {
+                return Err(PyValueError::new_err(format!(
+                    "unknown step key `{key}`; expected description, step_id, role, after"
+                )));
+            }
+        }
+        let description = match d.get_item("description")? {
+            Some(v) => v.extract()?,
+            None => return Err(PyValueError::new_err("a step needs a `description`")),
+        };
+        let step_id = match d.get_item("step_id")? {
+            Some(v) => Some(parse_step_id(&v.extract::<String>()?)?),
+            None => None,
+        };
+        let role = d.get_item("role")?.map(|v| v.extract()).transpose()?;
+        let mut after = Vec::new();
+        if let Some(deps) = d.get_item("after")? {
+            for dep in deps.try_iter()? {
+                let dep = dep?;
+                after.push(match dep.extract::<usize>() {
+                    Ok(i) => Dep::Index(i),
+                    Err(_) => Dep::Id(parse_step_id(&dep.extract::<String>()?)?),
+                });
+            }
+        }
+        Ok(StepInput {
+            description,
+            step_id,
+            role,
+            after,
+        })
+    }
+}
+
+/// A valid MPLP Plan. `Plan(data)` validates `data` (as `validate` accepts
+/// it) and raises `ValidationError` when it is not a valid plan.
+#[pyclass(name = "Plan", module = "mplp_rs")]
+pub(crate) struct PyPlan {
+    plan: mplp_plan::Plan,
+}
+
+#[pymethods]
+impl PyPlan {
+    #[new]
+    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyPlan { plan: load(data)? })
+    }
+
+    /// A new draft plan. Each step is a description, or a dict with
+    /// `description` and optionally `step_id`, `role` (its `agent_role`) and
+    /// `after`: the steps it depends on, as indices into `steps` or step ids.
+    /// `context_id` defaults to a new id. `ValidationError` lists every problem.
+    #[staticmethod]
+    #[pyo3(signature = (title, objective, steps, context_id = None))]
+    fn build(
+        py: Python<'_>,
+        title: String,
+        objective: String,
+        steps: Vec<Bound<'_, PyAny>>,
+        context_id: Option<&str>,
+    ) -> PyResult<PyPlan> {
+        let context_id = match context_id {
+            Some(text) => text
+                .parse::<ContextId>()
+                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            None => ContextId::new(),
+        };
+        let specs = steps
+            .iter()
+            .map(StepInput::read)
+            .collect::<PyResult<Vec<StepInput>>>()?;
+        let ids: Vec<StepId> = specs
+            .iter()
+            .map(|s| s.step_id.unwrap_or_else(StepId::new))
+            .collect();
+        let mut builder = mplp_plan::Plan::builder(context_id, title, objective);
+        for (spec, id) in specs.into_iter().zip(&ids) {
+            let mut step = StepSpec::new(spec.description).id(*id);
+            for dep in spec.after {
+                step = step.after(match dep {
+                    Dep::Index(i) => *ids.get(i).ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "after: step index {i} is out of range ({} steps)",
+                            ids.len()
+                        ))
+                    })?,
+                    Dep::Id(id) => id,
+                });
+            }
+            if let Some(role) = spec.role {
+                step = step.role(role);
+            }
+            builder.add(step);
+        }
+        sdk(py, builder.build()).map(|plan| PyPlan { plan })
+    }
+
+    /// The plan's id.
+    #[getter]
+    fn plan_id(&self) -> Option<String> {
+        member(&self.plan, "plan_id")
+    }
+
+    /// The plan's status (`draft`, `proposed`, `approved`, `in_progress`, ...).
+    #[getter]
+    fn status(&self) -> Option<String> {
+        member(&self.plan, "status")
+    }
+
+    /// `draft -> proposed`.
+    fn propose(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.plan.propose())
+    }
+
+    /// `proposed -> approved`, on an approving Confirm decision.
+    #[pyo3(signature = (by = None, reason = None))]
+    fn approve(
+        &mut self,
+        py: Python<'_>,
+        by: Option<String>,
+        reason: Option<String>,
+    ) -> PyResult<()> {
+        sdk(py, self.plan.approve(&decision(true, by, reason)))
+    }
+
+    /// `proposed -> draft`, on a rejecting Confirm decision.
+    #[pyo3(signature = (by = None, reason = None))]
+    fn reject(
+        &mut self,
+        py: Python<'_>,
+        by: Option<String>,
+        reason: Option<String>,
+    ) -> PyResult<()> {
+        sdk(py, self.plan.reject(&decision(false, by, reason)))
+    }
+
+    /// `approved -> in_progress` (completes at once when every step is skipped).
+    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.plan.start())
+    }
+
+    /// `draft|in_progress -> cancelled`.
+    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.plan.cancel())
+    }
+
+    /// Starts a ready step (`pending -> in_progress`).
+    fn start_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
+        let id = parse_step_id(step_id)?;
+        sdk(py, self.plan.step_mut(id).and_then(|s| s.start()))
+    }
+
+    /// `in_progress -> completed`; the plan completes when every step is done.
+    fn complete_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
+        let id = parse_step_id(step_id)?;
+        sdk(py, self.plan.step_mut(id).and_then(|s| s.complete()))
+    }
+
+    /// `in_progress -> failed`; the plan fails.
+    fn fail_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
+        let id = parse_step_id(step_id)?;
+        sdk(py, self.plan.step_mut(id).and_then(|s| s.fail()))
+    }
+
+    /// `pending -> skipped`.
+    fn skip_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
+        let id = parse_step_id(step_id)?;
+        sdk(py, self.plan.step_mut(id).and_then(|s| s.skip()))
+    }
+
+    /// Retries a failed step: returns the id of the new step.
+    fn retry_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<String> {
+        let id = parse_step_id(step_id)?;
+        sdk(py, self.plan.step_mut(id).and_then(|s| s.retry())).map(|s| s.to_string())
+    }
+
+    /// The pending steps that can start now, in plan order (empty unless `in_progress`).
+    fn ready_steps(&self) -> Vec<String> {
+        ids(self.plan.ready_steps())
+    }
+
+    /// Every step id, each after its dependencies.
+    fn topological_order(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        sdk(py, self.plan.topological_order()).map(ids)
+    }
+
+    /// The steps in layers: each layer's steps depend only on earlier layers.
+    fn execution_layers(&self, py: Python<'_>) -> PyResult<Vec<Vec<String>>> {
+        sdk(py, self.plan.execution_layers()).map(|layers| layers.into_iter().map(ids).collect())
+    }
+
+    /// The longest dependency chain (the critical path, by step count).
+    fn longest_path(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        sdk(py, self.plan.longest_path()).map(ids)
+    }
+
+    /// Validates the plan as it is now (schema and plan rules).
+    fn check(&self) -> ValidationResult {
+        ValidationResult::new(
+            Some(mplp_validate::Kind::Plan),
+            mplp_validate::validate_document(
+                mplp_validate::Kind::Plan,
+                self.plan.to_json().as_bytes(),
+            ),
+        )
+    }
+
+    /// The plan as JSON text.
+    #[pyo3(signature = (pretty = false))]
+    fn to_json(&self, pretty: bool) -> String {
+        json_of(&self.plan, pretty)
+    }
+
+    /// The plan as a dict (`json.loads(plan.to_json())`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.plan.to_json())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Plan(plan_id={:?}, status={:?})",
+            self.plan_id().unwrap_or_default(),
+            self.status().unwrap_or_default()
+        )
+    }
+}
+
+/// A valid MPLP Dialog. `Dialog(data)` validates `data` and raises
+/// `ValidationError` when it is not a valid dialog.
+#[pyclass(name = "Dialog", module = "mplp_rs")]
+pub(crate) struct PyDialog {
+    dialog: mplp_dialog::Dialog,
+}
+
+#[pymethods]
+impl PyDialog {
+    #[new]
+    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyDialog {
+            dialog: load(data)?,
+        })
+    }
+
+    /// A new, empty, active dialog; with `system_prompt`, it starts with that
+    /// system message. `context_id` defaults to a new id.
+    #[staticmethod]
+    #[pyo3(signature = (system_prompt = None, context_id = None))]
+    fn create(system_prompt: Option<String>, context_id: Option<&str>) -> PyResult<PyDialog> {
+        let context_id = match context_id {
+            Some(text) => text
+                .parse::<ContextId>()
+                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            None => ContextId::new(),
+        };
+        let dialog = match system_prompt {
+            Some(prompt) => mplp_dialog::Dialog::with_system_prompt(context_id, prompt),
+            None => mplp_dialog::Dialog::new(context_id),
+        };
+        Ok(PyDialog { dialog })
+    }
+
+    /// The dialog's id.
+    #[getter]
+    fn dialog_id(&self) -> Option<String> {
+        member(&self.dialog, "dialog_id")
+    }
+
+    /// The dialog's status (`active`, `paused`, `completed`, `cancelled`).
+    #[getter]
+    fn status(&self) -> Option<String> {
+        member(&self.dialog, "status")
+    }
+
+    /// Appends a message stamped now; `role` is `user`, `assistant`, `system` or `agent`.
+    fn add_message(&mut self, py: Python<'_>, role: &str, content: String) -> PyResult<()> {
+        let role: DialogRole = role
+            .parse()
+            .map_err(|e: mplp_core::UnknownVariant| PyValueError::new_err(e.to_string()))?;
+        sdk(py, self.dialog.add_message(role, content))
+    }
+
+    /// `active -> paused`.
+    fn pause(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.dialog.pause())
+    }
+
+    /// `paused -> active`.
+    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.dialog.resume())
+    }
+
+    /// Ends the dialog as `completed`.
+    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.dialog.complete())
+    }
+
+    /// Ends the dialog as `cancelled`.
+    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.dialog.cancel())
+    }
+
+    /// A child dialog (new id, `active`) with the first `first_k` and the last
+    /// `last_n` messages.
+    #[pyo3(signature = (last_n = 0, first_k = 1))]
+    fn fork(&self, last_n: usize, first_k: usize) -> PyDialog {
+        PyDialog {
+            dialog: self.dialog.fork(last_n, first_k),
+        }
+    }
+
+    /// A copy pruned to fit `max_tokens` (estimated at 4 characters a token)
+    /// less `safety_margin`: the first message and the most recent ones kept,
+    /// the oldest partial one cut. `TransitionError` when it cannot fit.
+    #[pyo3(signature = (max_tokens, safety_margin = DEFAULT_SAFETY_MARGIN))]
+    fn prune(&self, py: Python<'_>, max_tokens: usize, safety_margin: usize) -> PyResult<PyDialog> {
+        let manager = DefaultContextManager::new(max_tokens).with_safety_margin(safety_margin);
+        match manager.prune(&self.dialog) {
+            Ok(dialog) => Ok(PyDialog { dialog }),
+            Err(e) => Err(refused(py, "/messages", "context-window", e.to_string())),
+        }
+    }
+
+    /// The OpenAI chat-completions request body, as a dict.
+    #[pyo3(signature = (model = "gpt-4o"))]
+    fn to_openai<'py>(&self, py: Python<'py>, model: &str) -> PyResult<Bound<'py, PyAny>> {
+        match self.dialog.to_openai_request(model) {
+            Ok(req) => request_dict(py, &req),
+            Err(e) => Err(refused(py, "/messages", "convert", e.to_string())),
+        }
+    }
+
+    /// The Anthropic Messages request body, as a dict.
+    #[pyo3(signature = (model = "claude-sonnet-4-5", max_tokens = 1024))]
+    fn to_anthropic<'py>(
+        &self,
+        py: Python<'py>,
+        model: &str,
+        max_tokens: u32,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match self.dialog.to_anthropic_request(model, max_tokens) {
+            Ok(req) => request_dict(py, &req),
+            Err(e) => Err(refused(py, "/messages", "convert", e.to_string())),
+        }
+    }
+
+    /// A readable transcript.
+    fn overview(&self) -> String {
+        self.dialog.overview()
+    }
+
+    /// The dialog as JSON text.
+    #[pyo3(signature = (pretty = false))]
+    fn to_json(&self, pretty: bool) -> String {
+        json_of(&self.dialog, pretty)
+    }
+
+    /// The dialog as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.dialog.to_json())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Dialog(dialog_id={:?}, status={:?})",
+            self.dialog_id().unwrap_or_default(),
+            self.status().unwrap_or_default()
+        )
+    }
+}
+
+fn request_dict<'py>(py: Python<'py>, req: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(req).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    loads(py, &text)
+}
+
+/// A valid MPLP Collab document. `Collab(data)` validates `data` and raises
+/// `ValidationError` when it is not a valid collab.
+#[pyclass(name = "Collab", module = "mplp_rs")]
+pub(crate) struct PyCollab {
+    collab: mplp_collab::Collab,
+}
+
+#[pymethods]
+impl PyCollab {
+    #[new]
+    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCollab {
+            collab: load(data)?,
+        })
+    }
+
+    /// The collab's id.
+    #[getter]
+    fn collab_id(&self) -> Option<String> {
+        member(&self.collab, "collab_id")
+    }
+
+    /// The collab's status.
+    #[getter]
+    fn status(&self) -> Option<String> {
+        member(&self.collab, "status")
+    }
+
+    /// The collaboration mode.
+    #[getter]
+    fn mode(&self) -> Option<String> {
+        member(&self.collab, "mode")
+    }
+
+    /// `draft -> active`.
+    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.collab.start())
+    }
+
+    /// `active -> suspended`.
+    fn suspend(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.collab.suspend())
+    }
+
+    /// `suspended -> active`.
+    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.collab.resume())
+    }
+
+    /// `active -> completed`.
+    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.collab.complete())
+    }
+
+    /// Ends the session as `cancelled`.
+    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.collab.cancel())
+    }
+
+    /// The collab as JSON text.
+    #[pyo3(signature = (pretty = false))]
+    fn to_json(&self, pretty: bool) -> String {
+        json_of(&self.collab, pretty)
+    }
+
+    /// The collab as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.collab.to_json())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Collab(collab_id={:?}, mode={:?}, status={:?})",
+            self.collab_id().unwrap_or_default(),
+            self.mode().unwrap_or_default(),
+            self.status().unwrap_or_default()
+        )
+    }
+}
+
+/// The most participants `simulate_session` accepts (as `mplp collab simulate`).
+const MAX_PARTICIPANTS: usize = 10_000;
+
+/// Simulates a collaboration session and returns its MAP event log as a
+/// list of dicts (deterministic for a given seed; it always passes
+/// `validate_log`). `mode`: `broadcast`, `round_robin`, `orchestrated`,
+/// `swarm` or `pair`. `plan` (a `Plan` or plan data): its ready steps drive the turns.
+#[pyfunction]
+#[pyo3(signature = (mode, participants, turns, seed = 0, plan = None))]
+pub(crate) fn simulate_session<'py>(
+    py: Python<'py>,
+    mode: &str,
+    participants: usize,
+    turns: u64,
+    seed: u64,
+    plan: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let mode: CollabMode = mode
+        .replace('-', "_")
+        .parse()
+        .map_err(|e: mplp_core::UnknownVariant| PyValueError::new_err(e.to_string()))?;
+    if participants > MAX_PARTICIPANTS {
+        return Err(PyValueError::new_err(format!(
+            "participants: at most {MAX_PARTICIPANTS}, got {participants}"
+        )));
+    }
+    let mut config =
+        mplp_collab::simulate::SimConfig::new(mode, participants, turns).with_seed(seed);
+    if let Some(plan) = plan {
+        let plan = match plan.cast::<PyPlan>() {
+            Ok(p) => p.borrow().plan.clone(),
+            Err(_) => load::<mplp_plan::Plan>(plan)?,
+        };
+        config = config.with_plan(plan);
+    }
+    let mut events: Vec<mplp_events::MapEvent> = Vec::new();
+    let outcome = py.detach(|| mplp_collab::simulate::simulate(&config, &mut events).map(|_| ()));
+    if let Err(e) = outcome {
+        let violations = match &e {
+            mplp_collab::runtime::SessionError::Mplp(inner) => inner.violations(),
+            _ => Vec::new(),
+        };
+        return Err(raise::<MplpError>(
+            py,
+            format!("simulate_session: {e}"),
+            &violations,
+        ));
+    }
+    let text = serde_json::to_string(&events).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    loads(py, &text)?
+        .cast_into::<PyList>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}

@@ -1,0 +1,241 @@
+//! `validate`, `validate_log` and their result.
+
+use std::fs::File;
+use std::io::{BufReader, Cursor};
+use std::path::PathBuf;
+
+use mplp_core::Report;
+use mplp_validate::{AUTO, Kind};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+
+use crate::errors::{PyViolation, ValidationError, raise, violation_list};
+use crate::input::{Input, read};
+use crate::lines::LineReader;
+
+/// The outcome of `validate` or `validate_log`: `valid`, and every `error`
+/// and `warning` found (warnings do not make a document invalid).
+#[pyclass(module = "mplp_rs", frozen)]
+pub(crate) struct ValidationResult {
+    /// The kind validated (`plan`, `map-log`, ...), or None when it could
+    /// not be recognised.
+    #[pyo3(get)]
+    kind: Option<&'static str>,
+    report: Report,
+}
+
+impl ValidationResult {
+    pub(crate) fn new(kind: Option<Kind>, report: Report) -> Self {
+        ValidationResult {
+            kind: kind.map(Kind::as_str),
+            report,
+        }
+    }
+}
+
+#[pymethods]
+impl ValidationResult {
+    /// True when there is no error.
+    #[getter]
+    fn valid(&self) -> bool {
+        self.report.is_valid()
+    }
+
+    /// The errors, in document (or line) order.
+    #[getter]
+    fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        violation_list(py, self.report.errors())
+    }
+
+    /// The warnings, in document (or line) order.
+    #[getter]
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        violation_list(py, self.report.warnings())
+    }
+
+    /// Every violation, errors and warnings, in the order found.
+    #[getter]
+    fn violations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        violation_list(py, self.report.violations())
+    }
+
+    /// The result as `mplp validate --format json` writes it for one file
+    /// (without `file`): `kind` (`"auto"` when not recognised), `valid`,
+    /// `errors`, `warnings`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("kind", self.kind.unwrap_or(AUTO))?;
+        d.set_item("valid", self.report.is_valid())?;
+        let dicts =
+            |it: &mut dyn Iterator<Item = &mplp_core::Violation>| -> PyResult<Bound<'py, PyList>> {
+                let list = PyList::empty(py);
+                for v in it {
+                    list.append(PyViolation::from(v).to_dict(py)?)?;
+                }
+                Ok(list)
+            };
+        d.set_item("errors", dicts(&mut self.report.errors())?)?;
+        d.set_item("warnings", dicts(&mut self.report.warnings())?)?;
+        Ok(d)
+    }
+
+    /// Raises `ValidationError` (with every violation) unless the result is valid.
+    fn raise_for_errors(&self, py: Python<'_>) -> PyResult<()> {
+        if self.report.is_valid() {
+            return Ok(());
+        }
+        let errors: Vec<&mplp_core::Violation> = self.report.errors().collect();
+        let message = match errors.as_slice() {
+            [one] => format!("invalid document: {one}"),
+            [first, rest @ ..] => format!(
+                "invalid document: {first} (and {} more error{})",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" }
+            ),
+            [] => "invalid document".to_owned(),
+        };
+        Err(raise::<ValidationError>(
+            py,
+            message,
+            self.report.violations(),
+        ))
+    }
+
+    fn __bool__(&self) -> bool {
+        self.report.is_valid()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ValidationResult(kind={}, valid={}, errors={}, warnings={})",
+            self.kind.map_or("None".to_owned(), |k| format!("{k:?}")),
+            if self.report.is_valid() {
+                "True"
+            } else {
+                "False"
+            },
+            self.report.errors().count(),
+            self.report.warnings().count()
+        )
+    }
+}
+
+/// Checks that `profile` names a profile this version has (only the default, `None`).
+fn check_profile(profile: Option<&str>) -> PyResult<()> {
+    match profile {
+        None => Ok(()),
+        Some(p) => Err(PyValueError::new_err(format!(
+            "unknown profile `{p}`: this version has only the default profile (profile=None)"
+        ))),
+    }
+}
+
+fn parse_kind(kind: &str) -> PyResult<Option<Kind>> {
+    Kind::parse_or_auto(kind).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Validates one MPLP document and returns a `ValidationResult`.
+///
+/// `data` is `bytes`/`bytearray` or `str` (JSON text), a `dict`/`list`
+/// (serialized with `json.dumps`), or an `os.PathLike` (a file; `.ndjson`
+/// and `.jsonl` files are validated as logs, streamed). `kind` is `"auto"`
+/// (recognise it as `mplp validate` does) or one of `kinds()`. `profile`:
+/// only the default (`None`) exists in this version.
+///
+/// Raises `TypeError` for other types, `ValidationError` (a `ValueError`)
+/// for a `dict` with no JSON form, `OSError` when a file cannot be read.
+#[pyfunction]
+#[pyo3(signature = (data, kind = "auto", profile = None))]
+pub(crate) fn validate(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    kind: &str,
+    profile: Option<&str>,
+) -> PyResult<ValidationResult> {
+    check_profile(profile)?;
+    let kind = parse_kind(kind)?;
+    let (kind, report) = match read(data)? {
+        Input::Json(bytes) => {
+            let bytes: &[u8] = &bytes;
+            py.detach(|| mplp_validate::validate_bytes(kind, bytes))
+        }
+        Input::Path(path) => py.detach(|| mplp_validate::validate_file(kind, &path))?,
+    };
+    Ok(ValidationResult::new(kind, report))
+}
+
+/// Validates an NDJSON event log, streaming: memory stays constant apart
+/// from the per-session state the log rules need.
+///
+/// `source` is a file (`str` or `os.PathLike`), the log's content
+/// (`bytes`), or any iterable of lines (`str` or `bytes`, e.g. an open file
+/// or a generator). `kind` is `"map"` (or `"map-log"`), `"sa"` (or
+/// `"sa-log"`), or `"auto"` (SA when the first line is an SA event).
+#[pyfunction]
+#[pyo3(signature = (source, kind = "map", profile = None))]
+pub(crate) fn validate_log(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    kind: &str,
+    profile: Option<&str>,
+) -> PyResult<ValidationResult> {
+    check_profile(profile)?;
+    let kind = match kind {
+        "map" | "map-log" => Some(Kind::MapLog),
+        "sa" | "sa-log" => Some(Kind::SaLog),
+        AUTO => None,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown log kind `{other}`, expected one of: map, sa, auto (or map-log, sa-log)"
+            )));
+        }
+    };
+    let with_kind = |reader: &mut dyn std::io::BufRead| -> std::io::Result<(Kind, Report)> {
+        let kind = match kind {
+            Some(k) => k,
+            None => mplp_validate::detect_log(reader)?,
+        };
+        Ok((kind, mplp_validate::validate_log(kind, reader)))
+    };
+    let (kind, report) = if source.is_instance_of::<PyString>() || is_path_like(source)? {
+        let path: PathBuf = if source.is_instance_of::<PyString>() {
+            source.extract()?
+        } else {
+            py.import("os")?
+                .call_method1("fspath", (source,))?
+                .extract()?
+        };
+        py.detach(|| {
+            let mut reader = BufReader::new(File::open(&path)?);
+            with_kind(&mut reader)
+        })?
+    } else if let Ok(b) = source.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        py.detach(|| with_kind(&mut Cursor::new(bytes)))?
+    } else if let Ok(b) = source.cast::<PyByteArray>() {
+        let bytes = b.to_vec();
+        py.detach(|| with_kind(&mut Cursor::new(&bytes[..])))?
+    } else {
+        let mut reader = LineReader::new(source)?;
+        let out = with_kind(&mut reader);
+        if let Some(e) = reader.error.take() {
+            return Err(e);
+        }
+        out?
+    };
+    Ok(ValidationResult::new(Some(kind), report))
+}
+
+fn is_path_like(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let path_like = value.py().import("os")?.getattr("PathLike")?;
+    value.is_instance(&path_like)
+}
+
+/// The names `validate(kind=...)` accepts: `"auto"` and every document kind.
+#[pyfunction]
+pub(crate) fn kinds() -> Vec<&'static str> {
+    std::iter::once(AUTO)
+        .chain(Kind::NAMES.iter().copied())
+        .collect()
+}
