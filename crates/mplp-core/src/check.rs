@@ -193,10 +193,15 @@ impl CheckValue for usize {
     }
 }
 
-/// `type: integer`.
+/// `type: integer`, in the `i64` range.
 impl CheckValue for i64 {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         check_integer(value, at, report, None);
+        if let Some(n) = value.as_u64() {
+            if i64::try_from(n).is_err() {
+                type_error(value, at, report, "an integer that fits in 64 bits");
+            }
+        }
     }
 }
 

@@ -163,7 +163,7 @@ impl fmt::Display for EventFamily {
 
 payload_struct! {
     /// Payload of `MAPSessionStarted`.
-    pub struct SessionStarted ("MAPSessionStarted payload") {
+    pub struct SessionStarted {
         required {
             /// How the participants coordinate.
             mode: CollabMode,
@@ -181,7 +181,7 @@ payload_struct! {
 
 payload_struct! {
     /// One participant-to-role binding of `MAPRolesAssigned`.
-    pub struct RoleAssignment ("MAPRolesAssigned assignment") {
+    pub struct RoleAssignment {
         required {
             /// The participant bound.
             participant_id: String,
@@ -197,7 +197,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPRolesAssigned`.
-    pub struct RolesAssigned ("MAPRolesAssigned payload") {
+    pub struct RolesAssigned {
         required {
             /// The participant-role bindings.
             assignments: Vec<RoleAssignment>,
@@ -208,7 +208,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPTurnDispatched`.
-    pub struct TurnDispatched ("MAPTurnDispatched payload") {
+    pub struct TurnDispatched {
         required {
             /// The role handed the execution token for this turn.
             role_id: String,
@@ -226,7 +226,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPTurnCompleted`.
-    pub struct TurnCompleted ("MAPTurnCompleted payload") {
+    pub struct TurnCompleted {
         required {
             /// The role that finished the turn.
             role_id: String,
@@ -248,7 +248,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPBroadcastSent`.
-    pub struct BroadcastSent ("MAPBroadcastSent payload") {
+    pub struct BroadcastSent {
         required {}
         optional {
             /// The role that sent the broadcast.
@@ -267,7 +267,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPBroadcastReceived`.
-    pub struct BroadcastReceived ("MAPBroadcastReceived payload") {
+    pub struct BroadcastReceived {
         required {}
         optional {
             /// The role that got the broadcast (schema spelling).
@@ -286,7 +286,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPConflictDetected`.
-    pub struct ConflictDetected ("MAPConflictDetected payload") {
+    pub struct ConflictDetected {
         required {}
         optional {
             /// Names the conflict; its resolution carries the same id.
@@ -311,7 +311,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPConflictResolved`.
-    pub struct ConflictResolved ("MAPConflictResolved payload") {
+    pub struct ConflictResolved {
         required {}
         optional {
             /// The conflict resolved (the `conflict_id` of its detection).
@@ -332,7 +332,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `MAPSessionCompleted`.
-    pub struct SessionCompleted ("MAPSessionCompleted payload") {
+    pub struct SessionCompleted {
         required {
             /// How the session ended (`completed`, `failed`, ...; free text in v1.0.0).
             status: String,
@@ -851,15 +851,15 @@ pub(crate) fn check_map_payload(
     }
     let mut sub = Report::new();
     match t {
-        MapEventType::SessionStarted => SessionStarted::check_fields(payload, &at, &mut sub),
-        MapEventType::RolesAssigned => RolesAssigned::check_fields(payload, &at, &mut sub),
-        MapEventType::TurnDispatched => TurnDispatched::check_fields(payload, &at, &mut sub),
-        MapEventType::TurnCompleted => TurnCompleted::check_fields(payload, &at, &mut sub),
-        MapEventType::BroadcastSent => BroadcastSent::check_fields(payload, &at, &mut sub),
-        MapEventType::BroadcastReceived => BroadcastReceived::check_fields(payload, &at, &mut sub),
-        MapEventType::ConflictDetected => ConflictDetected::check_fields(payload, &at, &mut sub),
-        MapEventType::ConflictResolved => ConflictResolved::check_fields(payload, &at, &mut sub),
-        MapEventType::SessionCompleted => SessionCompleted::check_fields(payload, &at, &mut sub),
+        MapEventType::SessionStarted => <SessionStarted as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::RolesAssigned => <RolesAssigned as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::TurnDispatched => <TurnDispatched as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::TurnCompleted => <TurnCompleted as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::BroadcastSent => <BroadcastSent as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::BroadcastReceived => <BroadcastReceived as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::ConflictDetected => <ConflictDetected as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::ConflictResolved => <ConflictResolved as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::SessionCompleted => <SessionCompleted as CheckValue>::check_value(payload, &at, &mut sub),
     }
     MAP_PAYLOAD_RULES.push_remapped(sub, report);
 }

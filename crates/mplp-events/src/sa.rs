@@ -22,7 +22,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{FieldCheck, Key, PayloadRules, PayloadSlot, payload_struct, take};
+use crate::payload::{Key, PayloadRules, PayloadSlot, payload_struct, take};
 use crate::rules;
 use crate::{SaId, SchemaUuid};
 
@@ -83,15 +83,9 @@ mplp_core::wire_enum! {
     }
 }
 
-impl FieldCheck for StepOutcome {
-    fn check(value: &Value, at: &Pointer, report: &mut Report) {
-        StepOutcome::check_value(value, at, report)
-    }
-}
-
 payload_struct! {
     /// Payload of `SAStepStarted` (the schema's `step_started_payload`).
-    pub struct StepStarted ("SAStepStarted payload") {
+    pub struct StepStarted {
         required {
             /// The Plan step started (`format: uuid`).
             step_id: SchemaUuid,
@@ -107,7 +101,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `SAStepCompleted` (the schema's `step_completed_payload`).
-    pub struct StepCompleted ("SAStepCompleted payload") {
+    pub struct StepCompleted {
         required {
             /// The Plan step finished (`format: uuid`).
             step_id: SchemaUuid,
@@ -123,7 +117,7 @@ payload_struct! {
 
 payload_struct! {
     /// Payload of `SAStepFailed` (no schema definition; the SDK requires the step).
-    pub struct StepFailed ("SAStepFailed payload") {
+    pub struct StepFailed {
         required {
             /// The Plan step that failed (`format: uuid`).
             step_id: SchemaUuid,
@@ -435,9 +429,9 @@ fn check_sa_payload(t: SaEventType, payload: Option<&Value>, at: &Pointer, repor
     }
     let mut sub = Report::new();
     match t {
-        SaEventType::StepStarted => StepStarted::check_fields(payload, &at, &mut sub),
-        SaEventType::StepCompleted => StepCompleted::check_fields(payload, &at, &mut sub),
-        SaEventType::StepFailed => StepFailed::check_fields(payload, &at, &mut sub),
+        SaEventType::StepStarted => <StepStarted as CheckValue>::check_value(payload, &at, &mut sub),
+        SaEventType::StepCompleted => <StepCompleted as CheckValue>::check_value(payload, &at, &mut sub),
+        SaEventType::StepFailed => <StepFailed as CheckValue>::check_value(payload, &at, &mut sub),
         _ => {}
     }
     SA_PAYLOAD_RULES.push_remapped(sub, report);
