@@ -334,8 +334,19 @@ impl<'v, 'r> ObjectCheck<'v, 'r> {
     /// Finishes the check, reporting every member that was not named
     /// (`additionalProperties: false`).
     pub fn deny_unknown(self) {
+        self.deny_unknown_with(|_| None);
+    }
+
+    /// Finishes the check like [`ObjectCheck::deny_unknown`], with `hint`'s
+    /// message for the unknown members it knows something about.
+    pub fn deny_unknown_with(self, hint: fn(&str) -> Option<&'static str>) {
         for key in self.map.keys() {
             if self.known.iter().any(|k| k == key) {
+                continue;
+            }
+            if let Some(message) = hint(key) {
+                self.report
+                    .error(self.at.key(key), Rule::ADDITIONAL_PROPERTIES, message);
                 continue;
             }
             let mut message = format!(

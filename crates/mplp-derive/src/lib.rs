@@ -84,6 +84,8 @@ enum Kind {
     Extra,
     /// `#[wire(default)]`: may be absent (then `Default::default()`), always written.
     Default,
+    /// `#[wire(tagged)]`: a `Tagged` payload whose type the container's tag decides.
+    Tagged,
 }
 
 struct Field {
@@ -97,6 +99,13 @@ struct Field {
 struct Container {
     krate: Path,
     document: bool,
+    /// `tag = "event_type"`: the member that names the tagged payload's type.
+    tag: Option<String>,
+    /// `tag_after = "event_id"`: the member the tag is written after.
+    tag_after: Option<String>,
+    /// `unknown_hint = "path"`: `fn(&str) -> Option<&'static str>`, a
+    /// message for particular unknown members.
+    unknown_hint: Option<Path>,
 }
 
 fn option_inner(ty: &Type) -> Option<&Type> {
@@ -121,6 +130,9 @@ fn container_attrs(input: &DeriveInput) -> syn::Result<Container> {
     let mut c = Container {
         krate: syn::parse_quote!(::mplp_core),
         document: false,
+        tag: None,
+        tag_after: None,
+        unknown_hint: None,
     };
     for attr in &input.attrs {
         if !attr.path().is_ident("wire") {
@@ -134,8 +146,22 @@ fn container_attrs(input: &DeriveInput) -> syn::Result<Container> {
             } else if meta.path.is_ident("document") {
                 c.document = true;
                 Ok(())
+            } else if meta.path.is_ident("tag") {
+                let s: LitStr = meta.value()?.parse()?;
+                c.tag = Some(s.value());
+                Ok(())
+            } else if meta.path.is_ident("tag_after") {
+                let s: LitStr = meta.value()?.parse()?;
+                c.tag_after = Some(s.value());
+                Ok(())
+            } else if meta.path.is_ident("unknown_hint") {
+                let s: LitStr = meta.value()?.parse()?;
+                c.unknown_hint = Some(s.parse()?);
+                Ok(())
             } else {
-                Err(meta.error("unknown `wire` attribute (expected `crate` or `document`)"))
+                Err(meta.error(
+                    "unknown `wire` attribute (expected `crate`, `document`, `tag`, `tag_after` or `unknown_hint`)",
+                ))
             }
         })?;
     }
@@ -164,6 +190,7 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         let mut name = ident.to_string();
         let mut extra = false;
         let mut default = false;
+        let mut tagged = false;
         let mut check = None;
         for attr in &f.attrs {
             if !attr.path().is_ident("wire") {
@@ -179,6 +206,9 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                     Ok(())
                 } else if meta.path.is_ident("default") {
                     default = true;
+                    Ok(())
+                } else if meta.path.is_ident("tagged") {
+                    tagged = true;
                     Ok(())
                 } else if meta.path.is_ident("check") {
                     let s: LitStr = meta.value()?.parse()?;
@@ -200,6 +230,8 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             }
             extra_seen = true;
             Kind::Extra
+        } else if tagged {
+            Kind::Tagged
         } else if default {
             Kind::Default
         } else if let Some(inner) = option_inner(&f.ty) {
@@ -238,28 +270,62 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         .filter(|f| !matches!(f.kind, Kind::Extra))
         .collect();
     let extra = fields.iter().find(|f| matches!(f.kind, Kind::Extra));
-    let names: Vec<&str> = typed.iter().map(|f| f.name.as_str()).collect();
-    let required_names: Vec<&str> = typed
-        .iter()
-        .filter(|f| matches!(f.kind, Kind::Required))
-        .map(|f| f.name.as_str())
-        .collect();
+    let tagged = fields.iter().find(|f| matches!(f.kind, Kind::Tagged));
+    let tag = match (&c.tag, tagged) {
+        (Some(t), Some(f)) => Some((t.clone(), f)),
+        (None, None) => None,
+        _ => {
+            return Err(syn::Error::new_spanned(
+                name,
+                "`#[wire(tag = ..)]` and one `#[wire(tagged)]` field go together",
+            ));
+        }
+    };
+
+    // Where the tag member is written: after `tag_after`, or first.
+    let tag_before_all = tag.is_some() && c.tag_after.is_none();
+    let tag_after_here =
+        |f: &Field| tag.is_some() && c.tag_after.as_deref() == Some(f.name.as_str());
+
+    // Member names (FIELDS) and required ones, in writing order.
+    let mut names: Vec<String> = Vec::new();
+    let mut required_names: Vec<String> = Vec::new();
+    if let (true, Some((t, _))) = (tag_before_all, &tag) {
+        names.push(t.clone());
+        required_names.push(t.clone());
+    }
+    for f in &typed {
+        names.push(f.name.clone());
+        if matches!(f.kind, Kind::Required) {
+            required_names.push(f.name.clone());
+        }
+        if let (true, Some((t, _))) = (tag_after_here(f), &tag) {
+            names.push(t.clone());
+            required_names.push(t.clone());
+        }
+    }
 
     // ---------------------------------------------------------------- serde
     let field_variants: Vec<syn::Ident> =
         (0..typed.len()).map(|i| format_ident!("__f{i}")).collect();
     let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
+    let tag_ty = tag.as_ref().map(|(_, f)| {
+        let ty = &f.ty;
+        quote! { <#ty as #krate::wire::Tagged>::Tag }
+    });
 
     let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
         let ty = &f.ty;
         match &f.kind {
-            Kind::Required | Kind::Default => {
-                quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; }
-            }
+            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
+            Kind::Tagged => quote! { let mut #s: #krate::wire::TaggedSlot<#ty> = #krate::wire::TaggedSlot::Empty; },
             // `Option<T>` and `Option<Option<T>>`: the slot is the field itself.
             _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
         }
     });
+    let tag_slot = tag_ty.as_ref().map(
+        |t| quote! { let mut __tag: ::core::option::Option<#t> = ::core::option::Option::None; },
+    );
     let match_arms = typed.iter().zip(&field_variants).zip(&slots).map(|((f, v), s)| {
         let member = &f.name;
         let read = match &f.kind {
@@ -269,14 +335,36 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             }
             Kind::Optional(inner) => quote! { __map.next_value::<#inner>()? },
             Kind::Nullable(inner) => quote! { __map.next_value::<::core::option::Option<#inner>>()? },
-            Kind::Extra => quote! {},
+            Kind::Extra | Kind::Tagged => quote! {},
         };
+        if matches!(f.kind, Kind::Tagged) {
+            return quote! {
+                __Field::#v => #s.read(&mut __map, __tag, #member)?,
+            };
+        }
         quote! {
             __Field::#v => {
                 if #s.is_some() {
                     return ::core::result::Result::Err(#krate::de::duplicate_member::<__A::Error>(#member));
                 }
                 #s = ::core::option::Option::Some(#read);
+            }
+        }
+    });
+    let tag_arm = tag.as_ref().map(|(t, _)| {
+        quote! {
+            __Field::__tag => {
+                if __tag.is_some() {
+                    return ::core::result::Result::Err(#krate::de::duplicate_member::<__A::Error>(#t));
+                }
+                __tag = ::core::option::Option::Some(__map.next_value()?);
+            }
+        }
+    });
+    let hint = c.unknown_hint.as_ref().map(|h| {
+        quote! {
+            if let ::core::option::Option::Some(__msg) = #h(&__name) {
+                return ::core::result::Result::Err(#krate::de::raise::<__A::Error>(#krate::Rule::ADDITIONAL_PROPERTIES, __msg));
             }
         }
     });
@@ -292,18 +380,30 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         },
         None => quote! {
             __Field::__other(__name) => {
+                #hint
                 return ::core::result::Result::Err(#krate::de::unknown_member::<__A::Error>(&__name, __FIELDS));
             }
         },
     };
     let extra_decl = extra.map(|_| quote! { let mut __extra = #krate::JsonObject::new(); });
+    let tag_finish = tag.as_ref().map(|(t, _)| {
+        quote! {
+            let __tag = match __tag {
+                ::core::option::Option::Some(__t) => __t,
+                ::core::option::Option::None => return ::core::result::Result::Err(#krate::de::missing_member::<__A::Error>(#t)),
+            };
+        }
+    });
     let finish = fields.iter().map(|f| {
         let ident = &f.ident;
+        let slot = || {
+            let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+            slots[idx].clone()
+        };
         match &f.kind {
             Kind::Extra => quote! { #ident: __extra },
             Kind::Required => {
-                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
-                let s = &slots[idx];
+                let s = slot();
                 let member = &f.name;
                 quote! {
                     #ident: match #s {
@@ -313,22 +413,26 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 }
             }
             Kind::Default => {
-                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
-                let s = &slots[idx];
+                let s = slot();
                 quote! { #ident: #s.unwrap_or_default() }
             }
-            _ => {
-                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
-                let s = &slots[idx];
+            Kind::Tagged => {
+                let s = slot();
+                quote! { #ident: #s.finish::<__A::Error>(__tag)? }
+            }
+            Kind::Optional(_) | Kind::Nullable(_) => {
+                let s = slot();
                 quote! { #ident: #s }
             }
         }
     });
     let expecting = format!("a JSON object (an MPLP `{name_str}`)");
-    let field_match = names
-        .iter()
-        .zip(&field_variants)
-        .map(|(n, v)| quote! { #n => __Field::#v, });
+    let tag_match = tag.as_ref().map(|(t, _)| quote! { #t => __Field::__tag, });
+    let tag_variant = tag.as_ref().map(|_| quote! { __tag, });
+    let field_match = typed.iter().zip(&field_variants).map(|(f, v)| {
+        let n = &f.name;
+        quote! { #n => __Field::#v, }
+    });
 
     let after = if c.document {
         quote! {
@@ -339,11 +443,21 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     };
 
     // Serialize.
+    let tag_entry = tag.as_ref().map(|(t, f)| {
+        let ty = &f.ty;
+        let ident = &f.ident;
+        quote! { __s.serialize_entry(#t, &<#ty as #krate::wire::Tagged>::tag(&self.#ident))?; }
+    });
     let ser_body = {
+        let first = if tag_before_all {
+            tag_entry.clone()
+        } else {
+            None
+        };
         let entries = typed.iter().map(|f| {
             let ident = &f.ident;
             let member = &f.name;
-            match &f.kind {
+            let entry = match &f.kind {
                 Kind::Required | Kind::Default => {
                     quote! { __s.serialize_entry(#member, &self.#ident)?; }
                 }
@@ -352,8 +466,22 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                         __s.serialize_entry(#member, __v)?;
                     }
                 },
+                Kind::Tagged => {
+                    let ty = &f.ty;
+                    quote! {
+                        if <#ty as #krate::wire::Tagged>::is_present(&self.#ident) {
+                            __s.serialize_entry(#member, &self.#ident)?;
+                        }
+                    }
+                }
                 Kind::Extra => quote! {},
-            }
+            };
+            let tag_here = if tag_after_here(f) {
+                tag_entry.clone()
+            } else {
+                None
+            };
+            quote! { #entry #tag_here }
         });
         let extra_entries = extra.map(|f| {
             let ident = &f.ident;
@@ -368,6 +496,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         quote! {
             use #krate::__private::serde::ser::SerializeMap as _;
             let mut __s = __serializer.serialize_map(::core::option::Option::None)?;
+            #first
             #(#entries)*
             #extra_entries
             __s.end()
@@ -375,9 +504,13 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     };
 
     // ---------------------------------------------------------------- check
+    let tag_check = tag.as_ref().map(|(t, f)| {
+        let ty = &f.ty;
+        quote! { let __tag_v = __o.required_with(#t, <#ty as #krate::wire::Tagged>::check_tag); }
+    });
     let checks = typed.iter().map(|f| {
         let member = &f.name;
-        match (&f.kind, &f.check) {
+        let check = match (&f.kind, &f.check) {
             (Kind::Required, Some(p)) => quote! { let _ = __o.required_with(#member, #p); },
             (Kind::Required, None) => {
                 let ty = &f.ty;
@@ -387,6 +520,10 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 let ty = &f.ty;
                 quote! { let _ = __o.optional::<#ty>(#member); }
             }
+            (Kind::Tagged, _) => {
+                let ty = &f.ty;
+                quote! { let __payload_v = __o.optional_with(#member, <#ty as #krate::wire::Tagged>::check_member); }
+            }
             (Kind::Optional(_) | Kind::Nullable(_) | Kind::Default, Some(p)) => {
                 quote! { let _ = __o.optional_with(#member, #p); }
             }
@@ -395,15 +532,36 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 quote! { let _ = __o.optional::<::core::option::Option<#inner>>(#member); }
             }
             (Kind::Extra, _) => quote! {},
+        };
+        let tag_here = if tag_after_here(f) { tag_check.clone() } else { None };
+        quote! { #check #tag_here }
+    });
+    let first_check = if tag_before_all {
+        tag_check.clone()
+    } else {
+        None
+    };
+    let finish_check = match (extra.is_some(), &c.unknown_hint) {
+        (true, _) => quote! { __o.allow_unknown(); },
+        (false, Some(h)) => quote! { __o.deny_unknown_with(#h); },
+        (false, None) => quote! { __o.deny_unknown(); },
+    };
+    let payload_check = tag.as_ref().map(|(_, f)| {
+        let ty = &f.ty;
+        quote! {
+            if let ::core::option::Option::Some(__t) = __tag_v {
+                <#ty as #krate::wire::Tagged>::check_payload(__t, __payload_v, __at, __report);
+            }
         }
     });
-    let finish_check = if extra.is_some() {
-        quote! { __o.allow_unknown(); }
-    } else {
-        quote! { __o.deny_unknown(); }
-    };
 
     // ------------------------------------------------------------- schemars
+    let tag_prop = tag.as_ref().map(|(t, _)| {
+        let tt = tag_ty.clone();
+        quote! {
+            __props.insert(::std::string::String::from(#t), __serde_json::Value::from(__gen.subschema_for::<#tt>()));
+        }
+    });
     let props = typed.iter().map(|f| {
         let member = &f.name;
         let ty = match &f.kind {
@@ -413,6 +571,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             }
             Kind::Optional(inner) => quote! { #inner },
             Kind::Nullable(inner) => quote! { ::core::option::Option<#inner> },
+            Kind::Tagged => quote! { #krate::JsonObject },
             Kind::Extra => quote! { () },
         };
         quote! {
@@ -434,6 +593,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             #[allow(non_camel_case_types)]
             enum __Field {
                 #(#field_variants,)*
+                #tag_variant
                 __other(::std::string::String),
             }
 
@@ -447,6 +607,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 fn visit_str<__E: __serde::de::Error>(self, __v: &str) -> ::core::result::Result<__Field, __E> {
                     ::core::result::Result::Ok(match __v {
                         #(#field_match)*
+                        #tag_match
                         __other => __Field::__other(::std::string::String::from(__other)),
                     })
                 }
@@ -467,14 +628,17 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     __f.write_str(#expecting)
                 }
                 fn visit_map<__A: __serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::core::result::Result<#name, __A::Error> {
+                    #tag_slot
                     #(#slot_decls)*
                     #extra_decl
                     while let ::core::option::Option::Some(__key) = __map.next_key::<__Field>()? {
                         match __key {
                             #(#match_arms)*
+                            #tag_arm
                             #other_arm
                         }
                     }
+                    #tag_finish
                     ::core::result::Result::Ok(#name {
                         #(#finish,)*
                     })
@@ -510,8 +674,10 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     let ::core::option::Option::Some(mut __o) = #krate::check::ObjectCheck::new(__value, __at, __report) else {
                         return;
                     };
+                    #first_check
                     #(#checks)*
                     #finish_check
+                    #payload_check
                 }
             }
 
@@ -525,6 +691,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 }
                 fn json_schema(__gen: &mut #krate::__private::schemars::SchemaGenerator) -> #krate::__private::schemars::Schema {
                     let mut __props = __serde_json::Map::new();
+                    #tag_prop
                     #(#props)*
                     let mut __m = __serde_json::Map::new();
                     __m.insert(::std::string::String::from("type"), __serde_json::Value::from("object"));

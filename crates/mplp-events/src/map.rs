@@ -22,14 +22,13 @@
 
 use std::fmt;
 
-use mplp_core::check::{CheckValue, ObjectCheck};
-use mplp_core::{CollabMode, Document, JsonObject, Pointer, Report, Rule, Timestamp};
-use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
-use serde::ser::SerializeMap;
+use mplp_core::check::CheckValue;
+use mplp_core::{CollabMode, Document, JsonObject, Pointer, Report, Rule, Timestamp, Wire};
+use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{Key, PayloadRules, PayloadSlot, payload_struct, take};
+use crate::payload::{PayloadRules, payload_struct};
 use crate::rules;
 use crate::{SchemaUuid, SessionId};
 
@@ -461,13 +460,22 @@ impl Serialize for MapPayload {
     }
 }
 
-/// Deserializes the payload of a known event type.
-struct PayloadSeed(MapEventType);
+impl mplp_core::wire::Tagged for MapPayload {
+    type Tag = MapEventType;
 
-impl<'de> DeserializeSeed<'de> for PayloadSeed {
-    type Value = MapPayload;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<MapPayload, D::Error> {
-        Ok(match self.0 {
+    fn tag(&self) -> MapEventType {
+        self.event_type()
+    }
+
+    fn is_present(&self) -> bool {
+        MapPayload::is_present(self)
+    }
+
+    fn deserialize_tagged<'de, D: Deserializer<'de>>(
+        tag: MapEventType,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        Ok(match tag {
             MapEventType::SessionStarted => {
                 MapPayload::SessionStarted(Deserialize::deserialize(d)?)
             }
@@ -493,13 +501,37 @@ impl<'de> DeserializeSeed<'de> for PayloadSeed {
             }
         })
     }
+
+    fn absent<E: de::Error>(tag: MapEventType) -> Result<Self, E> {
+        MapPayload::absent(tag)
+    }
+
+    fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
+        check_map_event_type(value, at, report);
+    }
+
+    fn check_member(value: &Value, at: &Pointer, report: &mut Report) {
+        JsonObject::check_value(value, at, report);
+    }
+
+    fn check_payload(tag: &Value, payload: Option<&Value>, at: &Pointer, report: &mut Report) {
+        if let Some(t) = tag.as_str().and_then(MapEventType::from_wire) {
+            check_map_payload(t, payload, at, report);
+        }
+    }
 }
 
 /// One MAP event (`events/mplp-map-event.schema.json`).
 ///
 /// The event type is not a field: it follows from the [`MapPayload`]
 /// variant ([`MapEvent::event_type`]), so the two can never disagree.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Wire)]
+#[wire(
+    document,
+    tag = "event_type",
+    tag_after = "event_id",
+    unknown_hint = "event_family_hint"
+)]
 #[non_exhaustive]
 pub struct MapEvent {
     /// UUID naming this event (`format: uuid`).
@@ -512,22 +544,13 @@ pub struct MapEvent {
     pub initiator_role: Option<String>,
     /// Roles the event is aimed at, for example the recipients of a broadcast.
     pub target_roles: Option<Vec<String>>,
-    /// The typed payload (which also gives the event type).
+    /// The typed payload (which also gives the event type, written as the
+    /// `event_type` member).
+    #[wire(tagged)]
     pub payload: MapPayload,
 }
 
 impl MapEvent {
-    /// The envelope members, in the order they are written.
-    pub const FIELDS: &'static [&'static str] = &[
-        "event_id",
-        "event_type",
-        "timestamp",
-        "session_id",
-        "initiator_role",
-        "target_roles",
-        "payload",
-    ];
-
     /// An event of the given payload, with a fresh event id (lowercase UUID
     /// v4) and the current time.
     pub fn new(session_id: impl Into<SessionId>, payload: MapPayload) -> Self {
@@ -735,74 +758,11 @@ impl MapEvent {
     }
 }
 
-impl Serialize for MapEvent {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("event_id", &self.event_id)?;
-        m.serialize_entry("event_type", &self.event_type())?;
-        m.serialize_entry("timestamp", &self.timestamp)?;
-        m.serialize_entry("session_id", &self.session_id)?;
-        if let Some(r) = &self.initiator_role {
-            m.serialize_entry("initiator_role", r)?;
-        }
-        if let Some(r) = &self.target_roles {
-            m.serialize_entry("target_roles", r)?;
-        }
-        if self.payload.is_present() {
-            m.serialize_entry("payload", &self.payload)?;
-        }
-        m.end()
-    }
-}
-
 pub(crate) const EVENT_FAMILY_MESSAGE: &str = "MAP events carry no `event_family` (the canonical envelope forbids it; the MAP events prose's examples are wrong here): the family follows from `event_type`, see MapEvent::family";
 
-struct MapEventVisitor;
-
-impl<'de> Visitor<'de> for MapEventVisitor {
-    type Value = MapEvent;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a MAP event object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MapEvent, A::Error> {
-        let mut event_id: Option<SchemaUuid> = None;
-        let mut event_type: Option<MapEventType> = None;
-        let mut timestamp: Option<Timestamp> = None;
-        let mut session_id: Option<SessionId> = None;
-        let mut initiator_role: Option<String> = None;
-        let mut target_roles: Option<Vec<String>> = None;
-        let mut payload = PayloadSlot::Empty;
-        while let Some(Key(key)) = map.next_key()? {
-            match key.as_ref() {
-                "event_id" => take(&mut event_id, &mut map, "event_id")?,
-                "event_type" => take(&mut event_type, &mut map, "event_type")?,
-                "timestamp" => take(&mut timestamp, &mut map, "timestamp")?,
-                "session_id" => take(&mut session_id, &mut map, "session_id")?,
-                "initiator_role" => take(&mut initiator_role, &mut map, "initiator_role")?,
-                "target_roles" => take(&mut target_roles, &mut map, "target_roles")?,
-                "payload" => payload.read(&mut map, event_type.map(PayloadSeed))?,
-                "event_family" => return Err(de::Error::custom(EVENT_FAMILY_MESSAGE)),
-                other => return Err(mplp_core::de::unknown_member(other, MapEvent::FIELDS)),
-            }
-        }
-        let event_type = event_type.ok_or_else(|| mplp_core::de::missing_member("event_type"))?;
-        let payload = payload.finish(PayloadSeed(event_type), || MapPayload::absent(event_type))?;
-        Ok(MapEvent {
-            event_id: event_id.ok_or_else(|| mplp_core::de::missing_member("event_id"))?,
-            timestamp: timestamp.ok_or_else(|| mplp_core::de::missing_member("timestamp"))?,
-            session_id: session_id.ok_or_else(|| mplp_core::de::missing_member("session_id"))?,
-            initiator_role,
-            target_roles,
-            payload,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for MapEvent {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(MapEventVisitor)
-    }
+/// The message for a MAP event's `event_family` member.
+fn event_family_hint(member: &str) -> Option<&'static str> {
+    (member == "event_family").then_some(EVENT_FAMILY_MESSAGE)
 }
 
 pub(crate) const MAP_PAYLOAD_RULES: PayloadRules = PayloadRules {
@@ -851,57 +811,35 @@ pub(crate) fn check_map_payload(
     }
     let mut sub = Report::new();
     match t {
-        MapEventType::SessionStarted => <SessionStarted as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::RolesAssigned => <RolesAssigned as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::TurnDispatched => <TurnDispatched as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::TurnCompleted => <TurnCompleted as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::BroadcastSent => <BroadcastSent as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::BroadcastReceived => <BroadcastReceived as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::ConflictDetected => <ConflictDetected as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::ConflictResolved => <ConflictResolved as CheckValue>::check_value(payload, &at, &mut sub),
-        MapEventType::SessionCompleted => <SessionCompleted as CheckValue>::check_value(payload, &at, &mut sub),
+        MapEventType::SessionStarted => {
+            <SessionStarted as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::RolesAssigned => {
+            <RolesAssigned as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::TurnDispatched => {
+            <TurnDispatched as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::TurnCompleted => {
+            <TurnCompleted as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::BroadcastSent => {
+            <BroadcastSent as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::BroadcastReceived => {
+            <BroadcastReceived as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::ConflictDetected => {
+            <ConflictDetected as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::ConflictResolved => {
+            <ConflictResolved as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        MapEventType::SessionCompleted => {
+            <SessionCompleted as CheckValue>::check_value(payload, &at, &mut sub)
+        }
     }
     MAP_PAYLOAD_RULES.push_remapped(sub, report);
-}
-
-impl CheckValue for MapEvent {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<SchemaUuid>("event_id");
-        let event_type = o.required_with("event_type", check_map_event_type);
-        o.required::<Timestamp>("timestamp");
-        o.required::<SessionId>("session_id");
-        o.optional::<String>("initiator_role");
-        o.optional::<Vec<String>>("target_roles");
-        let payload = o.optional::<JsonObject>("payload");
-        if o.member("event_family").is_some() {
-            let p = o.pointer().key("event_family");
-            o.report()
-                .error(p, Rule::ADDITIONAL_PROPERTIES, EVENT_FAMILY_MESSAGE);
-        }
-        o.deny_unknown();
-        if let Some(t) = event_type
-            .and_then(Value::as_str)
-            .and_then(MapEventType::from_wire)
-        {
-            check_map_payload(t, payload, at, report);
-        }
-    }
-}
-
-// The envelope is read by a hand-written visitor (the payload's type depends
-// on `event_type`, which may come after it); `Wire` exposes it like the
-// derived objects.
-impl mplp_core::Wire for MapEvent {
-    const NAME: &'static str = "MapEvent";
-    const FIELDS: &'static [&'static str] = MapEvent::FIELDS;
-    const REQUIRED: &'static [&'static str] =
-        &["event_id", "event_type", "timestamp", "session_id"];
-    fn deserialize_unchecked<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <Self as Deserialize>::deserialize(d)
-    }
 }
 
 impl Document for MapEvent {

@@ -12,8 +12,6 @@ use std::fmt;
 use mplp_core::{Pointer, Report, Rule, Violation};
 use serde::Deserializer;
 use serde::de::{self, Visitor};
-use serde_json::Value;
-
 
 /// An object key, borrowed from the input when possible.
 pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
@@ -37,67 +35,6 @@ impl<'de> serde::Deserialize<'de> for Key<'de> {
             }
         }
         d.deserialize_str(V)
-    }
-}
-
-/// Reads the value of an envelope member into `slot`, refusing a second
-/// occurrence of the member (`name`).
-pub(crate) fn take<'de, A: de::MapAccess<'de>, T: serde::Deserialize<'de>>(
-    slot: &mut Option<T>,
-    map: &mut A,
-    name: &'static str,
-) -> Result<(), A::Error> {
-    if slot.is_some() {
-        return Err(mplp_core::de::duplicate_member(name));
-    }
-    *slot = Some(map.next_value()?);
-    Ok(())
-}
-
-/// The `payload` member of an envelope being read: typed when the event
-/// type came first, else kept as a value until the type is known.
-pub(crate) enum PayloadSlot<P> {
-    /// Not seen (yet).
-    Empty,
-    /// Read with the event type's seed.
-    Typed(P),
-    /// Seen before `event_type`.
-    Early(Value),
-}
-
-impl<P> PayloadSlot<P> {
-    /// Reads the `payload` member, with `seed` when the event type is
-    /// already known; a second `payload` is a duplicate.
-    pub(crate) fn read<'de, A, S>(&mut self, map: &mut A, seed: Option<S>) -> Result<(), A::Error>
-    where
-        A: de::MapAccess<'de>,
-        S: de::DeserializeSeed<'de, Value = P>,
-    {
-        if !matches!(self, PayloadSlot::Empty) {
-            return Err(mplp_core::de::duplicate_member("payload"));
-        }
-        *self = match seed {
-            Some(seed) => PayloadSlot::Typed(map.next_value_seed(seed)?),
-            None => {
-                let mplp_core::StrictValue(v) = map.next_value()?;
-                PayloadSlot::Early(v)
-            }
-        };
-        Ok(())
-    }
-
-    /// The payload once the whole envelope is read: a payload seen early is
-    /// read with `seed` now; an absent one is `absent()`.
-    pub(crate) fn finish<E, S>(self, seed: S, absent: impl FnOnce() -> Result<P, E>) -> Result<P, E>
-    where
-        E: de::Error,
-        S: de::DeserializeSeed<'static, Value = P>,
-    {
-        match self {
-            PayloadSlot::Typed(p) => Ok(p),
-            PayloadSlot::Early(v) => seed.deserialize(v).map_err(de::Error::custom),
-            PayloadSlot::Empty => absent(),
-        }
     }
 }
 

@@ -13,16 +13,13 @@
 //! # Ok::<(), mplp_core::Error>(())
 //! ```
 
-use std::fmt;
-
-use mplp_core::check::{CheckValue, ObjectCheck};
-use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp};
-use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
-use serde::ser::SerializeMap;
+use mplp_core::check::CheckValue;
+use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp, Wire};
+use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{Key, PayloadRules, PayloadSlot, payload_struct, take};
+use crate::payload::{PayloadRules, payload_struct};
 use crate::rules;
 use crate::{SaId, SchemaUuid};
 
@@ -212,12 +209,22 @@ impl Serialize for SaPayload {
     }
 }
 
-struct PayloadSeed(SaEventType);
+impl mplp_core::wire::Tagged for SaPayload {
+    type Tag = SaEventType;
 
-impl<'de> DeserializeSeed<'de> for PayloadSeed {
-    type Value = SaPayload;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<SaPayload, D::Error> {
-        Ok(match self.0 {
+    fn tag(&self) -> SaEventType {
+        self.event_type()
+    }
+
+    fn is_present(&self) -> bool {
+        SaPayload::is_present(self)
+    }
+
+    fn deserialize_tagged<'de, D: Deserializer<'de>>(
+        tag: SaEventType,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        Ok(match tag {
             SaEventType::Initialized => SaPayload::Initialized(Some(JsonObject::deserialize(d)?)),
             SaEventType::ContextLoaded => {
                 SaPayload::ContextLoaded(Some(JsonObject::deserialize(d)?))
@@ -232,10 +239,29 @@ impl<'de> DeserializeSeed<'de> for PayloadSeed {
             SaEventType::Completed => SaPayload::Completed(Some(JsonObject::deserialize(d)?)),
         })
     }
+
+    fn absent<E: de::Error>(tag: SaEventType) -> Result<Self, E> {
+        SaPayload::absent(tag)
+    }
+
+    fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
+        SaEventType::check_value(value, at, report);
+    }
+
+    fn check_member(value: &Value, at: &Pointer, report: &mut Report) {
+        JsonObject::check_value(value, at, report);
+    }
+
+    fn check_payload(tag: &Value, payload: Option<&Value>, at: &Pointer, report: &mut Report) {
+        if let Some(t) = tag.as_str().and_then(SaEventType::from_wire) {
+            check_sa_payload(t, payload, at, report);
+        }
+    }
 }
 
 /// One SA event (`events/mplp-sa-event.schema.json`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Wire)]
+#[wire(document, tag = "event_type", tag_after = "event_id")]
 #[non_exhaustive]
 pub struct SaEvent {
     /// UUID naming this event (`format: uuid`).
@@ -250,23 +276,13 @@ pub struct SaEvent {
     pub plan_id: Option<SchemaUuid>,
     /// The Trace that records the event.
     pub trace_id: Option<SchemaUuid>,
-    /// The typed payload (which also gives the event type).
+    /// The typed payload (which also gives the event type, written as the
+    /// `event_type` member).
+    #[wire(tagged)]
     pub payload: SaPayload,
 }
 
 impl SaEvent {
-    /// The envelope members, in the order they are written.
-    pub const FIELDS: &'static [&'static str] = &[
-        "event_id",
-        "event_type",
-        "timestamp",
-        "sa_id",
-        "context_id",
-        "plan_id",
-        "trace_id",
-        "payload",
-    ];
-
     /// An event with a fresh event id (lowercase UUID v4) and the current time.
     pub fn new(sa_id: SaId, payload: SaPayload) -> Self {
         SaEvent {
@@ -338,79 +354,6 @@ impl SaEvent {
     }
 }
 
-impl Serialize for SaEvent {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("event_id", &self.event_id)?;
-        m.serialize_entry("event_type", &self.event_type())?;
-        m.serialize_entry("timestamp", &self.timestamp)?;
-        m.serialize_entry("sa_id", &self.sa_id)?;
-        if let Some(v) = &self.context_id {
-            m.serialize_entry("context_id", v)?;
-        }
-        if let Some(v) = &self.plan_id {
-            m.serialize_entry("plan_id", v)?;
-        }
-        if let Some(v) = &self.trace_id {
-            m.serialize_entry("trace_id", v)?;
-        }
-        if self.payload.is_present() {
-            m.serialize_entry("payload", &self.payload)?;
-        }
-        m.end()
-    }
-}
-
-struct SaEventVisitor;
-
-impl<'de> Visitor<'de> for SaEventVisitor {
-    type Value = SaEvent;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an SA event object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SaEvent, A::Error> {
-        let mut event_id = None;
-        let mut event_type: Option<SaEventType> = None;
-        let mut timestamp = None;
-        let mut sa_id = None;
-        let mut context_id = None;
-        let mut plan_id = None;
-        let mut trace_id = None;
-        let mut payload = PayloadSlot::Empty;
-        while let Some(Key(key)) = map.next_key()? {
-            match key.as_ref() {
-                "event_id" => take(&mut event_id, &mut map, "event_id")?,
-                "event_type" => take(&mut event_type, &mut map, "event_type")?,
-                "timestamp" => take(&mut timestamp, &mut map, "timestamp")?,
-                "sa_id" => take(&mut sa_id, &mut map, "sa_id")?,
-                "context_id" => take(&mut context_id, &mut map, "context_id")?,
-                "plan_id" => take(&mut plan_id, &mut map, "plan_id")?,
-                "trace_id" => take(&mut trace_id, &mut map, "trace_id")?,
-                "payload" => payload.read(&mut map, event_type.map(PayloadSeed))?,
-                other => return Err(mplp_core::de::unknown_member(other, SaEvent::FIELDS)),
-            }
-        }
-        let event_type = event_type.ok_or_else(|| mplp_core::de::missing_member("event_type"))?;
-        let payload = payload.finish(PayloadSeed(event_type), || SaPayload::absent(event_type))?;
-        Ok(SaEvent {
-            event_id: event_id.ok_or_else(|| mplp_core::de::missing_member("event_id"))?,
-            timestamp: timestamp.ok_or_else(|| mplp_core::de::missing_member("timestamp"))?,
-            sa_id: sa_id.ok_or_else(|| mplp_core::de::missing_member("sa_id"))?,
-            context_id,
-            plan_id,
-            trace_id,
-            payload,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for SaEvent {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(SaEventVisitor)
-    }
-}
-
 const SA_PAYLOAD_RULES: PayloadRules = PayloadRules {
     required: rules::SA_PAYLOAD_REQUIRED,
     type_: rules::SA_PAYLOAD_TYPE,
@@ -429,47 +372,16 @@ fn check_sa_payload(t: SaEventType, payload: Option<&Value>, at: &Pointer, repor
     }
     let mut sub = Report::new();
     match t {
-        SaEventType::StepStarted => <StepStarted as CheckValue>::check_value(payload, &at, &mut sub),
-        SaEventType::StepCompleted => <StepCompleted as CheckValue>::check_value(payload, &at, &mut sub),
+        SaEventType::StepStarted => {
+            <StepStarted as CheckValue>::check_value(payload, &at, &mut sub)
+        }
+        SaEventType::StepCompleted => {
+            <StepCompleted as CheckValue>::check_value(payload, &at, &mut sub)
+        }
         SaEventType::StepFailed => <StepFailed as CheckValue>::check_value(payload, &at, &mut sub),
         _ => {}
     }
     SA_PAYLOAD_RULES.push_remapped(sub, report);
-}
-
-impl CheckValue for SaEvent {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<SchemaUuid>("event_id");
-        let event_type = o.required::<SaEventType>("event_type");
-        o.required::<Timestamp>("timestamp");
-        o.required::<SaId>("sa_id");
-        o.optional::<SchemaUuid>("context_id");
-        o.optional::<SchemaUuid>("plan_id");
-        o.optional::<SchemaUuid>("trace_id");
-        let payload = o.optional::<JsonObject>("payload");
-        o.deny_unknown();
-        if let Some(t) = event_type
-            .and_then(Value::as_str)
-            .and_then(SaEventType::from_wire)
-        {
-            check_sa_payload(t, payload, at, report);
-        }
-    }
-}
-
-// The envelope is read by a hand-written visitor (the payload's type depends
-// on `event_type`, which may come after it); `Wire` exposes it like the
-// derived objects.
-impl mplp_core::Wire for SaEvent {
-    const NAME: &'static str = "SaEvent";
-    const FIELDS: &'static [&'static str] = SaEvent::FIELDS;
-    const REQUIRED: &'static [&'static str] = &["event_id", "event_type", "timestamp", "sa_id"];
-    fn deserialize_unchecked<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <Self as Deserialize>::deserialize(d)
-    }
 }
 
 impl Document for SaEvent {

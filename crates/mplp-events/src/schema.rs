@@ -1,9 +1,11 @@
-//! `schemars::JsonSchema` for the event envelopes (feature `schemars`).
+//! `schemars::JsonSchema` for the observability event envelope (feature
+//! `schemars`), and tests of the MAP and SA envelope schemas.
 //!
-//! The three event types have hand-written serde (the event type follows the
-//! payload variant, the observability family picks the typed fields), so
-//! their schemas are written by hand too - but from the Rust sources of
-//! truth, so that `cargo xtask schema-check` catches drift:
+//! The MAP and SA envelopes are declared with `#[derive(Wire)]` (the event
+//! type is the payload's tag), which writes their schema. `CoreEvent` has
+//! hand-written serde (the observability family picks the typed fields), so
+//! its schema is written by hand too - but from the Rust sources of truth,
+//! so that `cargo xtask schema-check` catches drift:
 //!
 //! - the members and their order are the type's `FIELDS` (MAP, SA) or the
 //!   core and family member lists the `Serialize` impl writes (core events);
@@ -39,12 +41,10 @@ use mplp_core::{JsonObject, Timestamp};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde_json::{Map, Value};
 
+use crate::SchemaUuid;
 use crate::core_event::{
     CoreEvent, CoreFamily, ExecutionStatus, ExecutorKind, StageStatus, UpdateKind,
 };
-use crate::map::{MapEvent, MapEventType};
-use crate::sa::{SaEvent, SaEventType};
-use crate::{SaId, SchemaUuid, SessionId};
 
 /// One member of an object: name, schema, required by the `Deserialize` impl.
 type Member = (&'static str, Schema, bool);
@@ -73,39 +73,6 @@ fn object(members: Vec<Member>, additional: bool) -> Schema {
 fn in_fields(fields: &[&str], name: &'static str, schema: Schema, required: bool) -> Member {
     debug_assert!(fields.contains(&name), "{name} is not a field");
     (name, schema, required)
-}
-
-/// The members of the MAP envelope, in `MapEvent::FIELDS` order.
-pub(crate) fn map_members(g: &mut SchemaGenerator) -> Vec<Member> {
-    let f = MapEvent::FIELDS;
-    vec![
-        in_fields(f, "event_id", g.subschema_for::<SchemaUuid>(), true),
-        in_fields(f, "event_type", g.subschema_for::<MapEventType>(), true),
-        in_fields(f, "timestamp", g.subschema_for::<Timestamp>(), true),
-        in_fields(f, "session_id", g.subschema_for::<SessionId>(), true),
-        in_fields(f, "initiator_role", g.subschema_for::<String>(), false),
-        in_fields(f, "target_roles", g.subschema_for::<Vec<String>>(), false),
-        // SDK-level typed payload rules (`map_payload_*`) are not schema
-        // rules: the envelope only says the payload is an object. Whether the
-        // event type needs a payload is one of those SDK rules, too.
-        in_fields(f, "payload", g.subschema_for::<JsonObject>(), false),
-    ]
-}
-
-/// The members of the SA envelope, in `SaEvent::FIELDS` order.
-pub(crate) fn sa_members(g: &mut SchemaGenerator) -> Vec<Member> {
-    let f = SaEvent::FIELDS;
-    vec![
-        in_fields(f, "event_id", g.subschema_for::<SchemaUuid>(), true),
-        in_fields(f, "event_type", g.subschema_for::<SaEventType>(), true),
-        in_fields(f, "timestamp", g.subschema_for::<Timestamp>(), true),
-        in_fields(f, "sa_id", g.subschema_for::<SaId>(), true),
-        in_fields(f, "context_id", g.subschema_for::<SchemaUuid>(), false),
-        in_fields(f, "plan_id", g.subschema_for::<SchemaUuid>(), false),
-        in_fields(f, "trace_id", g.subschema_for::<SchemaUuid>(), false),
-        // SDK-level typed payload rules (`sa_payload_*`): see the module docs.
-        in_fields(f, "payload", g.subschema_for::<JsonObject>(), false),
-    ]
 }
 
 /// The members of the core envelope (`CORE_FIELDS`, in that order).
@@ -150,32 +117,6 @@ pub(crate) fn family_members(family: CoreFamily, g: &mut SchemaGenerator) -> Vec
     }
 }
 
-impl JsonSchema for MapEvent {
-    fn schema_name() -> Cow<'static, str> {
-        "MapEvent".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "mplp_events::MapEvent".into()
-    }
-    fn json_schema(g: &mut SchemaGenerator) -> Schema {
-        // The visitor refuses every member not in FIELDS (`event_family` with
-        // its own message): additionalProperties false.
-        object(map_members(g), false)
-    }
-}
-
-impl JsonSchema for SaEvent {
-    fn schema_name() -> Cow<'static, str> {
-        "SaEvent".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "mplp_events::SaEvent".into()
-    }
-    fn json_schema(g: &mut SchemaGenerator) -> Schema {
-        object(sa_members(g), false)
-    }
-}
-
 impl JsonSchema for CoreEvent {
     fn schema_name() -> Cow<'static, str> {
         "CoreEvent".into()
@@ -217,6 +158,9 @@ impl JsonSchema for CoreEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::{MapEvent, MapEventType};
+    use crate::sa::{SaEvent, SaEventType};
+    use mplp_core::Wire;
     use serde_json::json;
 
     fn root<T: JsonSchema>() -> Value {
