@@ -282,6 +282,15 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
     };
 
+    if let Some(after) = &c.tag_after {
+        if !typed.iter().any(|f| &f.name == after) {
+            return Err(syn::Error::new_spanned(
+                name,
+                format!("`tag_after = \"{after}\"` names no member of this struct"),
+            ));
+        }
+    }
+
     // Where the tag member is written: after `tag_after`, or first.
     let tag_before_all = tag.is_some() && c.tag_after.is_none();
     let tag_after_here =

@@ -1,0 +1,391 @@
+//! `#[derive(Wire)]` on small objects that use every attribute: what it
+//! reads, refuses, writes and checks, and that the two sides agree.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use mplp_core::check::CheckValue;
+use mplp_core::wire::Tagged;
+use mplp_core::{Document, JsonObject, NonEmptyString, Pointer, Report, Rule, Wire};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn must_be_even(value: &Value, at: &Pointer, report: &mut Report) {
+    match value.as_u64() {
+        Some(n) if n % 2 == 0 => {}
+        _ => report.error(at, Rule::new("even"), "expected an even number"),
+    }
+}
+
+/// Every member kind: required, optional, nullable, renamed, defaulted,
+/// custom-checked.
+#[derive(Clone, Debug, PartialEq, Wire)]
+struct Thing {
+    name: NonEmptyString,
+    note: Option<String>,
+    data: Option<Option<JsonObject>>,
+    #[wire(rename = "camelCase")]
+    camel_case: Option<bool>,
+    #[wire(default)]
+    tags: Vec<String>,
+    #[wire(check = "must_be_even")]
+    count: u64,
+}
+
+/// An open object.
+#[derive(Clone, Debug, PartialEq, Wire)]
+struct Open {
+    id: String,
+    #[wire(extra)]
+    extra: JsonObject,
+}
+
+/// A document with a rule.
+#[derive(Clone, Debug, PartialEq, Wire)]
+#[wire(document)]
+struct Doc {
+    low: u64,
+    high: u64,
+}
+
+impl Document for Doc {
+    const KIND: &'static str = "doc";
+    fn check_rules(&self, report: &mut Report) {
+        if self.low > self.high {
+            report.error("/low", Rule::new("low_not_above_high"), "low is above high");
+        }
+        if self.high > 100 {
+            report.warn("/high", Rule::new("high_is_high"), "high is above 100");
+        }
+    }
+}
+
+/// A tagged payload: `kind` says how `body` reads.
+#[derive(Clone, Debug, PartialEq)]
+enum Body {
+    Number(u64),
+    Text(String),
+    Nothing,
+}
+
+mplp_core::wire_enum! {
+    /// The tag of [`Body`].
+    pub enum BodyKind {
+        /// A number.
+        Number = "number",
+        /// A text.
+        Text = "text",
+        /// No body.
+        Nothing = "nothing",
+    }
+}
+
+impl serde::Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Body::Number(n) => s.serialize_u64(*n),
+            Body::Text(t) => s.serialize_str(t),
+            Body::Nothing => s.serialize_unit(),
+        }
+    }
+}
+
+impl Tagged for Body {
+    type Tag = BodyKind;
+    fn tag(&self) -> BodyKind {
+        match self {
+            Body::Number(_) => BodyKind::Number,
+            Body::Text(_) => BodyKind::Text,
+            Body::Nothing => BodyKind::Nothing,
+        }
+    }
+    fn is_present(&self) -> bool {
+        !matches!(self, Body::Nothing)
+    }
+    fn deserialize_tagged<'de, D: serde::Deserializer<'de>>(
+        tag: BodyKind,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        use serde::Deserialize;
+        Ok(match tag {
+            BodyKind::Number => Body::Number(u64::deserialize(d)?),
+            BodyKind::Text => Body::Text(String::deserialize(d)?),
+            BodyKind::Nothing => {
+                return Err(mplp_core::de::raise(
+                    Rule::new("no_body"),
+                    "a `nothing` has no body",
+                ));
+            }
+        })
+    }
+    fn absent<E: serde::de::Error>(tag: BodyKind) -> Result<Self, E> {
+        match tag {
+            BodyKind::Nothing => Ok(Body::Nothing),
+            _ => Err(mplp_core::de::missing_member("body")),
+        }
+    }
+    fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
+        BodyKind::check_value(value, at, report);
+    }
+    fn check_member(_: &Value, _: &Pointer, _: &mut Report) {}
+    fn check_payload(tag: &Value, body: Option<&Value>, at: &Pointer, report: &mut Report) {
+        let at = at.key("body");
+        match (tag.as_str().and_then(BodyKind::from_wire), body) {
+            (Some(BodyKind::Number), Some(v)) => u64::check_value(v, &at, report),
+            (Some(BodyKind::Text), Some(v)) => String::check_value(v, &at, report),
+            (Some(BodyKind::Nothing), Some(_)) => report.error(at, Rule::new("no_body"), "no body"),
+            (Some(_), None) => report.error(at, Rule::REQUIRED, "missing body"),
+            (None, _) => {}
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Wire)]
+#[wire(tag = "kind", tag_after = "id", unknown_hint = "hint")]
+struct Envelope {
+    id: String,
+    #[wire(tagged)]
+    body: Body,
+    note: Option<String>,
+}
+
+fn hint(member: &str) -> Option<&'static str> {
+    (member == "family").then_some("envelopes have no family")
+}
+
+/// The schema-level verdict of serde and of the checker, and the checker's
+/// (pointer, rule) pairs.
+fn both<T: Wire + CheckValue>(v: &Value) -> (bool, bool, Vec<(String, String)>) {
+    let typed = T::deserialize_unchecked(v).is_ok();
+    let mut r = Report::new();
+    T::check_value(v, &Pointer::root(), &mut r);
+    let found = r
+        .errors()
+        .map(|e| (e.pointer.clone(), e.rule.as_str().to_owned()))
+        .collect();
+    (typed, r.is_valid(), found)
+}
+
+fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+    p.iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+#[test]
+fn members_read_write_and_keep_absent_null_and_value_apart() {
+    assert_eq!(
+        Thing::FIELDS,
+        ["name", "note", "data", "camelCase", "tags", "count"]
+    );
+    assert_eq!(Thing::REQUIRED, ["name", "count"]);
+    for text in [
+        r#"{"name":"a","tags":[],"count":2}"#,
+        r#"{"name":"a","note":"n","data":null,"camelCase":true,"tags":["x"],"count":0}"#,
+        r#"{"name":"a","data":{"k":1},"tags":[],"count":4}"#,
+    ] {
+        let t: Thing = serde_json::from_str(text).unwrap();
+        assert_eq!(serde_json::to_string(&t).unwrap(), text);
+    }
+    // `tags` may be absent (then empty) and is always written.
+    let t: Thing = serde_json::from_str(r#"{"count":2,"name":"a"}"#).unwrap();
+    assert!(t.tags.is_empty());
+    assert_eq!(t.data, None);
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        r#"{"name":"a","tags":[],"count":2}"#
+    );
+}
+
+#[test]
+fn refusals_carry_their_rule() {
+    let cases: [(&str, &[(&str, &str)]); 7] = [
+        (r#"{"count":2}"#, &[("/name", "required")]),
+        (r#"{"name":"","count":2}"#, &[("/name", "min-length")]),
+        (
+            r#"{"name":"a","count":2,"note":null}"#,
+            &[("/note", "type")],
+        ),
+        (r#"{"name":"a","count":3}"#, &[("/count", "even")]),
+        (
+            r#"{"name":"a","count":2,"camel_case":true}"#,
+            &[("/camel_case", "additional-properties")],
+        ),
+        (r#"{"name":"a","count":2,"data":[1]}"#, &[("/data", "type")]),
+        (r#"["a", null, null, null, [], 2]"#, &[("", "type")]),
+    ];
+    for (text, expected) in cases {
+        let v: Value = serde_json::from_str(text).unwrap();
+        let (typed, checked, found) = both::<Thing>(&v);
+        assert_eq!(found, pairs(expected), "{text}");
+        assert!(!checked, "{text}");
+        // The custom check has no serde counterpart: serde reads `3`.
+        assert_eq!(typed, text.contains(r#""count":3"#), "{text}");
+    }
+    let err = serde_json::from_str::<Thing>(r#"{"name":"a","count":2,"cont":1}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unknown member `cont`: did you mean `count`?"),
+        "{err}"
+    );
+    let err = serde_json::from_str::<Thing>(r#"{"name":"a","name":"b","count":2}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("duplicate member `name`"), "{err}");
+}
+
+#[test]
+fn open_objects_keep_what_they_do_not_declare() {
+    let text = r#"{"id":"x","b":[1,{"c":null}],"a":1}"#;
+    let o: Open = serde_json::from_str(text).unwrap();
+    assert_eq!(o.extra.len(), 2);
+    let back: Value = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
+    assert_eq!(back, serde_json::from_str::<Value>(text).unwrap());
+    // A member named like a typed field is never written twice.
+    let mut o = o;
+    o.extra.insert("id", json!("shadow"));
+    assert_eq!(
+        serde_json::to_string(&o).unwrap().matches("\"id\"").count(),
+        1
+    );
+    assert!(serde_json::from_str::<Open>(r#"{"id":"x","a":1,"a":2}"#).is_err());
+    assert!(serde_json::from_str::<Open>(r#"{"a":1}"#).is_err());
+}
+
+#[test]
+fn documents_run_their_rules_on_deserialize_only_once_in_validate() {
+    let err = serde_json::from_str::<Doc>(r#"{"low":5,"high":1}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("rule `low_not_above_high` is violated at /low"),
+        "{err}"
+    );
+    assert!(Doc::deserialize_unchecked(&json!({"low":5,"high":1})).is_ok());
+    // Warnings do not stop serde, and validate_json keeps them.
+    assert!(serde_json::from_str::<Doc>(r#"{"low":1,"high":500}"#).is_ok());
+    let v = Doc::validate_json(r#"{"low":1,"high":500}"#);
+    assert!(v.is_valid());
+    assert_eq!(v.report.warnings().count(), 1);
+    let v = Doc::validate_json(r#"{"low":600,"high":500}"#);
+    assert_eq!(v.report.violations().len(), 2);
+}
+
+#[test]
+fn tagged_payloads_follow_their_tag_in_any_member_order() {
+    assert_eq!(Envelope::FIELDS, ["id", "kind", "body", "note"]);
+    assert_eq!(Envelope::REQUIRED, ["id", "kind"]);
+    for text in [
+        r#"{"id":"a","kind":"number","body":3}"#,
+        r#"{"body":3,"id":"a","kind":"number"}"#,
+    ] {
+        let e: Envelope = serde_json::from_str(text).unwrap();
+        assert_eq!(e.body, Body::Number(3));
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            r#"{"id":"a","kind":"number","body":3}"#
+        );
+    }
+    let e: Envelope = serde_json::from_str(r#"{"id":"a","kind":"nothing","note":"n"}"#).unwrap();
+    assert_eq!(e.body, Body::Nothing);
+    assert_eq!(
+        serde_json::to_string(&e).unwrap(),
+        r#"{"id":"a","kind":"nothing","note":"n"}"#
+    );
+    let cases: [(&str, &[(&str, &str)]); 6] = [
+        (r#"{"id":"a","kind":"text","body":3}"#, &[("/body", "type")]),
+        (
+            r#"{"body":"x","id":"a","kind":"number"}"#,
+            &[("/body", "type")],
+        ),
+        (r#"{"id":"a","kind":"text"}"#, &[("/body", "required")]),
+        (r#"{"id":"a","body":3}"#, &[("/kind", "required")]),
+        (
+            r#"{"id":"a","kind":"nothing","body":1}"#,
+            &[("/body", "no_body")],
+        ),
+        (
+            r#"{"id":"a","kind":"number","body":1,"family":"x"}"#,
+            &[("/family", "additional-properties")],
+        ),
+    ];
+    for (text, expected) in cases {
+        let v: Value = serde_json::from_str(text).unwrap();
+        let (typed, checked, found) = both::<Envelope>(&v);
+        assert_eq!(found, pairs(expected), "{text}");
+        assert!(!typed && !checked, "{text}");
+    }
+    let err =
+        serde_json::from_str::<Envelope>(r#"{"id":"a","kind":"number","body":1,"family":"x"}"#)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("envelopes have no family"), "{err}");
+    let err =
+        serde_json::from_str::<Envelope>(r#"{"id":"a","kind":"number","kind":"text","body":1}"#)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("duplicate member `kind`"), "{err}");
+}
+
+fn thing_value() -> impl Strategy<Value = Value> {
+    (
+        prop::option::of("[a-z]{0,3}"),
+        prop::option::of(prop_oneof![
+            Just(json!("n")),
+            Just(json!(1)),
+            Just(Value::Null)
+        ]),
+        prop::option::of(prop_oneof![
+            Just(Value::Null),
+            Just(json!({"k": 1})),
+            Just(json!("s"))
+        ]),
+        prop::option::of(prop_oneof![Just(json!(true)), Just(json!("yes"))]),
+        prop::option::of(prop_oneof![
+            Just(json!([])),
+            Just(json!(["a", "b"])),
+            Just(json!([1]))
+        ]),
+        prop::option::of(prop_oneof![
+            Just(json!(2)),
+            Just(json!(-2)),
+            Just(json!(2.5)),
+            Just(json!("2"))
+        ]),
+        prop::option::of(Just(json!(0))),
+    )
+        .prop_map(|(name, note, data, camel, tags, count, unknown)| {
+            let mut m = serde_json::Map::new();
+            let mut put = |k: &str, v: Option<Value>| {
+                if let Some(v) = v {
+                    m.insert(k.to_owned(), v);
+                }
+            };
+            put("name", name.map(Value::from));
+            put("note", note);
+            put("data", data);
+            put("camelCase", camel);
+            put("tags", tags);
+            put("count", count);
+            put("unknown", unknown);
+            Value::Object(m)
+        })
+}
+
+proptest! {
+    /// Serde and the checker, generated from one declaration, give the same
+    /// verdict; a value serde reads writes back to the same JSON.
+    #[test]
+    fn serde_and_the_checker_agree(v in thing_value()) {
+        let (typed, checked, found) = both::<Thing>(&v);
+        prop_assert_eq!(typed, checked, "{} {:?}", v, found);
+        if let Ok(t) = Thing::deserialize_unchecked(&v) {
+            let mut expected = v.clone();
+            if expected.get("tags").is_none() {
+                expected["tags"] = json!([]);
+            }
+            prop_assert_eq!(serde_json::to_value(&t).unwrap(), expected);
+        }
+    }
+}
