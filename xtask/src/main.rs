@@ -42,8 +42,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-const USAGE: &str =
-    "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv";
+const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv";
 
 /// The options of `schema-check`.
 #[derive(Debug, PartialEq)]

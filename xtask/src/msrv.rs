@@ -108,8 +108,27 @@ fn array<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>, String> {
         .ok_or_else(|| format!("cargo metadata: no array `{key}`"))
 }
 
+/// `(dependency id, through a dev edge, through a normal or build edge)` per package id.
+type Edges<'a> = BTreeMap<&'a str, Vec<(&'a str, bool, bool)>>;
+
+/// The packages reachable from `roots` through normal and build edges.
+fn normal_closure<'a>(edges: &Edges<'a>, roots: Vec<&'a str>) -> BTreeSet<&'a str> {
+    let mut seen = BTreeSet::new();
+    let mut stack = roots;
+    while let Some(id) = stack.pop() {
+        if seen.insert(id) {
+            for (dep, _, normal) in edges.get(id).into_iter().flatten() {
+                if *normal {
+                    stack.push(*dep);
+                }
+            }
+        }
+    }
+    seen
+}
+
 /// Checks a `cargo metadata --format-version 1` document.
-pub(crate) fn check(metadata: &Value) -> Result<MsrvReport, String> {
+pub(crate) fn check<'a>(metadata: &'a Value) -> Result<MsrvReport, String> {
     let packages: BTreeMap<&str, &Value> = array(metadata, "packages")?
         .iter()
         .map(|p| Ok((str_field(p, "id")?, p)))
@@ -121,8 +140,7 @@ pub(crate) fn check(metadata: &Value) -> Result<MsrvReport, String> {
     let resolve = metadata
         .get("resolve")
         .ok_or("cargo metadata: no `resolve` (was --no-deps given?)")?;
-    // id -> [(dependency id, is a dev-dependency edge, is a normal/build edge)]
-    let mut edges: BTreeMap<&str, Vec<(&str, bool, bool)>> = BTreeMap::new();
+    let mut edges: Edges<'a> = BTreeMap::new();
     for node in array(resolve, "nodes")? {
         let id = str_field(node, "id")?;
         let mut out = Vec::new();
@@ -166,21 +184,7 @@ pub(crate) fn check(metadata: &Value) -> Result<MsrvReport, String> {
         Some(Value::Array(registries)) => !registries.is_empty(),
         _ => true, // null: publishable anywhere
     };
-    // Normal/build closure from a set of roots.
-    let closure = |roots: Vec<&str>| {
-        let mut seen: BTreeSet<&str> = BTreeSet::new();
-        let mut stack = roots;
-        while let Some(id) = stack.pop() {
-            if seen.insert(id) {
-                for (dep, _, normal) in edges.get(id).into_iter().flatten() {
-                    if *normal {
-                        stack.push(dep);
-                    }
-                }
-            }
-        }
-        seen
-    };
+    let closure = |roots: Vec<&'a str>| normal_closure(&edges, roots);
     let library = closure(
         members
             .iter()
@@ -229,7 +233,10 @@ pub(crate) fn check(metadata: &Value) -> Result<MsrvReport, String> {
                 continue;
             };
             let needs = RustVersion::parse(declared)?;
-            if report.highest[tree].as_ref().is_none_or(|(h, _)| needs > *h) {
+            if report.highest[tree]
+                .as_ref()
+                .is_none_or(|(h, _)| needs > *h)
+            {
                 report.highest[tree] = Some((needs, label.clone()));
             }
             if needs > msrv {

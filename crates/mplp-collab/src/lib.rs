@@ -72,7 +72,9 @@ pub mod sink;
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-collab` alone is enough to read, check and write its documents.
 #[doc(no_inline)]
-pub use mplp_core::{CollabId, CollabMode, ContextId, Document, Error, Meta, Report, Timestamp, Violation};
+pub use mplp_core::{
+    CollabId, CollabMode, ContextId, Document, Error, Meta, Report, Timestamp, Violation,
+};
 
 // The crate README: each of its Rust snippets is a doc test.
 #[cfg(doctest)]

@@ -110,7 +110,9 @@ pub use tree::{DialogTree, DialogTreeNode, TreeError};
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-dialog` alone is enough to read, check and write its documents.
 #[doc(no_inline)]
-pub use mplp_core::{BaseEvent, ContextId, DialogId, Document, Error, Meta, Report, ThreadId, Timestamp, Violation};
+pub use mplp_core::{
+    BaseEvent, ContextId, DialogId, Document, Error, Meta, Report, ThreadId, Timestamp, Violation,
+};
 
 // The crate README: each of its Rust snippets is a doc test.
 #[cfg(doctest)]

@@ -91,7 +91,10 @@ pub use crate::uuid::{SaId, SchemaUuid, SessionId, UuidFormatError};
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-events` alone is enough to read, check and write its documents.
 #[doc(no_inline)]
-pub use mplp_core::{BaseEvent, ContextId, Document, Error, EventId, EventType, Report, SpanId, Timestamp, TraceId, Violation};
+pub use mplp_core::{
+    BaseEvent, ContextId, Document, Error, EventId, EventType, Report, SpanId, Timestamp, TraceId,
+    Violation,
+};
 
 // The crate README: each of its Rust snippets is a doc test.
 #[cfg(doctest)]

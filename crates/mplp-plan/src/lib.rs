@@ -86,7 +86,9 @@ impl mplp_core::Document for Plan {
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-plan` alone is enough to read, check and write its documents.
 #[doc(no_inline)]
-pub use mplp_core::{ContextId, Document, Error, Meta, PlanId, Report, StepId, Timestamp, TransitionError, Violation};
+pub use mplp_core::{
+    ContextId, Document, Error, Meta, PlanId, Report, StepId, Timestamp, TransitionError, Violation,
+};
 
 // The crate README: each of its Rust snippets is a doc test.
 #[cfg(doctest)]

@@ -85,14 +85,16 @@ pub use mplp_events as events;
 pub mod prelude {
     pub use mplp_core::{
         CollabId, CollabMode, ContextId, DialogId, Document, Error, EventId, Meta, MplpId, PlanId,
-        Report, SpanId, StepId, Timestamp, TraceId, ThreadId, Violation,
+        Report, SpanId, StepId, ThreadId, Timestamp, TraceId, Violation,
     };
 
     #[cfg(feature = "plan")]
     pub use mplp_plan::{ConfirmDecision, Plan, PlanStatus, PlanStep, StepStatus};
 
     #[cfg(feature = "dialog")]
-    pub use mplp_dialog::{ContextManager, DefaultContextManager, Dialog, DialogRole, DialogStatus};
+    pub use mplp_dialog::{
+        ContextManager, DefaultContextManager, Dialog, DialogRole, DialogStatus,
+    };
 
     #[cfg(feature = "collab")]
     pub use mplp_collab::{

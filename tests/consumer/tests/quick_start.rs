@@ -45,7 +45,11 @@ fn validate_an_event_log() {
 
 #[test]
 fn build_a_plan_and_run_its_lifecycle() {
-    let mut b = Plan::builder(ContextId::new(), "Fix login bug", "Find and fix the 500 on /login");
+    let mut b = Plan::builder(
+        ContextId::new(),
+        "Fix login bug",
+        "Find and fix the 500 on /login",
+    );
     let logs = b.step("Read error logs");
     let fix = b.step_after("Write the fix", &[logs]);
     let mut plan = b.build().unwrap();
