@@ -92,8 +92,8 @@ pub use crate::uuid::{SaId, SchemaUuid, SessionId, UuidFormatError};
 /// `mplp-events` alone is enough to read, check and write its documents.
 #[doc(no_inline)]
 pub use mplp_core::{
-    BaseEvent, ContextId, Document, Error, EventId, EventType, Report, SpanId, Timestamp, TraceId,
-    Violation,
+    BaseEvent, CollabId, ContextId, Document, Error, EventId, EventType, Report, SpanId, Timestamp,
+    TraceId, Violation,
 };
 
 // The crate README: each of its Rust snippets is a doc test.
