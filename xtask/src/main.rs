@@ -2,7 +2,11 @@
 //!
 //! ```text
 //! cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]
+//! cargo xtask msrv
 //! ```
+//!
+//! `msrv` checks the workspace `rust-version` against every locked
+//! dependency (`msrv.rs`).
 //!
 //! `schema-check` runs four checks and exits non-zero if any fails:
 //!
@@ -28,6 +32,7 @@ mod diff;
 mod drift;
 mod examples;
 mod kinds;
+mod msrv;
 mod mutate;
 mod normalize;
 
@@ -37,7 +42,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]";
+const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv";
 
 /// The options of `schema-check`.
 #[derive(Debug, PartialEq)]
@@ -82,6 +87,9 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args == ["msrv"] {
+        return msrv_main();
+    }
     let options = match parse_args(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -101,6 +109,25 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("schema-check: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `cargo xtask msrv`: exit 0 when every locked package fits the workspace `rust-version`.
+fn msrv_main() -> ExitCode {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    match msrv::run(&root) {
+        Ok(report) if msrv::print(&report) == 0 => {
+            println!("msrv: ok");
+            ExitCode::SUCCESS
+        }
+        Ok(_) => {
+            println!("msrv: FAILED (raise rust-version or pin the packages above)");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("msrv: error: {e}");
             ExitCode::from(2)
         }
     }

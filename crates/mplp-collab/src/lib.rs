@@ -66,3 +66,17 @@ pub mod render;
 pub mod runtime;
 pub mod simulate;
 pub mod sink;
+
+// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+
+/// What users of this crate need from `mplp-core`, so that depending on
+/// `mplp-collab` alone is enough to read, check and write its documents.
+#[doc(no_inline)]
+pub use mplp_core::{
+    CollabId, CollabMode, ContextId, Document, Error, Meta, Report, Timestamp, Violation,
+};
+
+// The crate README: each of its Rust snippets is a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

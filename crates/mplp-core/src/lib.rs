@@ -1,4 +1,4 @@
-//! Core types of the [MPLP v1.0.0](https://example.invalid/mplp) protocol
+//! Core types of the MPLP v1.0.0 protocol
 //! (Multi-Agent Lifecycle Protocol), shared by every mplp-rs crate.
 //!
 //! - [`Meta`]: the metadata block of every document.
@@ -127,3 +127,10 @@ macro_rules! __schemars_string {
 macro_rules! __schemars_string {
     ($name:ident, $schema:tt) => {};
 }
+
+// --- README doc tests (issue 14); keep this block last. ---
+
+// The crate README: each of its Rust snippets is a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

@@ -104,3 +104,17 @@ pub use dialog::{
 };
 pub use status::DialogStatus;
 pub use tree::{DialogTree, DialogTreeNode, TreeError};
+
+// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+
+/// What users of this crate need from `mplp-core`, so that depending on
+/// `mplp-dialog` alone is enough to read, check and write its documents.
+#[doc(no_inline)]
+pub use mplp_core::{
+    BaseEvent, ContextId, DialogId, Document, Error, Meta, Report, ThreadId, Timestamp, Violation,
+};
+
+// The crate README: each of its Rust snippets is a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

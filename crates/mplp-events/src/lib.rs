@@ -85,3 +85,18 @@ pub use crate::core_event::{CoreEvent, CoreFamily};
 pub use crate::map::{EventFamily, MapEvent, MapEventType, MapPayload};
 pub use crate::sa::{SaEvent, SaEventType, SaPayload};
 pub use crate::uuid::{SaId, SchemaUuid, SessionId, UuidFormatError};
+
+// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+
+/// What users of this crate need from `mplp-core`, so that depending on
+/// `mplp-events` alone is enough to read, check and write its documents.
+#[doc(no_inline)]
+pub use mplp_core::{
+    BaseEvent, CollabId, ContextId, Document, Error, EventId, EventType, Report, SpanId, Timestamp,
+    TraceId, Violation,
+};
+
+// The crate README: each of its Rust snippets is a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

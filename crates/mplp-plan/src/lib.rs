@@ -80,3 +80,17 @@ impl mplp_core::Document for Plan {
         rules::check(self, report);
     }
 }
+
+// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+
+/// What users of this crate need from `mplp-core`, so that depending on
+/// `mplp-plan` alone is enough to read, check and write its documents.
+#[doc(no_inline)]
+pub use mplp_core::{
+    ContextId, Document, Error, Meta, PlanId, Report, StepId, Timestamp, TransitionError, Violation,
+};
+
+// The crate README: each of its Rust snippets is a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

@@ -214,7 +214,7 @@ proptest! {
                 for (s, e) in sent.iter().zip(&expected) {
                     prop_assert!(e.starts_with(s));
                 }
-                crate::compat::assert_anthropic_sdk_accepts(&req);
+                crate::compat::assert_anthropic_shape(&req);
             }
             Err(_) => prop_assert!(d.messages().iter().all(|m| m.role == DialogRole::System || m.content.trim().is_empty())),
         }

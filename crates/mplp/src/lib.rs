@@ -1,0 +1,113 @@
+//! The Rust SDK for **MPLP v1.0.0**, the Multi-Agent Lifecycle Protocol, in
+//! one dependency.
+//!
+//! This crate re-exports the mplp-rs crates: the core types of
+//! [`mplp-core`](mplp_core) at the root ([`Document`], the typed ids such as
+//! [`PlanId`] and [`StepId`], [`Timestamp`], [`Meta`], [`Error`],
+//! [`Report`], ...) and one module per MPLP module, each behind a feature:
+//!
+//! | module | crate | feature | default |
+//! |---|---|---|---|
+//! | [`plan`] | `mplp-plan` | `plan` | yes |
+//! | [`dialog`] | `mplp-dialog` | `dialog` | yes |
+//! | [`collab`] | `mplp-collab` | `collab` (turns on `plan` and `events`) | yes |
+//! | [`events`] | `mplp-events` | `events` | yes |
+//!
+//! Pass-through features, off by default: `schema` (the embedded JSON
+//! Schemas and `jsonschema` validation, as `mplp::schema`), `schemars`
+//! (`schemars::JsonSchema` for the document types) and `tiktoken` (exact
+//! OpenAI token counts in [`dialog`]).
+//!
+//! [`prelude`] holds what the common tasks need, so one `use` line is enough:
+//!
+//! ```
+//! use mplp::prelude::*;
+//!
+//! let mut b = Plan::builder(ContextId::new(), "Ship it", "Release 1.0");
+//! let test = b.step("Run the tests");
+//! let mut plan = b.build()?;
+//! plan.propose()?;
+//! plan.approve(&ConfirmDecision::approved())?;
+//! plan.start()?;
+//! assert_eq!(plan.ready_steps(), [test]);
+//! let again = Plan::from_json(plan.to_json())?; // exact round trip
+//! assert_eq!(again.to_json(), plan.to_json());
+//! # Ok::<(), mplp::Error>(())
+//! ```
+//!
+//! The workspace README (also this crate's README) has a quick start per
+//! common task; each of its Rust snippets is a doc test of this crate.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[doc(no_inline)]
+pub use mplp_core::*;
+
+/// The JSON library of the SDK's public API (`Document::to_value`, payloads,
+/// provider request bodies), re-exported so that its version always matches.
+pub use serde_json;
+
+/// Plans (`mplp-plan`): a DAG of steps, builders, lifecycles, scheduling, rendering.
+#[cfg(feature = "plan")]
+#[doc(inline)]
+pub use mplp_plan as plan;
+
+/// Dialogs (`mplp-dialog`): messages, lifecycle, context windows, forking,
+/// OpenAI and Anthropic request bodies.
+#[cfg(feature = "dialog")]
+#[doc(inline)]
+pub use mplp_dialog as dialog;
+
+/// Collab sessions (`mplp-collab`): participants, coordination modes, turn
+/// tokens, conflicts, and `MapSession`, a runtime that emits MAP event logs.
+#[cfg(feature = "collab")]
+#[doc(inline)]
+pub use mplp_collab as collab;
+
+/// Events (`mplp-events`): typed MAP, SA and core events, NDJSON logs and
+/// their validators.
+#[cfg(feature = "events")]
+#[doc(inline)]
+pub use mplp_events as events;
+
+/// What the common tasks need: `use mplp::prelude::*;`.
+///
+/// Always: the [`Document`] trait (`from_json`, `validate_json`, `to_json`),
+/// the typed ids, [`Timestamp`], [`Meta`], [`Error`], [`Report`] and
+/// [`Violation`]. With the module features: the main document types and
+/// the traits their methods need.
+///
+/// ```
+/// use mplp::prelude::*;
+///
+/// let err = Dialog::from_json(r#"{"dialog_id": "d1"}"#).unwrap_err();
+/// assert!(err.violations().iter().any(|v| v.pointer == "/dialog_id" && v.rule.as_str() == "pattern"));
+/// ```
+pub mod prelude {
+    pub use mplp_core::{
+        CollabId, CollabMode, ContextId, DialogId, Document, Error, EventId, Meta, MplpId, PlanId,
+        Report, SpanId, StepId, ThreadId, Timestamp, TraceId, Violation,
+    };
+
+    #[cfg(feature = "plan")]
+    pub use mplp_plan::{ConfirmDecision, Plan, PlanStatus, PlanStep, StepStatus};
+
+    #[cfg(feature = "dialog")]
+    pub use mplp_dialog::{
+        ContextManager, DefaultContextManager, Dialog, DialogRole, DialogStatus,
+    };
+
+    #[cfg(feature = "collab")]
+    pub use mplp_collab::{
+        Collab, Participant,
+        simulate::{SimConfig, simulate},
+        sink::MemorySink,
+    };
+
+    #[cfg(feature = "events")]
+    pub use mplp_events::{MapEvent, SaEvent};
+}
+
+// The workspace README: every Rust snippet in it is a doc test of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}
