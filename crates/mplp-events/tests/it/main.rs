@@ -6,3 +6,4 @@ mod examples;
 mod log_rules;
 mod map_events;
 mod props;
+mod unique_event_ids;
