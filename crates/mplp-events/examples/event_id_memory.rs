@@ -30,7 +30,11 @@ fn measure(label: &str, n: u64, window: usize) {
     let rss = match (before, after) {
         (Some(b), Some(a)) => {
             let bytes = a.saturating_sub(b) as f64 * 1024.0;
-            format!("{:.1} MiB RSS = {:.1} B/event", bytes / 1048576.0, bytes / n as f64)
+            format!(
+                "{:.1} MiB RSS = {:.1} B/event",
+                bytes / 1048576.0,
+                bytes / n as f64
+            )
         }
         _ => "RSS n/a (not Linux)".to_owned(),
     };
@@ -49,5 +53,9 @@ fn main() {
         .map_or(10_000_000, |a| a.parse().expect("N: a number of events"));
     println!("{n} events with random UUID v4 ids");
     measure("default (bounded) window", n, DEFAULT_EVENT_ID_WINDOW);
-    measure("exact (window >= N)", n, usize::try_from(n).unwrap_or(usize::MAX));
+    measure(
+        "exact (window >= N)",
+        n,
+        usize::try_from(n).unwrap_or(usize::MAX),
+    );
 }

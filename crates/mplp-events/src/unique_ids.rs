@@ -110,7 +110,9 @@ impl UniqueIds {
 
 /// The message of a repeat of `id`, first seen on line `first`.
 pub(crate) fn repeat_message(id: &crate::SchemaUuid, first: u64) -> String {
-    format!("event id {id} was already used on line {first}: every event of a log has its own `event_id`")
+    format!(
+        "event id {id} was already used on line {first}: every event of a log has its own `event_id`"
+    )
 }
 
 #[cfg(test)]

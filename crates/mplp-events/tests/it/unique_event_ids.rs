@@ -91,7 +91,10 @@ fn map_repeat_in_another_session_and_far_apart() {
     let got: Vec<(u64, String)> = repeats(&map_check(&log));
     let lines_: Vec<u64> = got.iter().map(|(l, _)| *l).collect();
     assert_eq!(lines_, [13_001, last as u64 + 1]);
-    assert!(got.iter().all(|(_, m)| m.contains("already used on line 2")));
+    assert!(
+        got.iter()
+            .all(|(_, m)| m.contains("already used on line 2"))
+    );
 }
 
 #[test]
@@ -112,7 +115,11 @@ fn sa_run(sa: &SaId, steps: usize) -> Vec<SaEvent> {
     for _ in 0..steps {
         let s = StepId::new();
         v.push(SaEvent::step_started(sa.clone(), s));
-        v.push(SaEvent::step_completed(sa.clone(), s, StepOutcome::Completed));
+        v.push(SaEvent::step_completed(
+            sa.clone(),
+            s,
+            StepOutcome::Completed,
+        ));
     }
     v.push(SaEvent::new(sa.clone(), SaPayload::TraceEmitted(None)));
     v.push(SaEvent::completed(sa.clone()));
