@@ -612,6 +612,14 @@ impl MapLogValidator {
         }
     }
 
+    /// The same validator, finding repeated event ids within `window` events
+    /// (0: not at all); see [`crate::unique_ids`].
+    #[must_use]
+    pub fn with_event_id_window(mut self, window: usize) -> Self {
+        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
+        self
+    }
+
     /// Validates one line of the log (its bytes, without the newline or with it).
     pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
         if let Some(e) = self.books.parse::<MapEvent>(line, bytes) {
@@ -1055,6 +1063,14 @@ impl SaLogValidator {
         SaLogValidator {
             books: Books::new(n),
         }
+    }
+
+    /// The same validator, finding repeated event ids within `window` events
+    /// (0: not at all); see [`crate::unique_ids`].
+    #[must_use]
+    pub fn with_event_id_window(mut self, window: usize) -> Self {
+        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
+        self
     }
 
     /// Validates one line of the log.

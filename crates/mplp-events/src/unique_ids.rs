@@ -5,19 +5,24 @@
 //! repeat anywhere in the log (same session or another), naming the line of
 //! the repeat and the line where the id was first seen.
 //!
-//! # Memory
+//! # Memory and time
 //! Tracking is **exact** (no false positives: a reported repeat is a
 //! repeat) within a bounded **window**: ids live in two generations of at
 //! most `window` ids each; when the current one is full, the older one is
 //! dropped. So a repeat at most `window` events after the first occurrence is
 //! always reported; one up to `2 × window` events later may be; farther
 //! apart, it is not. Memory is at most two hash tables of `window` entries
-//! (16-byte UUID + 8-byte line): with [`DEFAULT_EVENT_ID_WINDOW`]
-//! (3,670,016 ids, the most a table of 2^22 buckets holds) the tracker stays
-//! below ~210 MB whatever the log's length; a log of fewer events uses about
-//! 25–50 bytes per event (`cargo run --release -p mplp-events --example
-//! event_id_memory` measures it at 10^7 events). Ids are compared as UUID
-//! values (`ABC…` and `abc…` are the same id), as session ids are.
+//! (16-byte UUID + 8-byte line, ~25 bytes a bucket): with
+//! [`DEFAULT_EVENT_ID_WINDOW`] (917,504 ids, the most a table of 2^20 buckets
+//! holds) the tracker stays below ~50 MiB whatever the log's length. Each
+//! event costs one lookup and one insert in a table that outgrows the CPU
+//! caches on long logs: on a 10^6-event MAP log the validator takes about
+//! 1.5× the CPU time it took without the check (`validate_big_log`, see
+//! `docs/spec-notes.md`). `cargo run --release -p mplp-events --example
+//! event_id_memory` measures the memory at 10^7 events. A validator built
+//! `with_event_id_window(0)` does not track ids (no memory, no cost, no
+//! `log_unique_event_ids`). Ids are compared as UUID values (`ABC…` and
+//! `abc…` are the same id), as session ids are.
 //!
 //! ```
 //! use mplp_events::unique_ids::UniqueIds;
@@ -35,9 +40,9 @@ use uuid::Uuid;
 
 use crate::log::IdHash;
 
-/// The default window of [`UniqueIds`]: 7/8 of 2^22, the most ids a hash
-/// table of 2^22 buckets holds before it grows.
-pub const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 22) / 8 * 7;
+/// The default window of [`UniqueIds`]: 7/8 of 2^20, the most ids a hash
+/// table of 2^20 buckets holds before it grows.
+pub const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 20) / 8 * 7;
 
 /// The event ids seen so far in a log, with the line of each first sighting
 /// (see the [module documentation](self) for the window and memory).
@@ -59,13 +64,14 @@ impl UniqueIds {
         Self::with_window(DEFAULT_EVENT_ID_WINDOW)
     }
 
-    /// A tracker that always reports repeats at most `window` events apart
-    /// (at least 1), and keeps at most `2 × window` ids.
+    /// A tracker that always reports repeats at most `window` events apart,
+    /// and keeps at most `2 × window` ids. `0` tracks nothing ([`UniqueIds::see`]
+    /// always answers `None`).
     pub fn with_window(window: usize) -> Self {
         UniqueIds {
             current: HashMap::default(),
             older: HashMap::default(),
-            window: window.max(1),
+            window,
         }
     }
 
@@ -73,6 +79,9 @@ impl UniqueIds {
     /// first seen if it is a repeat (the first line is kept: a third
     /// occurrence also names the first).
     pub fn see(&mut self, id: Uuid, line: u64) -> Option<u64> {
+        if self.window == 0 {
+            return None;
+        }
         if let Some(first) = self.current.get(&id).or_else(|| self.older.get(&id)) {
             return Some(*first);
         }
@@ -132,5 +141,10 @@ mod tests {
         assert_eq!(t.see(ids[7], 21), Some(8));
         // The first ones are forgotten.
         assert_eq!(t.see(ids[0], 22), None);
+        // Window 0: nothing tracked.
+        let mut off = UniqueIds::with_window(0);
+        assert_eq!(off.see(ids[0], 1), None);
+        assert_eq!(off.see(ids[0], 2), None);
+        assert!(off.is_empty());
     }
 }

@@ -162,3 +162,38 @@ fn the_tracker_window_is_exact_within_and_bounded() {
     }
     assert!(t.table_bytes() > 0);
 }
+
+#[test]
+fn the_window_is_configurable_per_validator() {
+    use mplp_events::log::{MapLogValidator, SaLogValidator};
+    let mut log = Vec::new();
+    for _ in 0..20 {
+        log.extend(lines(&map_session(CollabId::new(), 1)));
+    }
+    copy_id(&mut log, 0, 1); // adjacent
+    copy_id(&mut log, 10, 90); // 80 events apart
+    let run = |v: MapLogValidator| {
+        let mut v = v;
+        for (n, l) in log.iter().enumerate() {
+            v.push_line(n as u64 + 1, l.as_bytes());
+        }
+        repeats(&v.finish())
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect::<Vec<u64>>()
+    };
+    assert_eq!(run(MapLogValidator::new()), [2, 91]);
+    assert_eq!(run(MapLogValidator::new().with_event_id_window(10)), [2]);
+    assert_eq!(
+        run(MapLogValidator::new().with_event_id_window(0)),
+        Vec::<u64>::new()
+    );
+
+    let mut sa = lines(&sa_run(&SaId::new(), 1));
+    copy_id(&mut sa, 0, 2);
+    let mut v = SaLogValidator::new().with_event_id_window(0);
+    for (n, l) in sa.iter().enumerate() {
+        v.push_line(n as u64 + 1, l.as_bytes());
+    }
+    assert!(v.finish().is_empty());
+}
