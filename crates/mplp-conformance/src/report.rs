@@ -88,7 +88,7 @@ pub struct Check {
     /// Why it was skipped, or a note on what was (not) checked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Errors (for `fail`) and warnings (which do not fail a check).
+    /// What is wrong: non-empty exactly when the check failed.
     pub findings: Vec<Finding>,
     /// Warnings of the validators; they do not fail the check.
     #[serde(skip_serializing_if = "Vec::is_empty")]
