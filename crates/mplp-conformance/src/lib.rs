@@ -24,6 +24,18 @@
 //! MPLP runtime, so the reference harness's comparison of a runtime's output
 //! with `expected/` has nothing to compare and is not done.
 //!
+//! # Dependencies, and why
+//! - `yaml-rust2`: `invariants.yaml`. A maintained, pure-Rust YAML 1.2
+//!   parser with the workspace's MSRV (`serde_yaml` is deprecated; its forks
+//!   bind `unsafe-libyaml`); the invariants are read into our own types with
+//!   a finding per malformed entry.
+//! - `sha2` (0.10, MSRV 1.72): the packs' `sha256sums.txt`.
+//! - The module crates: their `Document::validate_json` and log validators,
+//!   through [`registry::MODULES`].
+//!
+//! Decisions where the published suite is silent or lenient are in
+//! `docs/spec-notes.md` ("mplp-conformance: golden-flow runner").
+//!
 //! ```
 //! use mplp_conformance::{run_dir, Status};
 //! # let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flows");
