@@ -2,10 +2,11 @@
 //!
 //! ```text
 //! mplp validate [--kind auto|dialog|plan|collab|map-event|sa-event|event|map-log|sa-log]
-//!               [--format text|json] FILE...        (`-` reads standard input)
+//!               [--profile strict|canonical] [--format text|json] FILE...        (`-` reads standard input)
 //! mplp plan render --format mermaid|dot PLAN.json
 //! mplp dialog convert --to openai|anthropic DIALOG.json
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
+//! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
 //! ```
 //!
 //! Exit status: 0 when every file is valid (or the command succeeded), 1 when
@@ -16,6 +17,7 @@
 //! which a hand-written parser would only imitate.
 
 mod cmd_collab;
+mod cmd_conformance;
 mod cmd_dialog;
 mod cmd_plan;
 mod validate;
@@ -45,6 +47,8 @@ enum Command {
     /// Work with Collab sessions.
     #[command(subcommand)]
     Collab(cmd_collab::CollabCommand),
+    /// Run golden flows: module validation, invariants.yaml, evidence packs.
+    Conformance(cmd_conformance::ConformanceArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::Plan(cmd) => cmd_plan::run(cmd),
         Command::Dialog(cmd) => cmd_dialog::run(cmd),
         Command::Collab(cmd) => cmd_collab::run(cmd),
+        Command::Conformance(args) => cmd_conformance::run(&args),
     }
 }
 

@@ -39,9 +39,33 @@ pub(crate) enum Format {
     Json,
 }
 
+/// Which rules are errors (see `mplp_core::policy` and the compat policy in
+/// docs/spec-notes.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ProfileArg {
+    /// Every rule at the SDK's severity (the default).
+    Strict,
+    /// Only the canonical schema, frozen invariants, profile and seed MUST
+    /// rules are errors; SDK rules are at most warnings.
+    Canonical,
+}
+
+impl ProfileArg {
+    fn profile(self) -> mplp_core::policy::Profile {
+        match self {
+            ProfileArg::Strict => mplp_core::policy::Profile::Strict,
+            ProfileArg::Canonical => mplp_core::policy::Profile::Canonical,
+        }
+    }
+}
+
 /// Arguments of `mplp validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ValidateArgs {
+    /// Which rules are errors: `strict` (the SDK's rules) or `canonical`
+    /// (schema, frozen invariants, profile and seed MUST rules only).
+    #[arg(long, value_enum, default_value = "strict")]
+    profile: ProfileArg,
     /// The kind of the documents.
     #[arg(long, value_parser = kind_parser(), default_value = AUTO)]
     kind: KindArg,
@@ -76,7 +100,8 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     let (mut n_errors, mut n_warnings) = (0usize, 0usize);
     for file in &files {
         match check_file(file, args.kind) {
-            Ok(outcome) => {
+            Ok(mut outcome) => {
+                outcome.report = mplp_core::policy::apply(outcome.report, args.profile.profile());
                 if outcome.report.is_valid() {
                     valid += 1;
                 } else {

@@ -6,8 +6,8 @@ use mplp_core::{
     NonEmptyVec, Pointer, Report, Rule, Timestamp, TraceBase, Wire,
 };
 
-/// The `role_id` that designates the orchestrator of an `orchestrated`
-/// session (see the crate's spec notes: "Who is the orchestrator?").
+/// The `role_id` [`Participant::orchestrator`] gives the orchestrator (other
+/// spellings are recognised too: see [`crate::orchestrator`]).
 ///
 /// ```
 /// use mplp_collab::{Participant, ParticipantKind, ORCHESTRATOR_ROLE};
@@ -33,8 +33,9 @@ pub const MAP_PARTICIPANT_KIND_VALID: Rule = Rule::new("map_participant_kind_val
 /// `map_participants_have_role_ids`: every participant names a non-empty
 /// `role_id`. A **warning**: the schema makes `role_id` optional.
 pub const MAP_PARTICIPANTS_HAVE_ROLE_IDS: Rule = Rule::new("map_participants_have_role_ids");
-/// `map_orchestrator_required`: an `orchestrated` session has exactly one
-/// participant whose `role_id` is [`ORCHESTRATOR_ROLE`].
+/// `map_orchestrator_required`: an `orchestrated` session has an
+/// orchestrator (error when none; a warning for each extra one). See
+/// [`crate::orchestrator`] for how it is recognised or designated.
 pub const MAP_ORCHESTRATOR_REQUIRED: Rule = Rule::new("map_orchestrator_required");
 /// `map_pair_two_participants`: a `pair` session has exactly two participants.
 pub const MAP_PAIR_TWO_PARTICIPANTS: Rule = Rule::new("map_pair_two_participants");
@@ -140,9 +141,11 @@ impl Participant {
         self
     }
 
-    /// True when this participant is designated as orchestrator.
+    /// True when this participant is recognised as orchestrator by name:
+    /// its `participant_id` or `role_id` is an orchestrator name (see
+    /// [`crate::orchestrator`]).
     pub fn is_orchestrator(&self) -> bool {
-        self.role_id.as_deref() == Some(ORCHESTRATOR_ROLE)
+        crate::orchestrator::named_orchestrator(self)
     }
 
     /// The role this participant appears under in MAP events: its
@@ -302,8 +305,10 @@ impl Collab {
         report.into_result(collab)
     }
 
-    /// The orchestrator: the first participant whose `role_id` is
-    /// [`ORCHESTRATOR_ROLE`] (in any mode; only `orchestrated` requires one).
+    /// The orchestrator: the first participant recognised as orchestrator
+    /// by name ([`Participant::is_orchestrator`]; in any mode, only
+    /// `orchestrated` requires one). See [`Collab::orchestrator_by`] for an
+    /// explicit designation.
     pub fn orchestrator(&self) -> Option<&Participant> {
         self.participants.iter().find(|p| p.is_orchestrator())
     }
@@ -352,36 +357,8 @@ impl Collab {
                 ),
             );
         }
-        if self.mode == CollabMode::Orchestrated {
-            let orchestrators: Vec<usize> = ps
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.is_orchestrator())
-                .map(|(i, _)| i)
-                .collect();
-            match orchestrators.as_slice() {
-                [] => report.error(
-                    &at,
-                    MAP_ORCHESTRATOR_REQUIRED,
-                    format!(
-                        "an `orchestrated` session needs one participant with role_id `{ORCHESTRATOR_ROLE}`, found none"
-                    ),
-                ),
-                [_] => {}
-                [_, rest @ ..] => {
-                    for i in rest {
-                        report.error(
-                            at.index(*i).key("role_id"),
-                            MAP_ORCHESTRATOR_REQUIRED,
-                            format!(
-                                "an `orchestrated` session has exactly one orchestrator; participant {} is another participant with role_id `{ORCHESTRATOR_ROLE}`",
-                                orchestrators.first().copied().unwrap_or_default()
-                            ),
-                        );
-                    }
-                }
-            }
-        }
+        // The orchestrator rule lives in crate::orchestrator.
+        self.check_orchestrator(crate::orchestrator::Designation::ByName, report);
         for (i, p) in ps.iter().enumerate() {
             match p.role_id.as_deref() {
                 None => report.warn(

@@ -19,13 +19,15 @@
 //! # Spec notes
 //! (Also in `docs/spec-notes.md ("mplp-collab")`; each is pinned by a test in
 //! `tests/spec_notes.rs`.)
-//! - **Orchestrator designation** (SPEC-QUESTIONS 15): the orchestrator is
-//!   the participant whose `role_id` is exactly [`ORCHESTRATOR_ROLE`]
-//!   (`"orchestrator"`); build it with [`Participant::orchestrator`]. An
-//!   `orchestrated` session needs exactly one: none is reported at
-//!   `/participants`, each extra one at its `role_id`, both as
-//!   `map_orchestrator_required`. Other modes may have one (it then sends
-//!   broadcasts and decides conflicts), but need not.
+//! - **Orchestrator designation** (SPEC-QUESTIONS 15): a participant is the
+//!   orchestrator when its `participant_id` or `role_id` is `orchestrator`,
+//!   `role-orchestrator` or `orchestrator-<n>` (any case; the seeds use
+//!   both ids and roles), or when designated explicitly
+//!   ([`orchestrator::Designation`]); build one with
+//!   [`Participant::orchestrator`]. An `orchestrated` session needs one:
+//!   none is an error at `/participants`, each extra one a warning at
+//!   `/participants/i`, both `map_orchestrator_required`. Other modes may
+//!   have one (it then sends broadcasts and decides conflicts), but need not.
 //! - **`role_id` policy** (16): `map_participants_have_role_ids` is a
 //!   **warning**, since the schema makes `role_id` optional. MAP events name
 //!   a participant without a role by its `participant_id`.
@@ -56,6 +58,7 @@ pub mod broadcast;
 mod collab;
 pub mod conflict;
 mod lifecycle;
+pub mod orchestrator;
 pub mod rng;
 pub mod swarm;
 pub mod turns;

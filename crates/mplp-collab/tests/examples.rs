@@ -28,7 +28,7 @@ fn examples(kind: &str) -> Vec<PathBuf> {
 #[test]
 fn valid_examples_parse_without_warnings_and_round_trip() {
     let files = examples("valid");
-    assert_eq!(files.len(), 5);
+    assert_eq!(files.len(), 6);
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let v = Collab::validate_json(&text);

@@ -1,7 +1,7 @@
 //! Pins the spec notes of the crate docs.
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
-use mplp_collab::{Collab, CollabStatus, ORCHESTRATOR_ROLE, Participant, ParticipantKind};
+use mplp_collab::{Collab, CollabStatus, Participant, ParticipantKind};
 use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec};
 
 fn people(ids: &[(&str, Option<&str>)]) -> NonEmptyVec<Participant> {
@@ -18,50 +18,7 @@ fn people(ids: &[(&str, Option<&str>)]) -> NonEmptyVec<Participant> {
     NonEmptyVec::try_from(v).unwrap()
 }
 
-#[test]
-fn orchestrator_is_the_role_orchestrator_exactly_one() {
-    let ok = Collab::new(
-        ContextId::new(),
-        "t",
-        "p",
-        CollabMode::Orchestrated,
-        people(&[("a", Some(ORCHESTRATOR_ROLE)), ("b", Some("coder"))]),
-    )
-    .unwrap();
-    assert_eq!(ok.orchestrator().unwrap().participant_id, "a");
-    let none = Collab::new(
-        ContextId::new(),
-        "t",
-        "p",
-        CollabMode::Orchestrated,
-        people(&[("a", Some("Orchestrator"))]),
-    )
-    .unwrap_err();
-    assert_eq!(
-        (none.pointer(), none.rule().map(|r| r.as_str())),
-        (Some("/participants"), Some("map_orchestrator_required"))
-    );
-    let two = Collab::new(
-        ContextId::new(),
-        "t",
-        "p",
-        CollabMode::Orchestrated,
-        people(&[("a", Some("orchestrator")), ("b", Some("orchestrator"))]),
-    )
-    .unwrap_err();
-    assert_eq!(two.pointer(), Some("/participants/1/role_id"));
-    // Other modes need none.
-    assert!(
-        Collab::new(
-            ContextId::new(),
-            "t",
-            "p",
-            CollabMode::Swarm,
-            people(&[("a", None)])
-        )
-        .is_ok()
-    );
-}
+// Orchestrator designation (Q15): tests/orchestrator.rs.
 
 #[test]
 fn missing_role_id_is_a_warning() {

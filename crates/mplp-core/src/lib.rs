@@ -9,6 +9,8 @@
 //! - [`Error`], [`Violation`], [`Rule`], [`Report`]: one error type for the
 //!   whole SDK; every violation names a JSON pointer, a stable rule id and
 //!   what was expected, and validation reports all of them.
+//! - [`policy`]: the compat policy — every rule id with its severity per
+//!   [`policy::Profile`] (`strict`, the default, or `canonical`) and its source.
 //! - [`Document`]: reading (`from_json`, `validate_json`) and writing
 //!   (`to_json`) for every module document, with a fast typed path for
 //!   valid input and a thorough pass that collects every error.
@@ -58,6 +60,7 @@ mod event;
 pub mod id;
 mod meta;
 mod pointer;
+pub mod policy;
 mod refs;
 #[cfg(feature = "schema")]
 pub mod schema;

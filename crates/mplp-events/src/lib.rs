@@ -20,6 +20,8 @@
 //!   [`log::EventSink`]) and the streaming validators behind
 //!   [`log::validate_map_log`] and [`log::validate_sa_log`].
 //! - [`rules`]: the rule ids reported beyond the schema rules.
+//! - [`unique_ids`]: repeated `event_id`s in a log (`log_unique_event_ids`),
+//!   exact within a bounded window.
 //!
 //! # Spec notes
 //! Decisions where the MPLP sources disagree or are silent (also in
@@ -79,6 +81,7 @@ pub mod rules;
 pub mod sa;
 #[cfg(feature = "schemars")]
 mod schema;
+pub mod unique_ids;
 mod uuid;
 
 pub use crate::core_event::{CoreEvent, CoreFamily};

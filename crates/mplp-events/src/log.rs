@@ -3,7 +3,8 @@
 //! A log is one JSON event per line. Everything here streams: memory does not
 //! grow with the length of the log, only with what is still open (sessions
 //! not completed, turns not completed, broadcasts not answered, conflicts not
-//! resolved, steps not finished). Blank lines are skipped; a bad line is
+//! resolved, steps not finished) and with the bounded window of event ids
+//! kept to find repeats ([`crate::unique_ids`]). Blank lines are skipped; a bad line is
 //! reported with its (1-based) line number and reading goes on.
 //!
 //! ```
@@ -302,7 +303,7 @@ impl<W: Write, E: Serialize> EventSink<E> for LogWriter<W> {
 /// times cheaper than SipHash on 16-byte keys. The keys are random per map,
 /// so a log cannot be crafted in advance to collide.
 #[derive(Clone, Copy)]
-struct IdHash {
+pub(crate) struct IdHash {
     k0: u64,
     k1: u64,
 }
@@ -327,7 +328,7 @@ impl BuildHasher for IdHash {
     }
 }
 
-struct IdHasher {
+pub(crate) struct IdHasher {
     h: u64,
     k: u64,
 }
@@ -400,6 +401,8 @@ impl Completed {
 /// the bounded memory of completed ones, the violations found so far and the
 /// number of events seen.
 struct Books<S> {
+    /// Event ids seen (rule `log_unique_event_ids`, crate::unique_ids).
+    ids: crate::unique_ids::UniqueIds,
     open: IdMap<Uuid, S>,
     completed: Completed,
     report: Report,
@@ -465,6 +468,7 @@ impl<S: Tracked> Books<S> {
 impl<S> Books<S> {
     fn new(completed_memory: usize) -> Self {
         Books {
+            ids: crate::unique_ids::UniqueIds::new(),
             open: IdMap::default(),
             completed: Completed::new(completed_memory),
             report: Report::new(),
@@ -608,6 +612,14 @@ impl MapLogValidator {
         }
     }
 
+    /// The same validator, finding repeated event ids within `window` events
+    /// (0: not at all); see [`crate::unique_ids`].
+    #[must_use]
+    pub fn with_event_id_window(mut self, window: usize) -> Self {
+        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
+        self
+    }
+
     /// Validates one line of the log (its bytes, without the newline or with it).
     pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
         if let Some(e) = self.books.parse::<MapEvent>(line, bytes) {
@@ -629,6 +641,11 @@ impl MapLogValidator {
 
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &MapEvent) {
+        // Unique event ids across the log (crate::unique_ids).
+        if let Some(first) = self.books.ids.see(*event.event_id.as_uuid(), line) {
+            let msg = crate::unique_ids::repeat_message(&event.event_id, first);
+            self.books.err(line, "/event_id", LOG_UNIQUE_EVENT_IDS, msg);
+        }
         let id = *event.session_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
         let (state, fresh) = match self
@@ -1048,6 +1065,14 @@ impl SaLogValidator {
         }
     }
 
+    /// The same validator, finding repeated event ids within `window` events
+    /// (0: not at all); see [`crate::unique_ids`].
+    #[must_use]
+    pub fn with_event_id_window(mut self, window: usize) -> Self {
+        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
+        self
+    }
+
     /// Validates one line of the log.
     pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
         if let Some(e) = self.books.parse::<SaEvent>(line, bytes) {
@@ -1068,6 +1093,11 @@ impl SaLogValidator {
 
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &SaEvent) {
+        // Unique event ids across the log (crate::unique_ids).
+        if let Some(first) = self.books.ids.see(*event.event_id.as_uuid(), line) {
+            let msg = crate::unique_ids::repeat_message(&event.event_id, first);
+            self.books.err(line, "/event_id", LOG_UNIQUE_EVENT_IDS, msg);
+        }
         let id = *event.sa_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
         let (state, fresh) = match self.books.enter(id, line, t == SaEventType::Initialized) {

@@ -74,3 +74,8 @@ pub const SA_MANDATORY_EVENT_MISSING: Rule = Rule::new("sa_mandatory_event_missi
 pub const SA_STEP_STARTED_IS_FINISHED: Rule = Rule::new("sa_step_started_is_finished");
 /// An `SAStepCompleted` / `SAStepFailed` for a step that is not running.
 pub const SA_STEP_FINISHED_WITHOUT_START: Rule = Rule::new("sa_step_finished_without_start");
+
+/// An `event_id` repeats an earlier event's id anywhere in the log (same or
+/// another session or run); reported at the repeat, naming the first line.
+/// See [`crate::unique_ids`] for the window within which repeats are found.
+pub const LOG_UNIQUE_EVENT_IDS: Rule = Rule::new("log_unique_event_ids");

@@ -6,3 +6,5 @@ mod examples;
 mod log_rules;
 mod map_events;
 mod props;
+mod sa_props;
+mod unique_event_ids;
