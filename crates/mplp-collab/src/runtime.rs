@@ -202,7 +202,7 @@ struct Core<K, C> {
     started_at: Option<Timestamp>,
 }
 
-impl<K: EventSink, C: Clock> Core<K, C> {
+impl<K: EventSink<MapEvent>, C: Clock> Core<K, C> {
     /// An event with the next id and time of the session's clock.
     fn event(&mut self, payload: MapPayload) -> MapEvent {
         let at = self.clock.now();
@@ -271,7 +271,7 @@ pub enum WriteOutcome {
     Resolved(Resolution),
 }
 
-impl<K: EventSink, C: Clock> TurnCore for Core<K, C> {
+impl<K: EventSink<MapEvent>, C: Clock> TurnCore for Core<K, C> {
     fn read(&self, resource: &str) -> Option<(&Value, u64)> {
         self.store.get().get(resource)
     }
@@ -393,14 +393,14 @@ pub struct SessionSummary {
 }
 
 /// A session being run. See the [module docs](self).
-pub struct MapSession<K: EventSink, C: Clock = SystemClock> {
+pub struct MapSession<K: EventSink<MapEvent>, C: Clock = SystemClock> {
     collab: Collab,
     turns: TurnManager,
     core: Core<K, C>,
     completed: bool,
 }
 
-impl<K: EventSink, C: Clock> std::fmt::Debug for MapSession<K, C> {
+impl<K: EventSink<MapEvent>, C: Clock> std::fmt::Debug for MapSession<K, C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MapSession")
             .field("collab_id", &self.collab.collab_id)
@@ -413,7 +413,7 @@ impl<K: EventSink, C: Clock> std::fmt::Debug for MapSession<K, C> {
 /// The session was already completed or cancelled.
 pub const MAP_SESSION_FINISHED: Rule = Rule::new("map_session_finished");
 
-impl<K: EventSink> MapSession<K, SystemClock> {
+impl<K: EventSink<MapEvent>> MapSession<K, SystemClock> {
     /// A session for `collab` (checked with [`Collab::check_structure`])
     /// emitting to `sink`, with the system clock.
     pub fn new(collab: Collab, sink: K) -> Result<Self, SessionError> {
@@ -421,7 +421,7 @@ impl<K: EventSink> MapSession<K, SystemClock> {
     }
 }
 
-impl<K: EventSink, C: Clock> MapSession<K, C> {
+impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
     /// A session with its own clock (a [`SimClock`](crate::sink::SimClock)
     /// makes the whole log reproducible).
     pub fn with_clock(collab: Collab, sink: K, mut clock: C) -> Result<Self, SessionError> {
@@ -866,7 +866,7 @@ pub struct PlanRun {
     pub turns: u64,
 }
 
-impl<K: EventSink, C: Clock> MapSession<K, C> {
+impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
     /// Lets a plan drive the session: each turn takes one of the plan's
     /// ready steps (`Plan::ready_steps`), goes to the participant whose
     /// `role_id` equals the step's `agent_role`, starts the step, and

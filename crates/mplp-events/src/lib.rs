@@ -77,6 +77,7 @@ pub mod map;
 mod payload;
 pub mod rules;
 pub mod sa;
+pub mod validate;
 #[cfg(feature = "schemars")]
 mod schema;
 mod uuid;

@@ -74,3 +74,6 @@ pub const SA_MANDATORY_EVENT_MISSING: Rule = Rule::new("sa_mandatory_event_missi
 pub const SA_STEP_STARTED_IS_FINISHED: Rule = Rule::new("sa_step_started_is_finished");
 /// An `SAStepCompleted` / `SAStepFailed` for a step that is not running.
 pub const SA_STEP_FINISHED_WITHOUT_START: Rule = Rule::new("sa_step_finished_without_start");
+
+/// A line of the log could not be read (an I/O error); reading stops.
+pub const LOG_READ_ERROR: Rule = Rule::new("log_read_error");
