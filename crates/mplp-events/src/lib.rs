@@ -77,10 +77,10 @@ pub mod map;
 mod payload;
 pub mod rules;
 pub mod sa;
-pub mod validate;
 #[cfg(feature = "schemars")]
 mod schema;
 mod uuid;
+pub mod validate;
 
 pub use crate::core_event::{CoreEvent, CoreFamily};
 pub use crate::map::{EventFamily, MapEvent, MapEventType, MapPayload};

@@ -32,7 +32,6 @@ pub const DEFAULT_COMPLETED_MEMORY: usize = 1 << 18;
 /// "One fast hasher").
 pub(crate) type IdMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-
 /// A bounded memory of completed sessions (FIFO).
 pub(crate) struct Completed {
     set: HashSet<Uuid, foldhash::fast::RandomState>,

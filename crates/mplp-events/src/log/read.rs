@@ -9,12 +9,15 @@ use mplp_core::{Document, Report, Violation};
 
 use crate::rules::LOG_READ_ERROR;
 
-
 /// Calls `f(line_number, bytes)` for every non-blank line. Lines that lie
 /// whole in the reader's buffer are handed over in place (no copy); only a
 /// line cut by the buffer's end is gathered in a side buffer. An I/O error is
 /// reported in `report` and ends the reading.
-pub(crate) fn for_each_line(mut reader: impl BufRead, report: &mut Report, mut f: impl FnMut(u64, &[u8])) {
+pub(crate) fn for_each_line(
+    mut reader: impl BufRead,
+    report: &mut Report,
+    mut f: impl FnMut(u64, &[u8]),
+) {
     let mut carry: Vec<u8> = Vec::new();
     let mut line = 0u64;
     let mut emit = |line: u64, bytes: &[u8]| {

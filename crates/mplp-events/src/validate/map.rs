@@ -10,7 +10,6 @@ use crate::log::EventSink;
 use crate::map::{MapEvent, MapEventType, MapPayload};
 use crate::rules::*;
 
-
 #[derive(Default)]
 struct SessionState {
     started_line: u64,

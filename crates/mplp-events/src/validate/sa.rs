@@ -10,7 +10,6 @@ use crate::log::EventSink;
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
 
-
 #[derive(Default)]
 struct RunState {
     started_line: u64,
