@@ -63,6 +63,7 @@ pub mod turns;
 pub use collab::*;
 pub use turns::{TurnManager, TurnState, TurnToken};
 pub mod render;
+pub mod rules;
 pub mod runtime;
 pub mod simulate;
 pub mod sink;

@@ -34,6 +34,7 @@
 
 use serde_json::Value;
 
+use mplp_core::rules::Source;
 use mplp_core::{CollabMode, Error, JsonObject, Rule, Timestamp, Violation};
 use mplp_events::map::{
     BroadcastReceived, BroadcastSent, ConflictDetected, ConflictResolved, MapPayload,
@@ -48,9 +49,9 @@ use crate::sink::{Clock, EventSink, SystemClock};
 use crate::turns::{Shared, TurnManager, TurnToken};
 use crate::{Collab, CollabStatus, Participant};
 
-mod plan;
+pub(crate) mod plan;
 
-pub use plan::PlanRun;
+pub use plan::{MAP_PLAN_IN_PROGRESS, PlanRun};
 
 /// What can go wrong while driving a session.
 #[derive(Debug, thiserror::Error)]
@@ -415,8 +416,18 @@ impl<K: EventSink<MapEvent>, C: Clock> std::fmt::Debug for MapSession<K, C> {
     }
 }
 
-/// The session was already completed or cancelled.
-pub const MAP_SESSION_FINISHED: Rule = Rule::new("map_session_finished");
+mplp_core::declare_rules! {
+    /// The rules of the session runtime.
+    pub(crate) const RULES;
+
+    /// The session was already completed or cancelled.
+    pub const MAP_SESSION_FINISHED = "map_session_finished" {
+        strict: Error,
+        scope: Api,
+        source: Source::Prose { doc: "Collab Module", section: "4. Lifecycle State Machine" },
+        summary: "an operation on a session already completed or cancelled",
+    }
+}
 
 impl<K: EventSink<MapEvent>> MapSession<K, SystemClock> {
     /// A session for `collab` (checked with [`Collab::check_structure`])

@@ -59,6 +59,7 @@ pub mod id;
 mod meta;
 mod pointer;
 mod refs;
+pub mod rules;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod timestamp;

@@ -1,11 +1,26 @@
 //! Plan driving: a plan's ready steps become the session's turns
 //! ([`MapSession::run_plan`]). Session driving is in the parent module.
 
-use mplp_core::{CollabMode, Error, Rule, Violation};
+use mplp_core::rules::Source;
+use mplp_core::{CollabMode, Error, Violation};
 use mplp_events::MapEvent;
 
 use super::{Agent, MapSession, SessionError, TurnOutcome, TurnStatus};
 use crate::sink::{Clock, EventSink};
+
+mplp_core::declare_rules! {
+    /// The rules of plan driving.
+    pub(crate) const RULES;
+
+    /// A plan drives a session only when it is `approved` (then started) or
+    /// `in_progress`.
+    pub const MAP_PLAN_IN_PROGRESS = "map_plan_in_progress" {
+        strict: Error,
+        scope: Api,
+        source: Source::Prose { doc: "Plan Module", section: "5.2 Execution Invariants" },
+        summary: "a plan drives a session only when approved or in_progress",
+    }
+}
 
 /// What [`MapSession::run_plan`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,7 +64,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         if plan.status != PlanStatus::InProgress && plan.status != PlanStatus::Completed {
             return Err(Error::State(Violation::error(
                 "/status",
-                Rule::new("map_plan_in_progress"),
+                MAP_PLAN_IN_PROGRESS,
                 format!(
                     "a plan drives a session only when approved or in_progress; it is `{}`",
                     plan.status
