@@ -1,54 +1,32 @@
 //! `mplp validate`: checks documents and event logs.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Cursor, Write};
+use std::io::{BufReader, Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use mplp_core::{Document, Report, Rule, Violation};
-use serde::Deserialize;
-use serde::de::IgnoredAny;
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use mplp_core::{Report, Violation};
+use mplp_kinds::DocKind;
 use serde_json::json;
 
-/// What kind of document a file holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Kind {
-    /// Recognise the kind from the document (`plan_id`, `dialog_id`,
-    /// `collab_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name.
-    Auto,
-    /// A Dialog document.
-    Dialog,
-    /// A Plan document.
-    Plan,
-    /// A Collab document.
-    Collab,
-    /// One MAP event.
-    MapEvent,
-    /// One SA event.
-    SaEvent,
-    /// One core (observability) event.
-    Event,
-    /// An NDJSON log of MAP events.
-    MapLog,
-    /// An NDJSON log of SA events.
-    SaLog,
+/// The `--kind` values: `auto`, then the names of the kinds table
+/// ([`mplp_kinds::KINDS`]), each with its description as help.
+fn kind_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        std::iter::once(PossibleValue::new(AUTO).help(
+            "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name",
+        ))
+        .chain(
+            mplp_kinds::KINDS
+                .iter()
+                .map(|k| PossibleValue::new(k.name).help(k.description)),
+        ),
+    )
 }
 
-impl Kind {
-    fn as_str(self) -> &'static str {
-        match self {
-            Kind::Auto => "auto",
-            Kind::Dialog => "dialog",
-            Kind::Plan => "plan",
-            Kind::Collab => "collab",
-            Kind::MapEvent => "map-event",
-            Kind::SaEvent => "sa-event",
-            Kind::Event => "event",
-            Kind::MapLog => "map-log",
-            Kind::SaLog => "sa-log",
-        }
-    }
-}
+/// The `--kind` value that asks for recognition.
+const AUTO: &str = "auto";
 
 /// How results are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -63,8 +41,8 @@ pub(crate) enum Format {
 #[derive(Debug, clap::Args)]
 pub(crate) struct ValidateArgs {
     /// The kind of the documents.
-    #[arg(long, value_enum, default_value = "auto")]
-    kind: Kind,
+    #[arg(long, default_value = AUTO, value_parser = kind_values())]
+    kind: String,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -77,12 +55,15 @@ pub(crate) struct ValidateArgs {
 /// The outcome for one file.
 struct Outcome {
     file: String,
-    kind: Kind,
+    /// `None` when the kind could not be recognised.
+    kind: Option<&'static DocKind>,
     report: Report,
 }
 
 /// Runs `mplp validate`.
 pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
+    // `None`: recognise each file's kind (clap only lets table names through).
+    let kind = mplp_kinds::by_name(&args.kind);
     let mut files = Vec::new();
     for f in &args.files {
         if let Err(e) = expand(f, &mut files) {
@@ -95,7 +76,7 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     let (mut valid, mut invalid, mut io_errors) = (0usize, 0usize, 0usize);
     let (mut n_errors, mut n_warnings) = (0usize, 0usize);
     for file in &files {
-        match check_file(file, args.kind) {
+        match check_file(file, kind) {
             Ok(outcome) => {
                 if outcome.report.is_valid() {
                     valid += 1;
@@ -176,157 +157,52 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn check_file(file: &str, kind: Kind) -> Result<Outcome, String> {
-    let is_log_name = file.ends_with(".ndjson") || file.ends_with(".jsonl");
+fn check_file(file: &str, kind: Option<&'static DocKind>) -> Result<Outcome, String> {
+    let is_log_name = mplp_kinds::is_log_file_name(file);
+    let cannot_read = |e: std::io::Error| format!("cannot read `{file}`: {e}");
     // Logs are streamed from the file; everything else is read whole.
-    if file != "-"
-        && (matches!(kind, Kind::MapLog | Kind::SaLog) || (kind == Kind::Auto && is_log_name))
-    {
-        let f = File::open(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;
+    if file != "-" && kind.map_or(is_log_name, DocKind::is_log) {
+        let f = File::open(file).map_err(cannot_read)?;
         let mut reader = BufReader::new(f);
-        let kind = if kind == Kind::Auto {
-            detect_log_kind(&mut reader).map_err(|e| format!("cannot read `{file}`: {e}"))?
-        } else {
-            kind
+        let kind = match kind {
+            Some(k) => k,
+            None => mplp_kinds::detect_log(&mut reader).map_err(cannot_read)?,
         };
-        let report = check_log(kind, reader);
+        let report = kind.validate_reader(&mut reader);
         return Ok(Outcome {
             file: file.to_owned(),
-            kind,
+            kind: Some(kind),
             report,
         });
     }
     let bytes = crate::io::read_input(file)?;
     let kind = match kind {
-        Kind::Auto if is_log_name => {
-            let mut cursor = Cursor::new(&bytes[..]);
-            detect_log_kind(&mut cursor).map_err(|e| format!("cannot read `{file}`: {e}"))?
+        Some(k) => k,
+        None if is_log_name => {
+            mplp_kinds::detect_log(&mut Cursor::new(&bytes[..])).map_err(cannot_read)?
         }
-        Kind::Auto => match detect_kind(&bytes) {
+        None => match mplp_kinds::detect(&bytes) {
             Ok(k) => k,
             Err(v) => {
                 let mut report = Report::new();
                 report.push(v);
                 return Ok(Outcome {
                     file: file.to_owned(),
-                    kind: Kind::Auto,
+                    kind: None,
                     report,
                 });
             }
         },
-        k => k,
-    };
-    let report = match kind {
-        Kind::MapLog | Kind::SaLog => check_log(kind, Cursor::new(&bytes[..])),
-        _ => check_document(kind, &bytes),
     };
     Ok(Outcome {
         file: file.to_owned(),
-        kind,
-        report,
+        kind: Some(kind),
+        report: kind.validate(&bytes),
     })
 }
 
-fn check_document(kind: Kind, bytes: &[u8]) -> Report {
-    match kind {
-        Kind::Plan => mplp_plan::Plan::validate_json(bytes).report,
-        Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
-        Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
-        Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
-        Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
-        Kind::Event => mplp_events::CoreEvent::validate_json(bytes).report,
-        Kind::Auto | Kind::MapLog | Kind::SaLog => {
-            let mut r = Report::new();
-            r.error("", Rule::TYPE, "internal: not a single-document kind");
-            r
-        }
-    }
-}
-
-fn check_log(kind: Kind, reader: impl BufRead) -> Report {
-    match kind {
-        Kind::SaLog => mplp_events::log::validate_sa_log(reader),
-        _ => mplp_events::log::validate_map_log(reader),
-    }
-}
-
-/// The members that tell the kinds apart. Unknown members are ignored, so
-/// this reads the document once without building it.
-#[derive(Deserialize)]
-struct Probe {
-    plan_id: Option<IgnoredAny>,
-    dialog_id: Option<IgnoredAny>,
-    collab_id: Option<IgnoredAny>,
-    session_id: Option<IgnoredAny>,
-    sa_id: Option<IgnoredAny>,
-    event_family: Option<IgnoredAny>,
-    event_type: Option<IgnoredAny>,
-}
-
-/// Probes only the top-level `event_type` string.
-#[derive(Deserialize)]
-struct EventTypeProbe {
-    event_type: Option<String>,
-}
-
-/// Recognises the kind of a single document.
-fn detect_kind(bytes: &[u8]) -> Result<Kind, Violation> {
-    let probe: Probe = serde_json::from_slice(bytes).map_err(|e| {
-        if e.is_data() {
-            Violation::error(
-                "",
-                Rule::TYPE,
-                format!("expected a JSON object (an MPLP document): {e}"),
-            )
-        } else {
-            mplp_core::document::syntax_violation(&e)
-        }
-    })?;
-    let event_type = if probe.event_type.is_some() {
-        serde_json::from_slice::<EventTypeProbe>(bytes)
-            .ok()
-            .and_then(|p| p.event_type)
-    } else {
-        None
-    };
-    let et = event_type.as_deref().unwrap_or("");
-    // Events first: SA events carry `plan_id` and `context_id` too.
-    let kind = if et.starts_with("MAP") || probe.session_id.is_some() {
-        Kind::MapEvent
-    } else if et.starts_with("SA") || probe.sa_id.is_some() {
-        Kind::SaEvent
-    } else if probe.event_family.is_some() {
-        Kind::Event
-    } else if probe.plan_id.is_some() {
-        Kind::Plan
-    } else if probe.dialog_id.is_some() {
-        Kind::Dialog
-    } else if probe.collab_id.is_some() {
-        Kind::Collab
-    } else {
-        return Err(Violation::error(
-            "",
-            Rule::new("unknown-kind"),
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, or `event_family` (or pass --kind)",
-        ));
-    };
-    Ok(kind)
-}
-
-/// Recognises a log's kind from its first non-empty line (MAP unless it is an SA event).
-fn detect_log_kind<R: BufRead>(reader: &mut R) -> std::io::Result<Kind> {
-    let buf = reader.fill_buf()?;
-    let first = buf
-        .split(|b| *b == b'\n')
-        .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
-        .unwrap_or(&[]);
-    let probe: Option<EventTypeProbe> = serde_json::from_slice(first).ok();
-    let et = probe.and_then(|p| p.event_type).unwrap_or_default();
-    Ok(if et.starts_with("SA") {
-        Kind::SaLog
-    } else {
-        Kind::MapLog
-    })
+fn kind_name(o: &Outcome) -> &'static str {
+    o.kind.map_or(AUTO, |k| k.name)
 }
 
 fn print_text(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
@@ -335,7 +211,7 @@ fn print_text(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
     } else {
         "INVALID"
     };
-    writeln!(out, "{}: {} ({})", o.file, status, o.kind.as_str())?;
+    writeln!(out, "{}: {} ({})", o.file, status, kind_name(o))?;
     for v in o.report.violations() {
         let line = v.line.map(|l| format!("line {l}: ")).unwrap_or_default();
         let pointer = if v.pointer.is_empty() {
@@ -357,7 +233,7 @@ fn print_json(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
     let warnings: Vec<&Violation> = o.report.warnings().collect();
     let line = json!({
         "file": o.file,
-        "kind": o.kind.as_str(),
+        "kind": kind_name(o),
         "valid": o.report.is_valid(),
         "errors": errors,
         "warnings": warnings,
