@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]
+//! cargo xtask rules [--check]    (writes docs/rules.md from the rule registries)
 //! ```
 //!
 //! `schema-check` runs four checks and exits non-zero if any fails:
@@ -30,6 +31,7 @@ mod examples;
 mod kinds;
 mod mutate;
 mod normalize;
+mod rules;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -82,6 +84,10 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if args.first().is_some_and(|a| a == "rules") {
+        return rules::main(&args[1..], &root);
+    }
     let options = match parse_args(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -89,7 +95,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     match schema_check(&root, &options) {
         Ok(0) => {
             println!("schema-check: ok");

@@ -317,8 +317,21 @@ pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'stat
     })
 }
 
-/// Every rule of the SDK, from every crate's registry: mplp-core's schema
-/// rules, then plan, dialog, collab, events and this crate's.
+/// The rule registries of the SDK, by crate: mplp-core's schema rules,
+/// then plan, dialog, collab, events and this crate's (`cargo xtask rules`
+/// writes `docs/rules.md` from them).
+pub fn rules_by_crate() -> Vec<(&'static str, Vec<&'static RuleInfo>)> {
+    vec![
+        ("mplp-core", mplp_core::rules::rules().collect()),
+        ("mplp-plan", mplp_plan::rules::rules().collect()),
+        ("mplp-dialog", mplp_dialog::rules::rules().collect()),
+        ("mplp-collab", mplp_collab::rules::rules().collect()),
+        ("mplp-events", mplp_events::rules::rules().collect()),
+        ("mplp-kinds", rules().collect()),
+    ]
+}
+
+/// Every rule of the SDK, from every crate's registry ([`rules_by_crate`]).
 ///
 /// ```
 /// let all: Vec<_> = mplp_kinds::all_rules().collect();
@@ -326,12 +339,7 @@ pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'stat
 /// assert!(all.iter().any(|r| r.rule.as_str() == "map_session_counts_match"));
 /// ```
 pub fn all_rules() -> impl Iterator<Item = &'static RuleInfo> {
-    mplp_core::rules::rules()
-        .chain(mplp_plan::rules::rules())
-        .chain(mplp_dialog::rules::rules())
-        .chain(mplp_collab::rules::rules())
-        .chain(mplp_events::rules::rules())
-        .chain(rules())
+    rules_by_crate().into_iter().flat_map(|(_, rules)| rules)
 }
 
 /// The severity of a rule id under the strict profile, if it is registered.
