@@ -96,3 +96,102 @@ fn seed_style_documents_are_rejected_with_several_errors() {
         );
     }
 }
+
+/// Ported from the removed `schemas/tools/check_examples.py`: an invalid
+/// example (outside `seed/`) breaks exactly one rule, at one place, so that
+/// it tests what its name says and nothing else.
+#[test]
+fn every_invalid_example_breaks_exactly_its_rule() {
+    for path in example_files(&examples_dir().join("invalid")) {
+        let kind = kind_of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let report = kind.validate(&std::fs::read(&path).unwrap());
+        let expect: Value =
+            serde_json::from_slice(&std::fs::read(path.with_extension("expect.json")).unwrap())
+                .unwrap();
+        let found: Vec<(String, String)> = report
+            .errors()
+            .map(|v| (v.rule.as_str().to_owned(), v.pointer.clone()))
+            .collect();
+        let want = (
+            expect["rule"].as_str().unwrap().to_owned(),
+            expect["pointer"].as_str().unwrap().to_owned(),
+        );
+        assert_eq!(found, [want], "{}", path.display());
+    }
+}
+
+fn is_lowercase_v4(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            14 => *c == b'4',
+            19 => matches!(c, b'8' | b'9' | b'a' | b'b'),
+            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(c),
+        })
+}
+
+/// Every `*_id` string that names an MPLP identifier, at `pointer`.
+fn ids(v: &Value, pointer: String, out: &mut Vec<(String, String)>) {
+    // Free-text ids of the schemas (role and participant names, stage names).
+    const NOT_UUID: [&str; 5] = [
+        "participant_id",
+        "role_id",
+        "stage_id",
+        "broadcaster_role_id",
+        "receiver_role_id",
+    ];
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let at = format!("{pointer}/{k}");
+                if let (true, Some(s)) = (
+                    k.ends_with("_id") && !NOT_UUID.contains(&k.as_str()),
+                    x.as_str(),
+                ) {
+                    out.push((at.clone(), s.to_owned()));
+                }
+                ids(x, at, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                ids(x, format!("{pointer}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Ported from the removed `schemas/tools/check_examples.py`: the valid
+/// examples write ids as the SDK does (lowercase UUID v4, although the event
+/// schemas accept any UUID) and `meta` versions `1.0.0`.
+#[test]
+fn valid_examples_use_lowercase_v4_ids_and_version_1_0_0() {
+    for path in example_files(&examples_dir().join("valid")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+            let doc: Value = if path.extension().is_some_and(|e| e == "ndjson") {
+                serde_json::from_str(line).unwrap()
+            } else if n == 0 {
+                serde_json::from_str(&text).unwrap()
+            } else {
+                break;
+            };
+            let mut found = Vec::new();
+            ids(&doc, String::new(), &mut found);
+            for (at, id) in found {
+                assert!(
+                    is_lowercase_v4(&id),
+                    "{} line {}: {at} = {id}",
+                    path.display(),
+                    n + 1
+                );
+            }
+            if let Some(meta) = doc.get("meta") {
+                assert_eq!(meta["protocol_version"], "1.0.0", "{}", path.display());
+                assert_eq!(meta["schema_version"], "1.0.0", "{}", path.display());
+            }
+        }
+    }
+}
