@@ -224,6 +224,54 @@ mod tests {
         assert!(seen > 50, "only {seen} violations in the examples");
     }
 
+    /// `(rule, severity)` of every Markdown table row that has a cell holding
+    /// just a registered rule id and a cell starting with `error` or `warning`.
+    fn severities_in_tables(text: &str) -> Vec<(String, Severity)> {
+        let mut out = Vec::new();
+        for line in text.lines().filter(|l| l.starts_with('|')) {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let rule = cells.iter().find_map(|c| {
+                let id = c.strip_prefix('`')?.strip_suffix('`')?;
+                mplp_kinds::all_rules()
+                    .any(|r| r.rule.as_str() == id)
+                    .then_some(id)
+            });
+            let severity = cells
+                .iter()
+                .find_map(|c| match c.split_whitespace().next() {
+                    Some("error") => Some(Severity::Error),
+                    Some("warning") => Some(Severity::Warning),
+                    _ => None,
+                });
+            if let (Some(rule), Some(severity)) = (rule, severity) {
+                out.push((rule.to_owned(), severity));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_rule_tables_of_the_spec_notes_agree_with_the_registries() {
+        let notes = std::fs::read_to_string(root().join("docs/spec-notes.md")).unwrap();
+        let rows = severities_in_tables(&notes);
+        assert!(rows.len() >= 10, "only {} rule rows found", rows.len());
+        for (rule, severity) in rows {
+            let info = mplp_kinds::all_rules()
+                .find(|r| r.rule.as_str() == rule)
+                .unwrap();
+            assert_eq!(
+                severity, info.strict,
+                "docs/spec-notes.md says `{rule}` is {severity}, its declaration says {}",
+                info.strict
+            );
+        }
+        let planted = "| `sa_plan_dag_acyclic` | warning (planted) |\n| `no_such_rule` | error |";
+        assert_eq!(
+            severities_in_tables(planted),
+            [("sa_plan_dag_acyclic".to_owned(), Severity::Warning)]
+        );
+    }
+
     #[test]
     fn a_planted_unregistered_rule_would_be_caught() {
         let file = r#"
