@@ -32,29 +32,10 @@ pub const DEFAULT_COMPLETED_MEMORY: usize = 1 << 18;
 /// "One fast hasher").
 pub(crate) type IdMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-/// A UUID as a map key, hashed as one `u128` (foldhash's fast path for
-/// 16-byte keys) rather than as a length and 16 bytes, which is what
-/// `Uuid`'s own `Hash` writes.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Key(u128);
-
-impl From<Uuid> for Key {
-    fn from(id: Uuid) -> Self {
-        Key(id.as_u128())
-    }
-}
-
-impl Key {
-    /// The UUID back.
-    pub(crate) fn uuid(self) -> Uuid {
-        Uuid::from_u128(self.0)
-    }
-}
-
 /// A bounded memory of completed sessions (FIFO).
 pub(crate) struct Completed {
-    set: HashSet<Key, foldhash::fast::RandomState>,
-    order: VecDeque<Key>,
+    set: HashSet<Uuid, foldhash::fast::RandomState>,
+    order: VecDeque<Uuid>,
     cap: usize,
 }
 
@@ -67,7 +48,7 @@ impl Completed {
         }
     }
 
-    fn insert(&mut self, id: Key) {
+    fn insert(&mut self, id: Uuid) {
         if self.cap == 0 || !self.set.insert(id) {
             return;
         }
@@ -79,7 +60,7 @@ impl Completed {
         }
     }
 
-    fn contains(&self, id: &Key) -> bool {
+    fn contains(&self, id: &Uuid) -> bool {
         self.set.contains(id)
     }
 }
@@ -88,7 +69,7 @@ impl Completed {
 /// the bounded memory of completed ones, the violations found so far and the
 /// number of events seen.
 pub(crate) struct Books<S> {
-    open: IdMap<Key, S>,
+    open: IdMap<Uuid, S>,
     completed: Completed,
     report: Report,
     events: u64,
@@ -115,7 +96,6 @@ impl<S: Tracked> Books<S> {
     /// is the session's start), created when the session is new (`true`).
     fn enter(&mut self, id: Uuid, line: u64, starts: bool) -> Result<(&mut S, bool), Refused> {
         self.events += 1;
-        let id = Key::from(id);
         // Open and completed sessions are disjoint (a session leaves `open`
         // when it completes, and a completed one is refused before it could
         // reopen), so only a session that is not open needs the second lookup.
@@ -138,7 +118,6 @@ impl<S: Tracked> Books<S> {
 
     /// Closes session `id` (remembered as completed); its state, if it was open.
     fn complete(&mut self, id: Uuid) -> Option<S> {
-        let id = Key::from(id);
         let state = self.open.remove(&id);
         self.completed.insert(id);
         state
@@ -146,10 +125,7 @@ impl<S: Tracked> Books<S> {
 
     /// Takes every open session out, in the order they started.
     fn take_open(&mut self) -> Vec<(Uuid, S)> {
-        let mut open: Vec<_> = std::mem::take(&mut self.open)
-            .into_iter()
-            .map(|(k, s)| (k.uuid(), s))
-            .collect();
+        let mut open: Vec<_> = std::mem::take(&mut self.open).into_iter().collect();
         open.sort_by_key(|(_, s)| s.started_line());
         open
     }

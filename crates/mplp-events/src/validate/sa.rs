@@ -3,8 +3,9 @@
 use std::io::{self, BufRead};
 
 use mplp_core::{Report, Rule, Violation};
+use uuid::Uuid;
 
-use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, Key, Refused, Tracked, sorted, validate_log};
+use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, Refused, Tracked, sorted, validate_log};
 use crate::log::EventSink;
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
@@ -17,7 +18,7 @@ struct RunState {
     /// Which event types were seen (bit per `SaEventType` index).
     seen: u16,
     /// step_id → line of its start.
-    open_steps: IdMap<Key, u64>,
+    open_steps: IdMap<Uuid, u64>,
 }
 
 impl Tracked for RunState {
@@ -152,7 +153,7 @@ impl SaLogValidator {
         let mut close = false;
         match &event.payload {
             SaPayload::StepStarted(p) => {
-                let step = Key::from(*p.step_id.as_uuid());
+                let step = *p.step_id.as_uuid();
                 if let Some(first) = state.open_steps.get(&step) {
                     err(
                         "/payload/step_id",
@@ -168,11 +169,7 @@ impl SaLogValidator {
             }
             SaPayload::StepCompleted(_) | SaPayload::StepFailed(_) => {
                 if let Some(step) = event.payload.step_id() {
-                    if state
-                        .open_steps
-                        .remove(&Key::from(*step.as_uuid()))
-                        .is_none()
-                    {
+                    if state.open_steps.remove(step.as_uuid()).is_none() {
                         err(
                             "/payload/step_id",
                             SA_STEP_FINISHED_WITHOUT_START,
@@ -222,7 +219,7 @@ impl SaLogValidator {
                 SA_STEP_STARTED_IS_FINISHED,
                 format!(
                     "step {} of run {run} starts but never completes or fails",
-                    step.uuid().hyphenated()
+                    step.hyphenated()
                 ),
             );
         }
