@@ -1,4 +1,4 @@
-//! The registry of this crate's rules ([`rules`]).
+//! The registry of this crate's rules ([`rules()`]).
 //!
 //! The rules of the runtime are declared where they are checked
 //! (`broadcast`, `conflict`, `runtime`, `swarm`, `turns`). The structure

@@ -1,4 +1,4 @@
-//! The registry of this crate's rules ([`rules`]).
+//! The registry of this crate's rules ([`rules()`]).
 //!
 //! The rules are declared in `dialog.rs` as [`Rule`] constants; their
 //! registry entries are below (to be folded into one `declare_rules!` in

@@ -35,7 +35,7 @@
 //! ```
 //!
 //! The module is split by job: [`read`] (line splitting and typed parsing),
-//! [`write`] ([`EventSink`] and the NDJSON [`LogWriter`]); the validators live
+//! [`write`](mod@write) ([`EventSink`] and the NDJSON [`LogWriter`]); the validators live
 //! in [`crate::validate`] and are re-exported here.
 
 pub mod read;
