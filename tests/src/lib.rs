@@ -1,9 +1,7 @@
 //! Helpers shared by the cross-crate tests: finding the example documents and
-//! validating a document of any kind.
+//! their kinds.
 
 use std::path::{Path, PathBuf};
-
-use mplp_core::{Document, Report};
 
 /// The repository's `schemas/examples` folder.
 pub fn examples_dir() -> PathBuf {
@@ -28,85 +26,15 @@ pub fn example_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The document kinds of the examples, by file-name prefix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// `plan-`
-    Plan,
-    /// `dialog-`
-    Dialog,
-    /// `collab-`
-    Collab,
-    /// `map-event-`
-    MapEvent,
-    /// `sa-event-`
-    SaEvent,
-    /// `event-`
-    Event,
-    /// `map-log-`
-    MapLog,
-    /// `sa-log-`
-    SaLog,
+pub use mplp_kinds::{DocKind, KINDS};
+
+/// The kind of an example from its file name (the kinds table of
+/// `mplp-kinds`, which the CLI and xtask read too).
+pub fn kind_of(path: &Path) -> Option<&'static DocKind> {
+    mplp_kinds::for_example(path.file_name()?.to_str()?)
 }
 
-impl Kind {
-    /// Every kind.
-    pub const ALL: [Kind; 8] = [
-        Kind::Plan,
-        Kind::Dialog,
-        Kind::Collab,
-        Kind::MapEvent,
-        Kind::SaEvent,
-        Kind::Event,
-        Kind::MapLog,
-        Kind::SaLog,
-    ];
-
-    /// The kind of an example from its file name.
-    pub fn of(path: &Path) -> Option<Kind> {
-        let name = path.file_name()?.to_str()?;
-        [
-            ("map-event", Kind::MapEvent),
-            ("sa-event", Kind::SaEvent),
-            ("map-log", Kind::MapLog),
-            ("sa-log", Kind::SaLog),
-            ("plan", Kind::Plan),
-            ("dialog", Kind::Dialog),
-            ("collab", Kind::Collab),
-            ("event", Kind::Event),
-        ]
-        .into_iter()
-        .find(|(p, _)| name.starts_with(p))
-        .map(|(_, k)| k)
-    }
-}
-
-/// Validates bytes as a document (or log) of `kind`.
-pub fn validate(kind: Kind, bytes: &[u8]) -> Report {
-    match kind {
-        Kind::Plan => mplp_plan::Plan::validate_json(bytes).report,
-        Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
-        Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
-        Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
-        Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
-        Kind::Event => mplp_events::CoreEvent::validate_json(bytes).report,
-        Kind::MapLog => mplp_events::log::validate_map_log(bytes),
-        Kind::SaLog => mplp_events::log::validate_sa_log(bytes),
-    }
-}
-
-/// Parses and writes back a single document of `kind`; `None` for logs.
-pub fn round_trip(kind: Kind, bytes: &[u8]) -> Option<Result<String, mplp_core::Error>> {
-    fn rt<T: Document>(bytes: &[u8]) -> Result<String, mplp_core::Error> {
-        T::from_json(bytes).map(|d| d.to_json())
-    }
-    Some(match kind {
-        Kind::Plan => rt::<mplp_plan::Plan>(bytes),
-        Kind::Dialog => rt::<mplp_dialog::Dialog>(bytes),
-        Kind::Collab => rt::<mplp_collab::Collab>(bytes),
-        Kind::MapEvent => rt::<mplp_events::MapEvent>(bytes),
-        Kind::SaEvent => rt::<mplp_events::SaEvent>(bytes),
-        Kind::Event => rt::<mplp_events::CoreEvent>(bytes),
-        Kind::MapLog | Kind::SaLog => return None,
-    })
+/// The single-document kinds (not the logs).
+pub fn document_kinds() -> impl Iterator<Item = &'static DocKind> {
+    KINDS.iter().copied().filter(|k| !k.is_log())
 }

@@ -3,7 +3,7 @@
 // Test code: a failed unwrap is a failed test, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use mplp_integration_tests::{Kind, example_files, examples_dir, round_trip, validate};
+use mplp_integration_tests::{example_files, examples_dir, kind_of};
 use serde_json::Value;
 
 #[test]
@@ -15,29 +15,25 @@ fn every_valid_example_is_valid_and_round_trips() {
         files.len()
     );
     for path in files {
-        let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let kind = kind_of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
         let bytes = std::fs::read(&path).unwrap();
-        let report = validate(kind, &bytes);
+        let report = kind.validate(&bytes);
         assert!(
             report.is_valid(),
             "{} should be valid: {:#?}",
             path.display(),
             report.violations()
         );
-        if let Some(written) = round_trip(kind, &bytes) {
+        if let Some(written) = kind.round_trip(&bytes) {
             let written = written.unwrap();
             let a: Value = serde_json::from_slice(&bytes).unwrap();
             let b: Value = serde_json::from_str(&written).unwrap();
             assert_eq!(a, b, "{} does not round-trip", path.display());
         } else {
             // Logs: every line round-trips through its typed event.
-            let line_kind = if kind == Kind::MapLog {
-                Kind::MapEvent
-            } else {
-                Kind::SaEvent
-            };
+            let line_kind = kind.line_kind.unwrap();
             for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-                let written = round_trip(line_kind, line).unwrap().unwrap();
+                let written = line_kind.round_trip(line).unwrap().unwrap();
                 let a: Value = serde_json::from_slice(line).unwrap();
                 let b: Value = serde_json::from_str(&written).unwrap();
                 assert_eq!(a, b, "a line of {} does not round-trip", path.display());
@@ -56,9 +52,9 @@ fn every_invalid_example_is_rejected_with_the_expected_pointer_and_rule() {
         files.len()
     );
     for path in files {
-        let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let kind = kind_of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
         let bytes = std::fs::read(&path).unwrap();
-        let report = validate(kind, &bytes);
+        let report = kind.validate(&bytes);
         assert!(!report.is_valid(), "{} should be invalid", path.display());
         let expect_path = path.with_extension("expect.json");
         let expect: Value = serde_json::from_slice(&std::fs::read(&expect_path).unwrap()).unwrap();
@@ -88,9 +84,9 @@ fn seed_style_documents_are_rejected_with_several_errors() {
     let files = example_files(&examples_dir().join("invalid/seed"));
     assert!(!files.is_empty());
     for path in files {
-        let kind = Kind::of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let kind = kind_of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
         let bytes = std::fs::read(&path).unwrap();
-        let report = validate(kind, &bytes);
+        let report = kind.validate(&bytes);
         assert!(!report.is_valid(), "{} should be invalid", path.display());
         assert!(
             report.errors().count() >= 2,
@@ -98,5 +94,104 @@ fn seed_style_documents_are_rejected_with_several_errors() {
             path.display(),
             report.violations()
         );
+    }
+}
+
+/// Ported from the removed `schemas/tools/check_examples.py`: an invalid
+/// example (outside `seed/`) breaks exactly one rule, at one place, so that
+/// it tests what its name says and nothing else.
+#[test]
+fn every_invalid_example_breaks_exactly_its_rule() {
+    for path in example_files(&examples_dir().join("invalid")) {
+        let kind = kind_of(&path).unwrap_or_else(|| panic!("unknown kind: {}", path.display()));
+        let report = kind.validate(&std::fs::read(&path).unwrap());
+        let expect: Value =
+            serde_json::from_slice(&std::fs::read(path.with_extension("expect.json")).unwrap())
+                .unwrap();
+        let found: Vec<(String, String)> = report
+            .errors()
+            .map(|v| (v.rule.as_str().to_owned(), v.pointer.clone()))
+            .collect();
+        let want = (
+            expect["rule"].as_str().unwrap().to_owned(),
+            expect["pointer"].as_str().unwrap().to_owned(),
+        );
+        assert_eq!(found, [want], "{}", path.display());
+    }
+}
+
+fn is_lowercase_v4(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            14 => *c == b'4',
+            19 => matches!(c, b'8' | b'9' | b'a' | b'b'),
+            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(c),
+        })
+}
+
+/// Every `*_id` string that names an MPLP identifier, at `pointer`.
+fn ids(v: &Value, pointer: String, out: &mut Vec<(String, String)>) {
+    // Free-text ids of the schemas (role and participant names, stage names).
+    const NOT_UUID: [&str; 5] = [
+        "participant_id",
+        "role_id",
+        "stage_id",
+        "broadcaster_role_id",
+        "receiver_role_id",
+    ];
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let at = format!("{pointer}/{k}");
+                if let (true, Some(s)) = (
+                    k.ends_with("_id") && !NOT_UUID.contains(&k.as_str()),
+                    x.as_str(),
+                ) {
+                    out.push((at.clone(), s.to_owned()));
+                }
+                ids(x, at, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                ids(x, format!("{pointer}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Ported from the removed `schemas/tools/check_examples.py`: the valid
+/// examples write ids as the SDK does (lowercase UUID v4, although the event
+/// schemas accept any UUID) and `meta` versions `1.0.0`.
+#[test]
+fn valid_examples_use_lowercase_v4_ids_and_version_1_0_0() {
+    for path in example_files(&examples_dir().join("valid")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+            let doc: Value = if path.extension().is_some_and(|e| e == "ndjson") {
+                serde_json::from_str(line).unwrap()
+            } else if n == 0 {
+                serde_json::from_str(&text).unwrap()
+            } else {
+                break;
+            };
+            let mut found = Vec::new();
+            ids(&doc, String::new(), &mut found);
+            for (at, id) in found {
+                assert!(
+                    is_lowercase_v4(&id),
+                    "{} line {}: {at} = {id}",
+                    path.display(),
+                    n + 1
+                );
+            }
+            if let Some(meta) = doc.get("meta") {
+                assert_eq!(meta["protocol_version"], "1.0.0", "{}", path.display());
+                assert_eq!(meta["schema_version"], "1.0.0", "{}", path.display());
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mplp_core::Rule;
-use mplp_integration_tests::{Kind, validate};
+use mplp_integration_tests::{KINDS, document_kinds};
 use proptest::prelude::*;
 
 fn pathological_inputs() -> Vec<(String, Vec<u8>)> {
@@ -58,22 +58,22 @@ fn pathological_inputs() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn pathological_inputs_are_errors_not_panics() {
-    for kind in Kind::ALL {
+    for &kind in KINDS {
         for (name, bytes) in pathological_inputs() {
             // Run each on a thread with a small stack: deep nesting must not overflow it.
             let report = std::thread::Builder::new()
                 .stack_size(1 << 20)
-                .spawn(move || validate(kind, &bytes))
+                .spawn(move || kind.validate(&bytes))
                 .unwrap()
                 .join()
-                .unwrap_or_else(|_| panic!("{kind:?} panicked on {name}"));
-            let is_log = matches!(kind, Kind::MapLog | Kind::SaLog);
+                .unwrap_or_else(|_| panic!("{} panicked on {name}", kind.name));
+            let is_log = kind.is_log();
             // An empty or whitespace-only log is an empty log; everything else is invalid.
             if !(is_log && (name == "empty" || name == "whitespace")) {
-                assert!(!report.is_valid(), "{kind:?} accepted {name}");
+                assert!(!report.is_valid(), "{} accepted {name}", kind.name);
             }
             for v in report.violations() {
-                assert!(!v.message.is_empty(), "{kind:?} {name}: empty message");
+                assert!(!v.message.is_empty(), "{} {name}: empty message", kind.name);
             }
         }
     }
@@ -81,17 +81,10 @@ fn pathological_inputs_are_errors_not_panics() {
 
 #[test]
 fn not_json_is_a_syntax_error_at_the_root() {
-    for kind in [
-        Kind::Plan,
-        Kind::Dialog,
-        Kind::Collab,
-        Kind::MapEvent,
-        Kind::SaEvent,
-        Kind::Event,
-    ] {
-        let report = validate(kind, b"{\"meta\": ");
+    for kind in document_kinds() {
+        let report = kind.validate(b"{\"meta\": ");
         let errors: Vec<_> = report.errors().collect();
-        assert_eq!(errors.len(), 1, "{kind:?}: {errors:#?}");
+        assert_eq!(errors.len(), 1, "{}: {errors:#?}", kind.name);
         assert_eq!(errors[0].rule, Rule::JSON_SYNTAX);
         assert_eq!(errors[0].pointer, "");
     }
@@ -102,13 +95,14 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512), k in 0usize..8) {
-        let _ = validate(Kind::ALL[k], &bytes);
+        let _ = KINDS[k].validate(&bytes);
     }
 
     #[test]
     fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..6) {
         let bytes = serde_json::to_vec(&v).unwrap();
-        let report = validate(Kind::ALL[k], &bytes);
+        let kind = document_kinds().nth(k).unwrap();
+        let report = kind.validate(&bytes);
         if !report.is_valid() {
             prop_assert!(report.errors().all(|e| !e.message.is_empty()));
         }

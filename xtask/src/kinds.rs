@@ -5,7 +5,7 @@
 
 use mplp_core::check::CheckValue;
 use mplp_core::schema::SchemaKind;
-use mplp_core::{Document, Pointer, Report, Rule};
+use mplp_core::{Document, Pointer, Report};
 use schemars::JsonSchema;
 use serde_json::Value;
 
@@ -113,14 +113,15 @@ macro_rules! block {
     };
 }
 
-/// A module document (implements `mplp_core::Document`).
+/// A module document (implements `mplp_core::Document`): its name and
+/// example prefix come from the kinds table of `mplp-kinds` (`$kind`).
 macro_rules! doc {
-    ($name:literal, $ty:ty, $schema:expr, $pick:expr, $prefix:literal, $rs:expr) => {
-        doc!($name, $ty, $schema, $pick, $prefix, $rs, &[])
+    ($kind:expr, $ty:ty, $schema:expr, $pick:expr, $rs:expr) => {
+        doc!($kind, $ty, $schema, $pick, $rs, &[])
     };
-    ($name:literal, $ty:ty, $schema:expr, $pick:expr, $prefix:literal, $rs:expr, $variants:expr) => {
+    ($kind:expr, $ty:ty, $schema:expr, $pick:expr, $rs:expr, $variants:expr) => {
         Kind {
-            name: $name,
+            name: $kind.name,
             rust: stringify!($ty),
             schema: $schema,
             pick: $pick,
@@ -129,7 +130,7 @@ macro_rules! doc {
             serde_ok: serde_ok::<$ty>,
             check: check::<$ty>,
             document: Some(document::<$ty>),
-            example_prefix: Some($prefix),
+            example_prefix: Some($kind.example_prefix),
             seed_key: None,
         }
     };
@@ -165,76 +166,57 @@ pub(crate) static KINDS: &[Kind] = &[
         "governance"
     ),
     doc!(
-        "plan",
+        mplp_kinds::PLAN,
         mplp_plan::Plan,
         SchemaKind::Plan,
         None,
-        "plan-",
         Some(rust_schema::<mplp_plan::Plan>)
     ),
     doc!(
-        "dialog",
+        mplp_kinds::DIALOG,
         mplp_dialog::Dialog,
         SchemaKind::Dialog,
         None,
-        "dialog-",
         Some(rust_schema::<mplp_dialog::Dialog>)
     ),
     doc!(
-        "collab",
+        mplp_kinds::COLLAB,
         mplp_collab::Collab,
         SchemaKind::Collab,
         None,
-        "collab-",
         Some(rust_schema::<mplp_collab::Collab>)
     ),
     doc!(
-        "map-event",
+        mplp_kinds::MAP_EVENT,
         mplp_events::MapEvent,
         SchemaKind::MapEvent,
         None,
-        "map-event-",
         Some(rust_schema::<mplp_events::MapEvent>)
     ),
     doc!(
-        "sa-event",
+        mplp_kinds::SA_EVENT,
         mplp_events::SaEvent,
         SchemaKind::SaEvent,
         None,
-        "sa-event-",
         Some(rust_schema::<mplp_events::SaEvent>)
     ),
     doc!(
-        "event",
+        mplp_kinds::EVENT,
         mplp_events::CoreEvent,
         SchemaKind::CoreEvent,
         Some(SchemaKind::event_for),
-        "event-",
         Some(rust_schema::<mplp_events::CoreEvent>),
         EVENT_FAMILIES
     ),
 ];
 
-/// Rule ids that are schema rules (anything else is a semantic or SDK rule).
-pub(crate) const SCHEMA_RULES: &[Rule] = &[
-    Rule::REQUIRED,
-    Rule::ADDITIONAL_PROPERTIES,
-    Rule::ENUM,
-    Rule::PATTERN,
-    Rule::FORMAT,
-    Rule::MIN_LENGTH,
-    Rule::MIN_ITEMS,
-    Rule::UNIQUE_ITEMS,
-    Rule::TYPE,
-    Rule::MINIMUM,
-    Rule::MAXIMUM,
-    Rule::DUPLICATE_KEY,
-    Rule::JSON_SYNTAX,
-];
-
-/// True for the rule ids of [`SCHEMA_RULES`] (and any other kebab-case keyword id).
+/// True for the schema rules of a document: the `Document`-scope entries of
+/// mplp-core's registry ([`mplp_core::rules::SCHEMA_RULES`]); anything else
+/// is a semantic or SDK rule.
 pub(crate) fn is_schema_rule(rule: &str) -> bool {
-    SCHEMA_RULES.iter().any(|r| r.as_str() == rule)
+    mplp_core::rules::SCHEMA_RULES
+        .iter()
+        .any(|r| r.scope == mplp_core::rules::Scope::Document && r.rule.as_str() == rule)
 }
 
 /// Rule-id prefixes of mplp-events' SDK-level payload rules. The canonical
@@ -259,12 +241,11 @@ pub(crate) fn counts_for_schema_verdict(rule: &str) -> bool {
     is_schema_rule(rule) && !is_sdk_payload_rule(rule)
 }
 
-/// The kind whose examples start with this file name (longest prefix wins).
+/// The kind whose examples start with this file name: `mplp_kinds::for_example`
+/// (longest prefix wins), then the entry of [`KINDS`] with that name.
 pub(crate) fn for_example(file_name: &str) -> Option<&'static Kind> {
-    KINDS
-        .iter()
-        .filter(|k| k.example_prefix.is_some_and(|p| file_name.starts_with(p)))
-        .max_by_key(|k| k.example_prefix.map_or(0, str::len))
+    let name = mplp_kinds::for_example(file_name)?.name;
+    KINDS.iter().find(|k| k.name == name)
 }
 
 #[cfg(test)]
@@ -284,6 +265,24 @@ mod tests {
             Some("map-event")
         );
         assert_eq!(for_example("plan-x.json").map(|k| k.name), Some("plan"));
+    }
+
+    #[test]
+    fn every_document_kind_of_the_table_is_covered() {
+        for kind in mplp_kinds::KINDS.iter().filter(|k| !k.is_log()) {
+            let ours = KINDS.iter().find(|k| k.name == kind.name);
+            assert!(
+                ours.is_some(),
+                "{} is not covered by schema-check",
+                kind.name
+            );
+            assert_eq!(
+                ours.and_then(|k| k.example_prefix),
+                Some(kind.example_prefix)
+            );
+        }
+        assert!(is_schema_rule("required") && is_schema_rule("json-syntax"));
+        assert!(!is_schema_rule("lifecycle-transition") && !is_schema_rule("sa_plan_dag_acyclic"));
     }
 
     #[test]
@@ -314,7 +313,9 @@ mod tests {
             assert!(is_sdk_payload_rule(r.as_str()), "{r}");
             assert!(!counts_for_schema_verdict(r.as_str()), "{r}");
         }
-        assert!(counts_for_schema_verdict(Rule::REQUIRED.as_str()));
-        assert!(!is_sdk_payload_rule(Rule::REQUIRED.as_str()));
+        assert!(counts_for_schema_verdict(
+            mplp_core::Rule::REQUIRED.as_str()
+        ));
+        assert!(!is_sdk_payload_rule(mplp_core::Rule::REQUIRED.as_str()));
     }
 }

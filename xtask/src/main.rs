@@ -3,6 +3,7 @@
 //! ```text
 //! cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]
 //! cargo xtask msrv
+//! cargo xtask rules [--check]    (writes docs/rules.md from the rule registries)
 //! ```
 //!
 //! `msrv` checks the workspace `rust-version` against every locked
@@ -35,6 +36,7 @@ mod kinds;
 mod msrv;
 mod mutate;
 mod normalize;
+mod rules;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -90,6 +92,10 @@ fn main() -> ExitCode {
     if args == ["msrv"] {
         return msrv_main();
     }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if args.first().is_some_and(|a| a == "rules") {
+        return rules::main(&args[1..], &root);
+    }
     let options = match parse_args(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -97,7 +103,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     match schema_check(&root, &options) {
         Ok(0) => {
             println!("schema-check: ok");

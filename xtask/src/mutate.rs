@@ -75,49 +75,8 @@ pub(crate) struct KindRun {
     pub(crate) failure_count: usize,
 }
 
-/// SplitMix64: tiny, seedable, good enough to pick mutations.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % (n.max(1) as u64)) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        if items.is_empty() {
-            None
-        } else {
-            items.get(self.below(items.len()))
-        }
-    }
-
-    fn uuid_v4(&mut self) -> String {
-        let a = self.next_u64();
-        let b = self.next_u64();
-        format!(
-            "{:08x}-{:04x}-4{:03x}-{:x}{:03x}-{:012x}",
-            a >> 32,
-            (a >> 16) & 0xffff,
-            a & 0xfff,
-            8 + (b >> 62),
-            (b >> 48) & 0xfff,
-            b & 0xffff_ffff_ffff
-        )
-    }
-}
+/// The SDK's one seeded generator (SplitMix64), good enough to pick mutations.
+pub(crate) type Rng = mplp_collab::rng::SplitMix64;
 
 /// One step of a path into a JSON value.
 #[derive(Clone, Debug)]
@@ -258,7 +217,7 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
         return "nothing".to_owned();
     };
     let at = pointer(&path);
-    let op = rng.below(12);
+    let op = rng.index(12);
     // Member removal needs the parent.
     if op == 0 && !path.is_empty() {
         let (last, parent_path) = match path.split_last() {
@@ -279,7 +238,7 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
             }
         }
     }
-    let fresh_uuid = rng.uuid_v4();
+    let fresh_uuid = rng.uuid_v4().to_string();
     let Some(node) = get_mut(doc, &path) else {
         return "nothing".to_owned();
     };
@@ -293,14 +252,14 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
                 "source",
                 "event_family",
             ];
-            let name = names[rng.below(names.len())];
+            let name = names[rng.index(names.len())];
             m.insert(name.to_owned(), json!("x"));
             format!("add {name} to {at}")
         }
         (2, Value::Object(m)) if !m.is_empty() => {
             // A near miss of an existing key (camelCase / typo).
             let keys: Vec<String> = m.keys().cloned().collect();
-            let key = keys[rng.below(keys.len())].clone();
+            let key = keys[rng.index(keys.len())].clone();
             let renamed = to_camel(&key);
             if let Some(v) = m.remove(&key) {
                 m.insert(format!("{renamed}_"), v);
@@ -308,13 +267,13 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
             format!("rename {at}/{key}")
         }
         (3 | 4, Value::String(s)) => {
-            let choice = rng.below(6);
+            let choice = rng.index(6);
             let new = match choice {
                 0 => rng.pick(&pools.strings).cloned().unwrap_or_default(),
-                1 => ODD_STRINGS[rng.below(ODD_STRINGS.len())].to_owned(),
-                2 => ODD_TIMESTAMPS[rng.below(ODD_TIMESTAMPS.len())].to_owned(),
+                1 => ODD_STRINGS[rng.index(ODD_STRINGS.len())].to_owned(),
+                2 => ODD_TIMESTAMPS[rng.index(ODD_TIMESTAMPS.len())].to_owned(),
                 3 => s.to_uppercase(),
-                4 => break_uuid(&fresh_uuid, rng.below(7)),
+                4 => break_uuid(&fresh_uuid, rng.index(7)),
                 _ => String::new(),
             };
             *s = new.clone();
@@ -325,7 +284,7 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
             format!("empty {at}")
         }
         (6, Value::Array(a)) if !a.is_empty() => {
-            let item = a[rng.below(a.len())].clone();
+            let item = a[rng.index(a.len())].clone();
             a.push(item);
             format!("duplicate an item of {at}")
         }
@@ -338,7 +297,7 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
                 json!(u64::MAX),
                 json!(i64::MIN),
                 json!(7),
-            ][rng.below(7)]
+            ][rng.index(7)]
             .clone();
             *node = new.clone();
             format!("set {at} = {new}")
@@ -356,7 +315,7 @@ fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
         }
         _ => {
             // Change the type (or, sometimes, copy another value of the document).
-            let new = match rng.below(8) {
+            let new = match rng.index(8) {
                 0 => Value::Null,
                 1 => json!(true),
                 2 => json!(0),
@@ -510,10 +469,10 @@ pub(crate) fn run(kind: &Kind, seeds: &[Value], count: usize, seed: u64) -> Kind
         return out;
     }
     let pools = Pools::new(seeds);
-    let mut rng = Rng::new(seed ^ fxhash(kind.name));
+    let mut rng = Rng::new(seed ^ seed_of(kind.name));
     for i in 0..count {
         let mut doc = seeds[i % seeds.len()].clone();
-        let n = 1 + rng.below(3).saturating_sub(1); // 1 (2/3) or 2 (1/3) mutations
+        let n = 1 + rng.index(3).saturating_sub(1); // 1 (2/3) or 2 (1/3) mutations
         let mut what = Vec::new();
         for _ in 0..n {
             what.push(mutate_once(&mut doc, &mut rng, &pools));
@@ -583,7 +542,10 @@ fn short(v: &Value) -> String {
     }
 }
 
-fn fxhash(s: &str) -> u64 {
+/// A seed per kind name that does not change between runs or Rust versions
+/// (FNV-1a): not a map hasher, so foldhash's per-process random seed would
+/// be wrong here.
+fn seed_of(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -645,7 +607,7 @@ mod tests {
         let mut b = Rng::new(7);
         for _ in 0..100 {
             assert_eq!(a.next_u64(), b.next_u64());
-            let u = a.uuid_v4();
+            let u = a.uuid_v4().to_string();
             assert!(mplp_core::MplpId::parse(&u).is_ok(), "{u}");
             b.uuid_v4();
         }

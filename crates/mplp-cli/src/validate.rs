@@ -51,10 +51,10 @@ pub(crate) enum ProfileArg {
 }
 
 impl ProfileArg {
-    fn profile(self) -> mplp_core::policy::Profile {
+    fn profile(self) -> mplp_core::rules::Profile {
         match self {
-            ProfileArg::Strict => mplp_core::policy::Profile::Strict,
-            ProfileArg::Canonical => mplp_core::policy::Profile::Canonical,
+            ProfileArg::Strict => mplp_core::rules::Profile::Strict,
+            ProfileArg::Canonical => mplp_core::rules::Profile::Canonical,
         }
     }
 }
@@ -101,7 +101,10 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     for file in &files {
         match check_file(file, args.kind) {
             Ok(mut outcome) => {
-                outcome.report = mplp_core::policy::apply(outcome.report, args.profile.profile());
+                outcome.report =
+                    mplp_core::rules::apply(outcome.report, args.profile.profile(), |id| {
+                        mplp_kinds::all_rules().find(|r| r.rule.as_str() == id)
+                    });
                 if outcome.report.is_valid() {
                     valid += 1;
                 } else {

@@ -1,12 +1,23 @@
 //! Broadcast: one message fans out to every other participant, and their
 //! answers fan back in.
 
-use mplp_core::{Error, Rule, Violation};
+use mplp_core::rules::Source;
+use mplp_core::{Error, Violation};
 use serde_json::Value;
 
-/// A broadcast answer that no open broadcast expects (not a target, or a
-/// second answer from the same target).
-pub const MAP_BROADCAST_UNEXPECTED_ANSWER: Rule = Rule::new("map_broadcast_unexpected_answer");
+mplp_core::declare_rules! {
+    /// The rules of broadcast rounds.
+    pub(crate) const RULES;
+
+    /// A broadcast answer that no open broadcast expects (not a target, or a
+    /// second answer from the same target).
+    pub const MAP_BROADCAST_UNEXPECTED_ANSWER = "map_broadcast_unexpected_answer" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "mplp-collab: broadcasts" },
+        summary: "a broadcast answer no open broadcast expects",
+    }
+}
 
 /// One fan-out / fan-in round.
 ///

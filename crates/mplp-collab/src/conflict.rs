@@ -23,10 +23,21 @@
 
 use std::collections::BTreeMap;
 
-use mplp_core::{Error, Rule, Violation};
+use mplp_core::rules::Source;
+use mplp_core::{Error, Violation};
 
-/// A conflict was presented to a store that did not detect it, or twice.
-pub const MAP_CONFLICT_UNKNOWN: Rule = Rule::new("map_conflict_unknown");
+mplp_core::declare_rules! {
+    /// The rules of the resource store.
+    pub(crate) const RULES;
+
+    /// A conflict was presented to a store that did not detect it, or twice.
+    pub const MAP_CONFLICT_UNKNOWN = "map_conflict_unknown" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "mplp-collab: Conflicts" },
+        summary: "a conflict presented to a store that did not detect it, or twice",
+    }
+}
 
 mplp_core::wire_enum! {
     /// How a conflict is resolved (the `strategy` of `MAPConflictResolved`).

@@ -14,7 +14,10 @@
 //!   caller's agents and emits MAP events to a [`sink::EventSink`];
 //!   plans can drive the turns ([`runtime::MapSession::run_plan`]).
 //! - [`simulate`]: reproducible simulated sessions (`mplp collab simulate`);
-//!   [`render`]: Mermaid sequence diagrams of logs.
+//!   [`render`]: Mermaid sequence diagrams of logs; [`rng`]: the SDK's one
+//!   seeded generator.
+//! - [`rules`]: the registry of this crate's rules (id, severity per
+//!   profile, source in the spec); see `docs/rules.md`.
 //!
 //! # Spec notes
 //! (Also in `docs/spec-notes.md ("mplp-collab")`; each is pinned by a test in
@@ -66,6 +69,7 @@ pub mod turns;
 pub use collab::*;
 pub use turns::{TurnManager, TurnState, TurnToken};
 pub mod render;
+pub mod rules;
 pub mod runtime;
 pub mod simulate;
 pub mod sink;

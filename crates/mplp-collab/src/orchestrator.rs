@@ -36,8 +36,13 @@
 //! // Nobody is named as orchestrator: refused...
 //! assert!(Collab::new(ContextId::new(), "t", "p", CollabMode::Orchestrated, people.clone()).is_err());
 //! // ...unless designated explicitly.
-//! let mut collab = Collab::new(ContextId::new(), "t", "p", CollabMode::Broadcast, people)?;
-//! collab.mode = CollabMode::Orchestrated;
+//! let broadcast = Collab::new(ContextId::new(), "t", "p", CollabMode::Broadcast, people)?;
+//! let mut v = mplp_core::Document::to_value(&broadcast);
+//! v["mode"] = "orchestrated".into();
+//! // Without a named orchestrator this is not a valid document (read here
+//! // with the schema-only escape hatch); a runtime that designates one
+//! // explicitly checks it so:
+//! let collab = <Collab as mplp_core::Wire>::deserialize_unchecked(&v).unwrap();
 //! let mut report = Report::new();
 //! collab.check_orchestrator(Designation::Participant("lead"), &mut report);
 //! assert!(report.is_empty());

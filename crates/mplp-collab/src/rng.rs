@@ -1,5 +1,8 @@
 //! A tiny seeded generator (SplitMix64) for reproducible simulations, ids
-//! and timestamps.
+//! and timestamps: the SDK's one seeded RNG (xtask's mutation check uses it
+//! too). A maintained crate was considered (`rand_xoshiro`, `fastrand`); the
+//! generator is 60 lines with no dependency, and keeping it keeps every
+//! simulated log of a given seed byte-for-byte what it was.
 
 /// SplitMix64: a small, fast, seeded pseudo-random generator. Not for
 /// cryptography; used so that a simulation with a given seed always writes
@@ -41,6 +44,23 @@ impl SplitMix64 {
         }
         // Lemire's multiply-shift; the bias is negligible for small n.
         ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// An index in `0..n` (0 when `n` is 0).
+    pub fn index(&mut self, n: usize) -> usize {
+        usize::try_from(self.below(n as u64)).unwrap_or(0)
+    }
+
+    /// A random item of `items` (`None` when it is empty).
+    ///
+    /// ```
+    /// use mplp_collab::rng::SplitMix64;
+    /// let mut r = SplitMix64::new(1);
+    /// assert!(r.pick(&[1, 2, 3]).is_some_and(|x| (1..=3).contains(x)));
+    /// assert_eq!(r.pick::<u8>(&[]), None);
+    /// ```
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        items.get(self.index(items.len()))
     }
 
     /// True with probability `num / den`.

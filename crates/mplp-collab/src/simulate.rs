@@ -35,6 +35,7 @@ use crate::runtime::{
 use crate::sink::{Clock, EventSink, SimClock};
 use crate::swarm::TaskBoard;
 use crate::{Collab, Participant, ParticipantKind};
+use mplp_events::MapEvent;
 
 /// The configuration of a simulated session.
 #[derive(Clone, Debug)]
@@ -131,7 +132,10 @@ impl Agent for SimAgent {
 ///
 /// Refuses configurations the Collab rules refuse (`pair` without exactly
 /// two participants, no participant at all).
-pub fn simulate<K: EventSink>(config: &SimConfig, sink: K) -> Result<SessionSummary, SessionError> {
+pub fn simulate<K: EventSink<MapEvent>>(
+    config: &SimConfig,
+    sink: K,
+) -> Result<SessionSummary, SessionError> {
     let mut clock = SimClock::new(config.seed);
     let mut rng = SplitMix64::new(config.seed ^ 0xA5A5_5A5A_D00D_F00D);
     let mut plan = match &config.plan {

@@ -1,28 +1,29 @@
 //! Where a session's MAP events go, and where its ids and times come from.
 
-use std::io::Write;
-
 use mplp_core::Timestamp;
 use mplp_events::MapEvent;
+use mplp_events::log::LogWriter;
 
-/// Receives the MAP events of a session, in order.
-pub trait EventSink {
-    /// Takes one event. An error stops the session's current operation.
-    fn emit(&mut self, event: MapEvent) -> std::io::Result<()>;
-}
+/// Receives the MAP events of a session, in order: the SDK's one sink
+/// trait, [`mplp_events::log::EventSink`], re-exported (a session's sink is
+/// an `EventSink<MapEvent>`; `Vec<MapEvent>`, `&mut S`, the NDJSON
+/// [`LogWriter`] and the streaming `MapLogValidator` are sinks too).
+pub use mplp_events::log::EventSink;
 
-impl<S: EventSink + ?Sized> EventSink for &mut S {
-    fn emit(&mut self, event: MapEvent) -> std::io::Result<()> {
-        (**self).emit(event)
-    }
-}
-
-impl EventSink for Vec<MapEvent> {
-    fn emit(&mut self, event: MapEvent) -> std::io::Result<()> {
-        self.push(event);
-        Ok(())
-    }
-}
+/// The NDJSON writer of `mplp-events` ([`LogWriter`]), under the name this
+/// module used before there was one writer. Writes each event as one line
+/// of NDJSON.
+///
+/// ```
+/// use mplp_collab::sink::{EventSink, NdjsonSink};
+/// use mplp_core::{CollabId, CollabMode};
+/// let mut sink = NdjsonSink::new(Vec::new());
+/// sink.emit(mplp_events::MapEvent::session_started(CollabId::new(), CollabMode::Swarm, 3))?;
+/// let text = String::from_utf8(sink.into_inner()).unwrap();
+/// assert!(text.ends_with("}\n") && text.contains(r#""event_type":"MAPSessionStarted""#));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub type NdjsonSink<W> = LogWriter<W>;
 
 /// Keeps every event in memory.
 #[derive(Clone, Debug, Default)]
@@ -39,16 +40,17 @@ impl MemorySink {
 
     /// The events as NDJSON (one compact JSON object per line).
     pub fn to_ndjson(&self) -> String {
-        let mut out = String::new();
+        let mut out = LogWriter::new(Vec::new());
         for e in &self.events {
-            out.push_str(&serde_json::to_string(e).unwrap_or_default());
-            out.push('\n');
+            // Writing to memory fails only if an event cannot be serialised,
+            // which a typed `MapEvent` always can.
+            let _ = out.write(e);
         }
-        out
+        String::from_utf8(out.into_inner()).unwrap_or_default()
     }
 }
 
-impl EventSink for MemorySink {
+impl EventSink<MapEvent> for MemorySink {
     fn emit(&mut self, event: MapEvent) -> std::io::Result<()> {
         self.events.push(event);
         Ok(())
@@ -62,46 +64,11 @@ pub struct NullSink {
     pub count: u64,
 }
 
-impl EventSink for NullSink {
+impl EventSink<MapEvent> for NullSink {
     fn emit(&mut self, event: MapEvent) -> std::io::Result<()> {
         drop(event);
         self.count += 1;
         Ok(())
-    }
-}
-
-/// Writes each event as one line of NDJSON.
-///
-/// ```
-/// use mplp_collab::sink::{EventSink, NdjsonSink};
-/// use mplp_core::{CollabId, CollabMode};
-/// let mut sink = NdjsonSink::new(Vec::new());
-/// sink.emit(mplp_events::MapEvent::session_started(CollabId::new(), CollabMode::Swarm, 3))?;
-/// let text = String::from_utf8(sink.into_inner()).unwrap();
-/// assert!(text.ends_with("}\n") && text.contains(r#""event_type":"MAPSessionStarted""#));
-/// # Ok::<(), std::io::Error>(())
-/// ```
-#[derive(Debug)]
-pub struct NdjsonSink<W: Write> {
-    out: W,
-}
-
-impl<W: Write> NdjsonSink<W> {
-    /// A sink writing to `out` (wrap files and stdout in a `BufWriter`).
-    pub fn new(out: W) -> Self {
-        NdjsonSink { out }
-    }
-
-    /// The writer back.
-    pub fn into_inner(self) -> W {
-        self.out
-    }
-}
-
-impl<W: Write> EventSink for NdjsonSink<W> {
-    fn emit(&mut self, event: MapEvent) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.out, &event)?;
-        self.out.write_all(b"\n")
     }
 }
 

@@ -3,10 +3,21 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use mplp_core::{Error, Rule, Violation};
+use mplp_core::rules::Source;
+use mplp_core::{Error, Violation};
 
-/// A task was claimed a second time, or a claim was presented to the wrong board.
-pub const MAP_TASK_CLAIMED_ONCE: Rule = Rule::new("map_task_claimed_once");
+mplp_core::declare_rules! {
+    /// The rules of task claims.
+    pub(crate) const RULES;
+
+    /// A task was claimed a second time, or a claim was presented to the wrong board.
+    pub const MAP_TASK_CLAIMED_ONCE = "map_task_claimed_once" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "mplp-collab: swarm" },
+        summary: "a task claimed a second time, or a claim presented to the wrong board",
+    }
+}
 
 static BOARD_IDS: AtomicU64 = AtomicU64::new(1);
 

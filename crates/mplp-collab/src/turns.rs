@@ -43,13 +43,24 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
+use mplp_core::rules::Source;
 use mplp_core::{CollabMode, Error, Pointer, Rule, Timestamp, Violation};
 
 use crate::MAP_EXCLUSIVE_WRITE;
 
-/// A turn was dispatched while the rules of the mode forbid it (another
-/// turn is outstanding, or the mode does not take that kind of dispatch).
-pub const MAP_TURN_ORDER: Rule = Rule::new("map_turn_order");
+mplp_core::declare_rules! {
+    /// The rules of turn management.
+    pub(crate) const RULES;
+
+    /// A turn was dispatched while the rules of the mode forbid it (another
+    /// turn is outstanding, or the mode does not take that kind of dispatch).
+    pub const MAP_TURN_ORDER = "map_turn_order" {
+        strict: Error,
+        scope: Api,
+        source: Source::Prose { doc: "Collab Module", section: "5.2 Turn Management" },
+        summary: "a turn dispatched while the rules of the mode forbid it",
+    }
+}
 
 static MANAGER_IDS: AtomicU64 = AtomicU64::new(1);
 

@@ -9,8 +9,10 @@
 //! - [`Error`], [`Violation`], [`Rule`], [`Report`]: one error type for the
 //!   whole SDK; every violation names a JSON pointer, a stable rule id and
 //!   what was expected, and validation reports all of them.
-//! - [`policy`]: the compat policy — every rule id with its severity per
-//!   [`policy::Profile`] (`strict`, the default, or `canonical`) and its source.
+//! - [`rules`]: one declaration per rule (`declare_rules!`): its id, its
+//!   severity per [`rules::Profile`] (`strict`, the default, or
+//!   `canonical`), its scope and its source; [`rules::apply`] applies a
+//!   profile to a report.
 //! - [`Document`]: reading (`from_json`, `validate_json`) and writing
 //!   (`to_json`) for every module document, with a fast typed path for
 //!   valid input and a thorough pass that collects every error.
@@ -60,8 +62,8 @@ mod event;
 pub mod id;
 mod meta;
 mod pointer;
-pub mod policy;
 mod refs;
+pub mod rules;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod timestamp;

@@ -84,6 +84,7 @@
 pub mod context;
 pub mod convert;
 mod dialog;
+pub mod rules;
 mod status;
 pub mod tree;
 

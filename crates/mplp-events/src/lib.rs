@@ -17,9 +17,12 @@
 //! - [`MapEvent`] (KIND `map-event`), [`SaEvent`] (`sa-event`) and
 //!   [`CoreEvent`] (`event`) implement [`mplp_core::Document`].
 //! - [`log`]: NDJSON logs as streams ([`log::LogReader`], [`log::LogWriter`],
-//!   [`log::EventSink`]) and the streaming validators behind
-//!   [`log::validate_map_log`] and [`log::validate_sa_log`].
-//! - [`rules`]: the rule ids reported beyond the schema rules.
+//!   and [`log::EventSink`], the SDK's one sink trait).
+//! - [`validate`]: the streaming validators behind
+//!   [`validate::validate_map_log`] and [`validate::validate_sa_log`] (also
+//!   re-exported from [`log`]).
+//! - [`rules`]: the rules reported beyond the schema rules, each declared once
+//!   with its severity per profile and its source ([`rules::RULES`]).
 //! - [`unique_ids`]: repeated `event_id`s in a log (`log_unique_event_ids`),
 //!   exact within a bounded window.
 //!
@@ -83,6 +86,7 @@ pub mod sa;
 mod schema;
 pub mod unique_ids;
 mod uuid;
+pub mod validate;
 
 pub use crate::core_event::{CoreEvent, CoreFamily};
 pub use crate::map::{EventFamily, MapEvent, MapEventType, MapPayload};

@@ -6,76 +6,256 @@
 //! Rules prefixed `map_payload_` / `sa_payload_` are SDK-level payload rules:
 //! the canonical schemas only require `payload` to be an object.
 
-use mplp_core::Rule;
+use mplp_core::rules::Source;
 
-/// A payload member that the SDK requires for the event type is missing
-/// (e.g. `mode` of `MAPSessionStarted`), or the payload itself is.
-pub const MAP_PAYLOAD_REQUIRED: Rule = Rule::new("map_payload_required");
-/// A typed payload member has the wrong JSON type (e.g. `turn_number: "1"`).
-pub const MAP_PAYLOAD_TYPE: Rule = Rule::new("map_payload_type");
-/// A typed payload member is not one of its allowed values (e.g. `mode`).
-pub const MAP_PAYLOAD_ENUM: Rule = Rule::new("map_payload_enum");
-/// A typed payload member is not of its format.
-pub const MAP_PAYLOAD_FORMAT: Rule = Rule::new("map_payload_format");
+mplp_core::declare_rules! {
+    /// Every rule of this module, in declaration order.
+    pub const RULES;
 
-/// Canonical: every `MAPTurnDispatched` has a `MAPTurnCompleted` with the same
-/// session, role and turn number (reported at the dispatch).
-pub const MAP_TURN_COMPLETION_MATCHES_DISPATCH: Rule =
-    Rule::new("map_turn_completion_matches_dispatch");
-/// A `MAPTurnCompleted` that answers no open dispatch of the same session,
-/// role and turn number.
-pub const MAP_TURN_COMPLETED_WITHOUT_DISPATCH: Rule =
-    Rule::new("map_turn_completed_without_dispatch");
-/// Turn numbers of a session are 1, 2, 3, ... in dispatch order.
-pub const MAP_TURN_NUMBER_SEQUENCE: Rule = Rule::new("map_turn_number_sequence");
-/// Canonical: every `MAPBroadcastSent` has at least one `MAPBroadcastReceived`
-/// answering it (reported at the broadcast).
-pub const MAP_BROADCAST_HAS_RECEIVERS: Rule = Rule::new("map_broadcast_has_receivers");
-/// A `MAPBroadcastReceived` that answers no earlier broadcast of its session.
-pub const MAP_BROADCAST_RECEIVER_UNMATCHED: Rule = Rule::new("map_broadcast_receiver_unmatched");
-/// The first event of a session is its one `MAPSessionStarted`.
-pub const MAP_SESSION_STARTED_FIRST: Rule = Rule::new("map_session_started_first");
-/// `MAPRolesAssigned` comes after `MAPSessionStarted` and before any turn,
-/// broadcast, conflict or completion of the session.
-pub const MAP_ROLES_ASSIGNED_REQUIRED: Rule = Rule::new("map_roles_assigned_required");
-/// A session has one `MAPRolesAssigned` (the profile's `assign_roles` phase).
-pub const MAP_ROLES_ASSIGNED_ONCE: Rule = Rule::new("map_roles_assigned_once");
-/// Every session ends with one `MAPSessionCompleted`, and nothing follows it.
-pub const MAP_SESSION_COMPLETED_LAST: Rule = Rule::new("map_session_completed_last");
-/// The counts of `MAPSessionCompleted` (`turns_total`, `broadcasts_count`,
-/// `conflicts_count`, `participants_count`) equal what the log shows.
-pub const MAP_SESSION_COUNTS_MATCH: Rule = Rule::new("map_session_counts_match");
-/// Every `MAPConflictDetected` is resolved by a `MAPConflictResolved` of the
-/// same session (and `conflict_id`) before the session completes.
-pub const MAP_CONFLICT_RESOLVED: Rule = Rule::new("map_conflict_resolved");
-/// A `MAPConflictResolved` that resolves no open conflict of its session.
-pub const MAP_CONFLICT_RESOLUTION_UNMATCHED: Rule = Rule::new("map_conflict_resolution_unmatched");
+    /// A payload member that the SDK requires for the event type is missing
+    /// (e.g. `mode` of `MAPSessionStarted`), or the payload itself is.
+    pub const MAP_PAYLOAD_REQUIRED = "map_payload_required" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "MAP Events", section: "3.1 Event Matrix; 5. Event Schemas" },
+        summary: "a payload member the event type needs is missing (or the payload is)",
+    }
 
-/// A payload member that the SDK requires for the SA event type is missing.
-pub const SA_PAYLOAD_REQUIRED: Rule = Rule::new("sa_payload_required");
-/// A typed SA payload member has the wrong JSON type.
-pub const SA_PAYLOAD_TYPE: Rule = Rule::new("sa_payload_type");
-/// A typed SA payload member is not one of its allowed values.
-pub const SA_PAYLOAD_ENUM: Rule = Rule::new("sa_payload_enum");
-/// A typed SA payload member is not of its format (`step_id`: `format: uuid`).
-pub const SA_PAYLOAD_FORMAT: Rule = Rule::new("sa_payload_format");
-/// The first event of an SA run (`sa_id`) is its one `SAInitialized`.
-pub const SA_INITIALIZED_FIRST: Rule = Rule::new("sa_initialized_first");
-/// Every SA run ends with one `SACompleted`, and nothing follows it.
-pub const SA_COMPLETED_LAST: Rule = Rule::new("sa_completed_last");
-/// The phases of an SA run come in the profile's order: initialize,
-/// load_context, evaluate_plan, execute_steps, emit_trace, complete.
-pub const SA_LIFECYCLE_ORDER: Rule = Rule::new("sa_lifecycle_order");
-/// A mandatory SA event (`SAContextLoaded`, `SAPlanEvaluated`,
-/// `SATraceEmitted`) is missing from a completed run (a warning).
-pub const SA_MANDATORY_EVENT_MISSING: Rule = Rule::new("sa_mandatory_event_missing");
-/// Every `SAStepStarted` is followed by `SAStepCompleted` or `SAStepFailed`
-/// for the same step (reported at the start).
-pub const SA_STEP_STARTED_IS_FINISHED: Rule = Rule::new("sa_step_started_is_finished");
-/// An `SAStepCompleted` / `SAStepFailed` for a step that is not running.
-pub const SA_STEP_FINISHED_WITHOUT_START: Rule = Rule::new("sa_step_finished_without_start");
+    /// A typed payload member has the wrong JSON type (e.g. `turn_number: "1"`).
+    pub const MAP_PAYLOAD_TYPE = "map_payload_type" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "MAP Events", section: "5. Event Schemas" },
+        summary: "a typed payload member has the wrong JSON type",
+    }
 
-/// An `event_id` repeats an earlier event's id anywhere in the log (same or
-/// another session or run); reported at the repeat, naming the first line.
-/// See [`crate::unique_ids`] for the window within which repeats are found.
-pub const LOG_UNIQUE_EVENT_IDS: Rule = Rule::new("log_unique_event_ids");
+    /// A typed payload member is not one of its allowed values (e.g. `mode`).
+    pub const MAP_PAYLOAD_ENUM = "map_payload_enum" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "MAP Events", section: "5. Event Schemas" },
+        summary: "a typed payload member is not one of its allowed values",
+    }
+
+    /// A typed payload member is not of its format.
+    pub const MAP_PAYLOAD_FORMAT = "map_payload_format" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "MAP Events", section: "5. Event Schemas" },
+        summary: "a typed payload member is not of its format",
+    }
+
+    /// Canonical: every `MAPTurnDispatched` has a `MAPTurnCompleted` with the same
+    /// session, role and turn number (reported at the dispatch).
+    pub const MAP_TURN_COMPLETION_MATCHES_DISPATCH = "map_turn_completion_matches_dispatch" {
+        strict: Error,
+        scope: Log,
+        source: Source::Invariant { file: "map-invariants.yaml", id: "map_turn_completion_matches_dispatch" },
+        summary: "a `MAPTurnDispatched` never completed (reported at the dispatch)",
+    }
+
+    /// A `MAPTurnCompleted` that answers no open dispatch of the same session,
+    /// role and turn number.
+    pub const MAP_TURN_COMPLETED_WITHOUT_DISPATCH = "map_turn_completed_without_dispatch" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "MAP Events", section: "7.1 Turn Completion Matching" },
+        summary: "a `MAPTurnCompleted` answers no open dispatch of the same session, role and turn",
+    }
+
+    /// Turn numbers of a session are 1, 2, 3, ... in dispatch order.
+    pub const MAP_TURN_NUMBER_SEQUENCE = "map_turn_number_sequence" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: Turn accounting (SPEC-QUESTIONS 13)" },
+        summary: "turn numbers of a session are not 1, 2, 3, ... in dispatch order",
+    }
+
+    /// Canonical: every `MAPBroadcastSent` has at least one `MAPBroadcastReceived`
+    /// answering it (reported at the broadcast).
+    pub const MAP_BROADCAST_HAS_RECEIVERS = "map_broadcast_has_receivers" {
+        strict: Error,
+        scope: Log,
+        source: Source::Invariant { file: "map-invariants.yaml", id: "map_broadcast_has_receivers" },
+        summary: "a `MAPBroadcastSent` no `MAPBroadcastReceived` answers (reported at the broadcast)",
+    }
+
+    /// A `MAPBroadcastReceived` that answers no earlier broadcast of its session.
+    pub const MAP_BROADCAST_RECEIVER_UNMATCHED = "map_broadcast_receiver_unmatched" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "MAP Events", section: "7.2 Broadcast Receiver Matching" },
+        summary: "a `MAPBroadcastReceived` answers no earlier broadcast of its session",
+    }
+
+    /// The first event of a session is its one `MAPSessionStarted`.
+    pub const MAP_SESSION_STARTED_FIRST = "map_session_started_first" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "MAP Events", section: "3.1 Event Matrix (Initialize)" },
+        summary: "a session's first event is not its one `MAPSessionStarted`",
+    }
+
+    /// `MAPRolesAssigned` comes after `MAPSessionStarted` and before any turn,
+    /// broadcast, conflict or completion of the session.
+    pub const MAP_ROLES_ASSIGNED_REQUIRED = "map_roles_assigned_required" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "MAP Events", section: "3.1 Event Matrix (Assign)" },
+        summary: "an event of a session comes before its `MAPRolesAssigned`",
+    }
+
+    /// A session has one `MAPRolesAssigned` (the profile's `assign_roles` phase).
+    pub const MAP_ROLES_ASSIGNED_ONCE = "map_roles_assigned_once" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: Sessions" },
+        summary: "a session assigns roles a second time",
+    }
+
+    /// Every session ends with one `MAPSessionCompleted`, and nothing follows it.
+    pub const MAP_SESSION_COMPLETED_LAST = "map_session_completed_last" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "MAP Events", section: "3.1 Event Matrix (Complete)" },
+        summary: "a session never completes, or an event follows its `MAPSessionCompleted`",
+    }
+
+    /// The counts of `MAPSessionCompleted` (`turns_total`, `broadcasts_count`,
+    /// `conflicts_count`, `participants_count`) equal what the log shows.
+    pub const MAP_SESSION_COUNTS_MATCH = "map_session_counts_match" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: Turn accounting (SPEC-QUESTIONS 13)" },
+        summary: "a count of `MAPSessionCompleted` differs from what the log shows",
+    }
+
+    /// Every `MAPConflictDetected` is resolved by a `MAPConflictResolved` of the
+    /// same session (and `conflict_id`) before the session completes.
+    pub const MAP_CONFLICT_RESOLVED = "map_conflict_resolved" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: conflicts" },
+        summary: "a `MAPConflictDetected` is never resolved",
+    }
+
+    /// A `MAPConflictResolved` that resolves no open conflict of its session.
+    pub const MAP_CONFLICT_RESOLUTION_UNMATCHED = "map_conflict_resolution_unmatched" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: conflicts" },
+        summary: "a `MAPConflictResolved` resolves no open conflict of its session",
+    }
+
+    /// A payload member that the SDK requires for the SA event type is missing.
+    pub const SA_PAYLOAD_REQUIRED = "sa_payload_required" {
+        strict: Error,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-events: Typed payloads are SDK rules (SPEC-QUESTIONS 9)" },
+        summary: "a payload member the SA event type needs is missing",
+    }
+
+    /// A typed SA payload member has the wrong JSON type.
+    pub const SA_PAYLOAD_TYPE = "sa_payload_type" {
+        strict: Error,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-events: Typed payloads are SDK rules (SPEC-QUESTIONS 9)" },
+        summary: "a typed SA payload member has the wrong JSON type",
+    }
+
+    /// A typed SA payload member is not one of its allowed values.
+    pub const SA_PAYLOAD_ENUM = "sa_payload_enum" {
+        strict: Error,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-events: Typed payloads are SDK rules (SPEC-QUESTIONS 9)" },
+        summary: "a typed SA payload member is not one of its allowed values",
+    }
+
+    /// A typed SA payload member is not of its format (`step_id`: `format: uuid`).
+    pub const SA_PAYLOAD_FORMAT = "sa_payload_format" {
+        strict: Error,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-events: Typed payloads are SDK rules (SPEC-QUESTIONS 9)" },
+        summary: "a typed SA payload member is not of its format",
+    }
+
+    /// The first event of an SA run (`sa_id`) is its one `SAInitialized`.
+    pub const SA_INITIALIZED_FIRST = "sa_initialized_first" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "SA Profile (profiles/sa-profile.yaml)", section: "lifecycle.phases (initialize)" },
+        summary: "a run's first event is not its one `SAInitialized`",
+    }
+
+    /// Every SA run ends with one `SACompleted`, and nothing follows it.
+    pub const SA_COMPLETED_LAST = "sa_completed_last" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "SA Profile (profiles/sa-profile.yaml)", section: "lifecycle.phases (complete)" },
+        summary: "a run never completes, or an event follows its `SACompleted`",
+    }
+
+    /// The phases of an SA run come in the profile's order: initialize,
+    /// load_context, evaluate_plan, execute_steps, emit_trace, complete.
+    pub const SA_LIFECYCLE_ORDER = "sa_lifecycle_order" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "SA Profile (profiles/sa-profile.yaml)", section: "lifecycle.phases" },
+        summary: "the phases of a run are out of the profile's order",
+    }
+
+    /// A mandatory SA event (`SAContextLoaded`, `SAPlanEvaluated`,
+    /// `SATraceEmitted`) is missing from a completed run (a warning).
+    pub const SA_MANDATORY_EVENT_MISSING = "sa_mandatory_event_missing" {
+        strict: Warning,
+        scope: Log,
+        source: Source::Prose { doc: "SA Profile (profiles/sa-profile.yaml)", section: "event_types.mandatory" },
+        summary: "a completed run lacks `SAContextLoaded`, `SAPlanEvaluated` or `SATraceEmitted`",
+    }
+
+    /// Every `SAStepStarted` is followed by `SAStepCompleted` or `SAStepFailed`
+    /// for the same step (reported at the start).
+    pub const SA_STEP_STARTED_IS_FINISHED = "sa_step_started_is_finished" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: SA logs" },
+        summary: "an `SAStepStarted` is never completed or failed",
+    }
+
+    /// An `SAStepCompleted` / `SAStepFailed` for a step that is not running.
+    pub const SA_STEP_FINISHED_WITHOUT_START = "sa_step_finished_without_start" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: SA logs" },
+        summary: "an `SAStepCompleted`/`SAStepFailed` for a step that is not running",
+    }
+
+    /// An `event_id` repeats an earlier event's id anywhere in the log (same
+    /// or another session or run); reported at the repeat, naming the first
+    /// line. See [`crate::unique_ids`] for the window within which repeats
+    /// are found.
+    pub const LOG_UNIQUE_EVENT_IDS = "log_unique_event_ids" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "MAP and SA event schemas", section: "`event_id`: the event's unique identifier" },
+        summary: "an `event_id` repeats an earlier event's id in the same log",
+    }
+
+    /// A line of the log could not be read (an I/O error); reading stops.
+    pub const LOG_READ_ERROR = "log_read_error" {
+        strict: Error,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: logs" },
+        summary: "a line of the log could not be read (an I/O error); reading stops",
+    }
+}
+
+/// Every rule of mplp-events ([`RULES`]).
+///
+/// ```
+/// let ids: Vec<_> = mplp_events::rules::rules().map(|r| r.rule.as_str()).collect();
+/// assert!(ids.contains(&"map_turn_completion_matches_dispatch"));
+/// ```
+pub fn rules() -> impl Iterator<Item = &'static mplp_core::rules::RuleInfo> {
+    RULES.iter()
+}

@@ -39,7 +39,7 @@ use std::collections::HashMap;
 
 use uuid::Uuid;
 
-use crate::log::IdHash;
+use crate::validate::IdMap;
 
 /// The default window of [`UniqueIds`]: 7/8 of 2^20, the most ids a hash
 /// table of 2^20 buckets holds before it grows.
@@ -48,8 +48,8 @@ pub const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 20) / 8 * 7;
 /// The event ids seen so far in a log, with the line of each first sighting
 /// (see the [module documentation](self) for the window and memory).
 pub struct UniqueIds {
-    current: HashMap<Uuid, u64, IdHash>,
-    older: HashMap<Uuid, u64, IdHash>,
+    current: IdMap<Uuid, u64>,
+    older: IdMap<Uuid, u64>,
     window: usize,
 }
 

@@ -5,76 +5,17 @@
 //! chain of a million steps needs no more stack than a chain of three.
 
 use std::cmp::Reverse;
-use std::collections::hash_map::RandomState;
 use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasher, Hasher};
 
 use mplp_core::{StepId, Violation};
 
 use crate::PlanStep;
 
-/// A seeded hasher for 128-bit ids (a folded multiply, as in `foldhash`):
-/// fast, and with a random per-map seed so that crafted ids cannot force
-/// collisions that an attacker could predict.
-#[derive(Clone, Copy)]
-pub(crate) struct IdHashBuilder(u64, u64);
-
-impl IdHashBuilder {
-    pub(crate) fn new() -> Self {
-        let s = RandomState::new();
-        let mut a = s.build_hasher();
-        a.write_u64(0x243f_6a88_85a3_08d3);
-        let mut b = s.build_hasher();
-        b.write_u64(0x1319_8a2e_0370_7344);
-        IdHashBuilder(a.finish(), b.finish() | 1)
-    }
-}
-
-pub(crate) struct IdHasher {
-    seed: (u64, u64),
-    hash: u64,
-}
-
-#[inline]
-fn folded_multiply(a: u64, b: u64) -> u64 {
-    let full = u128::from(a) * u128::from(b);
-    (full as u64) ^ ((full >> 64) as u64)
-}
-
-impl Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut buf = [0u8; 8];
-            buf[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(buf));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, v: u64) {
-        self.hash = folded_multiply(self.hash ^ v ^ self.seed.0, self.seed.1);
-    }
-    #[inline]
-    fn write_u128(&mut self, v: u128) {
-        let lo = v as u64;
-        let hi = (v >> 64) as u64;
-        self.hash = folded_multiply(lo ^ self.seed.0, hi ^ self.seed.1);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-impl BuildHasher for IdHashBuilder {
-    type Hasher = IdHasher;
-    #[inline]
-    fn build_hasher(&self) -> IdHasher {
-        IdHasher {
-            seed: (self.0, self.1),
-            hash: 0,
-        }
-    }
-}
+/// The hasher of the step-id map: foldhash (a folded multiply), fast on
+/// 128-bit keys, with a random per-process and per-map seed so that crafted
+/// ids cannot force collisions an attacker could predict. The same hasher
+/// as the event-log validators' (see `docs/spec-notes.md`, "One fast hasher").
+type IdHashBuilder = foldhash::fast::RandomState;
 
 #[inline]
 fn key(id: &StepId) -> u128 {
@@ -126,7 +67,7 @@ impl Graph {
         let n = steps.len();
         let mut problems = Problems::default();
         let mut map: HashMap<u128, u32, IdHashBuilder> =
-            HashMap::with_capacity_and_hasher(n, IdHashBuilder::new());
+            HashMap::with_capacity_and_hasher(n, IdHashBuilder::default());
         for (i, step) in steps.iter().enumerate() {
             let i32_ = i as u32;
             if let Some(first) = map.insert(key(&step.step_id), i32_) {

@@ -15,9 +15,9 @@
 
 use std::collections::BTreeSet;
 
+use mplp_core::rules::Source;
 use mplp_core::{
-    BaseEvent, Error, EventType, JsonObject, MplpId, Report, Rule, StepId, TransitionError,
-    Violation,
+    BaseEvent, Error, EventType, JsonObject, MplpId, Report, StepId, TransitionError, Violation,
 };
 use serde_json::Value;
 
@@ -45,8 +45,18 @@ pub const STEP_RETRIED: EventType = EventType::from_static("plan.step.retried");
 /// The `source` of the events the lifecycle appends.
 pub const EVENT_SOURCE: &str = "plan";
 
-/// The rule of an operation on a step id that is not in the plan.
-pub const UNKNOWN_STEP: Rule = Rule::new("unknown-step");
+mplp_core::declare_rules! {
+    /// The rules of the lifecycle API.
+    pub const RULES;
+
+    /// The rule of an operation on a step id that is not in the plan.
+    pub const UNKNOWN_STEP = "unknown-step" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "mplp-plan: Lifecycle" },
+        summary: "an operation names a step id that is not in the plan",
+    }
+}
 
 impl PlanStatus {
     /// The plan lifecycle table of the seed (Plan Module §3.3), the only

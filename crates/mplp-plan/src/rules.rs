@@ -2,73 +2,183 @@
 //! run by [`Document::check_rules`](mplp_core::Document::check_rules) after the
 //! schema rules passed. Every rule has a stable id (the constants below).
 //!
-//! | rule | severity | what |
-//! |---|---|---|
-//! | [`SA_PLAN_STEP_UNIQUE_IDS`] | error | a `step_id` appears twice (pointer: the repeat's `step_id`) |
-//! | [`SA_PLAN_DEPENDENCY_EXISTS`] | error | a dependency names no step of the plan (`/steps/i/dependencies/j`) |
-//! | [`SA_PLAN_NO_SELF_DEPENDENCY`] | error | a step depends on itself (`/steps/i/dependencies/j`) |
-//! | [`SA_PLAN_DAG_ACYCLIC`] | error | the dependencies form a cycle (`/steps`; the message names one cycle, in order) |
-//! | [`SA_STEPS_AGENT_ROLE_IF_PRESENT`] | error | an `agent_role` is the empty string |
-//! | [`SA_TRACE_CONTEXT_BINDING`] | error | `trace.context_id` differs from the plan's `context_id` |
-//! | [`SA_PLAN_COMPLETED_STEPS_DONE`] | error | plan `completed`, a step neither `completed` nor `skipped` |
-//! | [`SA_PLAN_STEP_BEFORE_START`] | error | plan `draft`/`proposed`/`approved`, a step neither `pending` nor `skipped` |
-//! | [`SA_PLAN_STEP_DEPENDENCIES_DONE`] | error | a step `in_progress`/`completed`/`failed` with a dependency neither `completed` nor `skipped` |
-//! | [`SA_PLAN_STEP_RUNS_IN_PLAN`] | warning | a step `in_progress` in a `cancelled` or `failed` plan (interrupted) |
-//! | [`SA_PLAN_FAILED_HAS_FAILED_STEP`] | warning | plan `failed` but no step `failed` |
-//! | [`SA_PLAN_ALL_STEPS_DONE`] | warning | plan `in_progress` although every step is `completed` or `skipped` |
-//! | [`SA_PLAN_STEP_SHOULD_BE_BLOCKED`] | warning | a `pending` step with a `failed` dependency |
-//! | [`SA_PLAN_STEP_BLOCKED_WITHOUT_CAUSE`] | warning | a `blocked` step whose dependencies are all `completed`/`skipped` (or that has none) |
-//! | [`SA_PLAN_ORDER_INDEX_DEPENDENCY`] | warning | a step's `order_index` is smaller than one of its dependencies' |
-//! | [`SA_PLAN_DUPLICATE_DEPENDENCY`] | warning | a step lists the same dependency twice |
+//! Each rule is declared once below ([`RULES`]): its id, severity (per
+//! profile), scope, source in the specification and summary. The table of
+//! all rules, `docs/rules.md`, is generated from these declarations by
+//! `cargo xtask rules`.
 //!
 //! `sa_plan_has_steps` (the seed's `sa_plan_min_steps`) is enforced by the
 //! type ([`NonEmptyVec`](mplp_core::NonEmptyVec)) and reported by the schema
 //! pass as `min-items` at `/steps`. [`SA_PLAN_CONTEXT_BINDING`] needs the
 //! context, so it is checked by [`Plan::check_context`].
 
-use mplp_core::{ContextId, Error, Report, Rule, Violation};
+use mplp_core::rules::Source;
+use mplp_core::{ContextId, Error, Report, Violation};
 
 use crate::graph::{Graph, cycle_violation};
 use crate::{Plan, PlanStatus, StepStatus};
 
-/// Canonical: the plan's `context_id` must be the loaded Context's id.
-pub const SA_PLAN_CONTEXT_BINDING: Rule = Rule::new("sa_plan_context_binding");
-/// Canonical: a plan has at least one step (seed name: `sa_plan_min_steps`);
-/// reported as `min-items`.
-pub const SA_PLAN_HAS_STEPS: Rule = Rule::new("sa_plan_has_steps");
-/// Seed: all `step_id`s are different.
-pub const SA_PLAN_STEP_UNIQUE_IDS: Rule = Rule::new("sa_plan_step_unique_ids");
-/// Seed ("Referential"): every dependency is the `step_id` of a step of the same plan.
-pub const SA_PLAN_DEPENDENCY_EXISTS: Rule = Rule::new("sa_plan_dependency_exists");
-/// A step does not depend on itself (the shortest cycle, reported on its own).
-pub const SA_PLAN_NO_SELF_DEPENDENCY: Rule = Rule::new("sa_plan_no_self_dependency");
-/// Seed: the dependencies form a directed acyclic graph.
-pub const SA_PLAN_DAG_ACYCLIC: Rule = Rule::new("sa_plan_dag_acyclic");
-/// Canonical: an `agent_role`, when present, is not empty.
-pub const SA_STEPS_AGENT_ROLE_IF_PRESENT: Rule = Rule::new("sa_steps_agent_role_if_present");
-/// Canonical: the trace's `context_id` (when given) is the plan's context.
-pub const SA_TRACE_CONTEXT_BINDING: Rule = Rule::new("sa_trace_context_binding");
-/// Seed: a plan is `completed` when all steps are `completed` or `skipped`.
-pub const SA_PLAN_COMPLETED_STEPS_DONE: Rule = Rule::new("sa_plan_completed_steps_done");
-/// Steps do not run (or finish, fail or get blocked) before the plan starts.
-pub const SA_PLAN_STEP_BEFORE_START: Rule = Rule::new("sa_plan_step_before_start");
-/// Seed: a step runs only when all its dependencies are done.
-pub const SA_PLAN_STEP_DEPENDENCIES_DONE: Rule = Rule::new("sa_plan_step_dependencies_done");
-/// Seed: a step is `in_progress` only while the plan is (warning for ended plans).
-pub const SA_PLAN_STEP_RUNS_IN_PLAN: Rule = Rule::new("sa_plan_step_runs_in_plan");
-/// Seed: a plan fails because a critical step failed (warning when none did).
-pub const SA_PLAN_FAILED_HAS_FAILED_STEP: Rule = Rule::new("sa_plan_failed_has_failed_step");
-/// A running plan whose steps are all done should be `completed` (warning).
-pub const SA_PLAN_ALL_STEPS_DONE: Rule = Rule::new("sa_plan_all_steps_done");
-/// Seed: a pending step whose dependency failed becomes `blocked` (warning).
-pub const SA_PLAN_STEP_SHOULD_BE_BLOCKED: Rule = Rule::new("sa_plan_step_should_be_blocked");
-/// A `blocked` step needs a dependency that is not done (warning).
-pub const SA_PLAN_STEP_BLOCKED_WITHOUT_CAUSE: Rule =
-    Rule::new("sa_plan_step_blocked_without_cause");
-/// `order_index` disagrees with the dependencies (warning; dependencies win).
-pub const SA_PLAN_ORDER_INDEX_DEPENDENCY: Rule = Rule::new("sa_plan_order_index_dependency");
-/// A step lists the same dependency more than once (warning).
-pub const SA_PLAN_DUPLICATE_DEPENDENCY: Rule = Rule::new("sa_plan_duplicate_dependency");
+mplp_core::declare_rules! {
+    /// The semantic rules of a plan document, in the order of the table in
+    /// `docs/rules.md`.
+    pub const RULES;
+
+    /// Canonical: the plan's `context_id` must be the loaded Context's id.
+    pub const SA_PLAN_CONTEXT_BINDING = "sa_plan_context_binding" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_plan_context_binding" },
+        summary: "the plan's `context_id` is not the loaded Context's id",
+    }
+
+    /// Canonical: a plan has at least one step (seed name: `sa_plan_min_steps`);
+    /// reported as `min-items`.
+    pub const SA_PLAN_HAS_STEPS = "sa_plan_has_steps" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_plan_has_steps" },
+        summary: "a plan has no step (reported as `min-items` at `/steps`)",
+    }
+
+    /// Seed: all `step_id`s are different.
+    pub const SA_PLAN_STEP_UNIQUE_IDS = "sa_plan_step_unique_ids" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "5.1 Core Invariants" },
+        summary: "a `step_id` appears twice",
+    }
+
+    /// Seed ("Referential"): every dependency is the `step_id` of a step of the same plan.
+    pub const SA_PLAN_DEPENDENCY_EXISTS = "sa_plan_dependency_exists" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "4.1 Dependency Rules (Referential)" },
+        summary: "a dependency names no step of the plan",
+    }
+
+    /// A step does not depend on itself (the shortest cycle, reported on its own).
+    pub const SA_PLAN_NO_SELF_DEPENDENCY = "sa_plan_no_self_dependency" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "4.1 Dependency Rules (Acyclic)" },
+        summary: "a step depends on itself",
+    }
+
+    /// Seed: the dependencies form a directed acyclic graph.
+    pub const SA_PLAN_DAG_ACYCLIC = "sa_plan_dag_acyclic" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "4.1 Dependency Rules (Acyclic); 5.1 Core Invariants" },
+        summary: "the dependencies form a cycle (the message names one, in order)",
+    }
+
+    /// Canonical: an `agent_role`, when present, is not empty.
+    pub const SA_STEPS_AGENT_ROLE_IF_PRESENT = "sa_steps_agent_role_if_present" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_steps_agent_role_if_present" },
+        summary: "an `agent_role` is the empty string",
+    }
+
+    /// Canonical: the trace's `context_id` (when given) is the plan's context.
+    pub const SA_TRACE_CONTEXT_BINDING = "sa_trace_context_binding" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_trace_context_binding" },
+        summary: "`trace.context_id` differs from the plan's `context_id`",
+    }
+
+    /// Seed: a plan is `completed` when all steps are `completed` or `skipped`.
+    pub const SA_PLAN_COMPLETED_STEPS_DONE = "sa_plan_completed_steps_done" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "5.2 Execution Invariants" },
+        summary: "plan `completed`, a step neither `completed` nor `skipped`",
+    }
+
+    /// Steps do not run (or finish, fail or get blocked) before the plan starts.
+    pub const SA_PLAN_STEP_BEFORE_START = "sa_plan_step_before_start" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "3.3 Valid Transitions; 5.2 Execution Invariants" },
+        summary: "plan `draft`/`proposed`/`approved`, a step neither `pending` nor `skipped`",
+    }
+
+    /// Seed: a step runs only when all its dependencies are done.
+    pub const SA_PLAN_STEP_DEPENDENCIES_DONE = "sa_plan_step_dependencies_done" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "4.1 Dependency Rules (Execution Order)" },
+        summary: "a step `in_progress`/`completed`/`failed` with a dependency neither `completed` nor `skipped`",
+    }
+
+    /// Seed: a step is `in_progress` only while the plan is (warning for ended plans).
+    pub const SA_PLAN_STEP_RUNS_IN_PLAN = "sa_plan_step_runs_in_plan" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "5.2 Execution Invariants" },
+        summary: "a step `in_progress` in a `cancelled` or `failed` plan (interrupted)",
+    }
+
+    /// Seed: a plan fails because a critical step failed (warning when none did).
+    pub const SA_PLAN_FAILED_HAS_FAILED_STEP = "sa_plan_failed_has_failed_step" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "5.2 Execution Invariants" },
+        summary: "plan `failed` but no step `failed`",
+    }
+
+    /// A running plan whose steps are all done should be `completed` (warning).
+    pub const SA_PLAN_ALL_STEPS_DONE = "sa_plan_all_steps_done" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-plan: Status consistency of a document" },
+        summary: "plan `in_progress` although every step is `completed` or `skipped`",
+    }
+
+    /// Seed: a pending step whose dependency failed becomes `blocked` (warning).
+    pub const SA_PLAN_STEP_SHOULD_BE_BLOCKED = "sa_plan_step_should_be_blocked" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Prose { doc: "Plan Module", section: "3.3 Valid Transitions" },
+        summary: "a `pending` step with a `failed` dependency",
+    }
+
+    /// A `blocked` step needs a dependency that is not done (warning).
+    pub const SA_PLAN_STEP_BLOCKED_WITHOUT_CAUSE = "sa_plan_step_blocked_without_cause" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-plan: Status consistency of a document" },
+        summary: "a `blocked` step whose dependencies are all `completed`/`skipped` (or that has none)",
+    }
+
+    /// `order_index` disagrees with the dependencies (warning; dependencies win).
+    pub const SA_PLAN_ORDER_INDEX_DEPENDENCY = "sa_plan_order_index_dependency" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-plan: Ordering" },
+        summary: "a step's `order_index` is smaller than one of its dependencies'",
+    }
+
+    /// A step lists the same dependency more than once (warning).
+    pub const SA_PLAN_DUPLICATE_DEPENDENCY = "sa_plan_duplicate_dependency" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Sdk { note: "mplp-plan: Status consistency of a document" },
+        summary: "a step lists the same dependency twice",
+    }
+}
+
+/// Every rule of mplp-plan: the document rules ([`RULES`]), then the
+/// lifecycle API's ([`lifecycle::RULES`](crate::lifecycle::RULES)).
+///
+/// ```
+/// let ids: Vec<_> = mplp_plan::rules::rules().map(|r| r.rule.as_str()).collect();
+/// assert!(ids.contains(&"sa_plan_dag_acyclic"));
+/// ```
+pub fn rules() -> impl Iterator<Item = &'static mplp_core::rules::RuleInfo> {
+    RULES.iter().chain(crate::lifecycle::RULES)
+}
 
 /// True for the statuses that satisfy a dependency: `completed` and `skipped`.
 pub(crate) fn is_done(s: StepStatus) -> bool {

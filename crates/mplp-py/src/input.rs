@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use mplp_core::{Rule, Violation};
+use mplp_core::Violation;
 use pyo3::exceptions::{PyRecursionError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -19,8 +19,9 @@ pub(crate) enum Input<'a> {
 }
 
 /// The rule id of a Python value that has no JSON form (a `set`, `NaN`,
-/// nesting past Python's recursion limit, a circular reference).
-pub(crate) const PYTHON_VALUE: Rule = Rule::new("python-value");
+/// nesting past Python's recursion limit, a circular reference); declared
+/// in the mplp-kinds rule registry.
+pub(crate) use mplp_kinds::PYTHON_VALUE;
 
 /// Reads `data`: `bytes`/`bytearray` and `str` are JSON text; `dict`,
 /// `list` and `tuple` are serialized with `json.dumps` (no NaN); an

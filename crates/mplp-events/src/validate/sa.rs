@@ -1,0 +1,276 @@
+//! The streaming SA log validator.
+
+use std::io::{self, BufRead};
+
+use mplp_core::{Report, Rule, Violation};
+use uuid::Uuid;
+
+use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, Refused, Tracked, sorted, validate_log};
+use crate::log::EventSink;
+use crate::rules::*;
+use crate::sa::{SaEvent, SaEventType, SaPayload};
+
+#[derive(Default)]
+struct RunState {
+    started_line: u64,
+    /// The highest lifecycle phase seen.
+    phase: u8,
+    /// Which event types were seen (bit per `SaEventType` index).
+    seen: u16,
+    /// step_id → line of its start.
+    open_steps: IdMap<Uuid, u64>,
+}
+
+impl Tracked for RunState {
+    fn started_line(&self) -> u64 {
+        self.started_line
+    }
+    fn set_started_line(&mut self, line: u64) {
+        self.started_line = line;
+    }
+}
+
+fn type_bit(t: SaEventType) -> u16 {
+    let i = SaEventType::ALL.iter().position(|x| *x == t).unwrap_or(0);
+    1 << i
+}
+
+const PHASE_NAMES: [&str; 6] = [
+    "initialize",
+    "load_context",
+    "evaluate_plan",
+    "execute_steps",
+    "emit_trace",
+    "complete",
+];
+
+/// The streaming SA log validator (runs keyed by `sa_id`, which may interleave).
+///
+/// Rules: schema and payload rules of each line; `sa_initialized_first`,
+/// `sa_lifecycle_order` (the profile's phases in order: initialize,
+/// load_context, evaluate_plan, execute_steps, emit_trace, complete),
+/// `sa_step_started_is_finished`, `sa_step_finished_without_start`,
+/// `sa_completed_last`, and the warning `sa_mandatory_event_missing`.
+pub struct SaLogValidator {
+    books: Books<RunState>,
+}
+
+impl Default for SaLogValidator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SaLogValidator {
+    /// A validator that remembers the last [`DEFAULT_COMPLETED_MEMORY`] completed runs.
+    pub fn new() -> Self {
+        Self::with_completed_memory(DEFAULT_COMPLETED_MEMORY)
+    }
+
+    /// A validator that remembers the last `n` completed runs.
+    pub fn with_completed_memory(n: usize) -> Self {
+        SaLogValidator {
+            books: Books::new(n),
+        }
+    }
+
+    /// The same validator, finding repeated event ids within `window` events
+    /// (0: not at all); see [`crate::unique_ids`].
+    #[must_use]
+    pub fn with_event_id_window(mut self, window: usize) -> Self {
+        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
+        self
+    }
+
+    /// Validates one line of the log.
+    pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
+        if let Some(e) = self.books.parse::<SaEvent>(line, bytes) {
+            self.push(line, &e);
+        }
+    }
+
+    /// The number of items still open (runs and running steps).
+    pub fn open_items(&self) -> usize {
+        self.books.open.len()
+            + self
+                .books
+                .open
+                .values()
+                .map(|r| r.open_steps.len())
+                .sum::<usize>()
+    }
+
+    /// Validates one (already parsed) event found on `line`.
+    pub fn push(&mut self, line: u64, event: &SaEvent) {
+        // Unique event ids across the log (crate::unique_ids).
+        if let Some(first) = self.books.ids.see(*event.event_id.as_uuid(), line) {
+            let msg = crate::unique_ids::repeat_message(&event.event_id, first);
+            self.books.err(line, "/event_id", LOG_UNIQUE_EVENT_IDS, msg);
+        }
+        let id = *event.sa_id.as_schema_uuid().as_uuid();
+        let t = event.event_type();
+        let (state, fresh) = match self.books.enter(id, line, t == SaEventType::Initialized) {
+            Ok(entered) => entered,
+            Err(Refused::AfterCompletion) => {
+                self.books.err(
+                    line,
+                    "/event_type",
+                    SA_COMPLETED_LAST,
+                    format!(
+                        "{t} comes after the SACompleted of run {}: nothing may follow it",
+                        event.sa_id
+                    ),
+                );
+                return;
+            }
+            Err(Refused::StartedAgain(first)) => {
+                self.books.err(
+                    line,
+                    "/event_type",
+                    SA_INITIALIZED_FIRST,
+                    format!("run {} was already initialized (line {first})", event.sa_id),
+                );
+                return;
+            }
+        };
+        let mut out: Vec<Violation> = Vec::new();
+        let mut err = |pointer: &str, rule: Rule, message: String| {
+            out.push(Violation::error(pointer, rule, message).at_line(line));
+        };
+        if fresh && t != SaEventType::Initialized {
+            err(
+                "/event_type",
+                SA_INITIALIZED_FIRST,
+                format!(
+                    "the first event of run {} is {t}; a run begins with SAInitialized",
+                    event.sa_id
+                ),
+            );
+        }
+        let phase = t.phase();
+        if phase < state.phase {
+            err(
+                "/event_type",
+                SA_LIFECYCLE_ORDER,
+                format!(
+                    "{t} (phase {}) comes after phase {}: the SA phases are {}",
+                    PHASE_NAMES[usize::from(phase).min(5)],
+                    PHASE_NAMES[usize::from(state.phase).min(5)],
+                    PHASE_NAMES.join(", ")
+                ),
+            );
+        } else {
+            state.phase = phase;
+        }
+        state.seen |= type_bit(t);
+        let mut close = false;
+        match &event.payload {
+            SaPayload::StepStarted(p) => {
+                let step = *p.step_id.as_uuid();
+                if let Some(first) = state.open_steps.get(&step) {
+                    err(
+                        "/payload/step_id",
+                        SA_STEP_STARTED_IS_FINISHED,
+                        format!(
+                            "step {} starts again, but its start on line {first} has not finished",
+                            p.step_id
+                        ),
+                    );
+                } else {
+                    state.open_steps.insert(step, line);
+                }
+            }
+            SaPayload::StepCompleted(_) | SaPayload::StepFailed(_) => {
+                if let Some(step) = event.payload.step_id() {
+                    if state.open_steps.remove(step.as_uuid()).is_none() {
+                        err(
+                            "/payload/step_id",
+                            SA_STEP_FINISHED_WITHOUT_START,
+                            format!(
+                                "step {step} finishes, but it is not running (no SAStepStarted, or already finished)"
+                            ),
+                        );
+                    }
+                }
+            }
+            SaPayload::Completed(_) => close = true,
+            _ => {}
+        }
+        if close {
+            for (t, why) in [
+                (SaEventType::ContextLoaded, "load_context"),
+                (SaEventType::PlanEvaluated, "evaluate_plan"),
+                (SaEventType::TraceEmitted, "emit_trace"),
+            ] {
+                if state.seen & type_bit(t) == 0 {
+                    out.push(
+                        Violation::warning(
+                            "/event_type",
+                            SA_MANDATORY_EVENT_MISSING,
+                            format!("run {} completes without {t} (phase {why}), which the SA profile lists as mandatory", event.sa_id),
+                        )
+                        .at_line(line),
+                    );
+                }
+            }
+        }
+        self.books.report.extend(out);
+        if close {
+            if let Some(state) = self.books.complete(id) {
+                self.close(&event.sa_id.to_string(), state);
+            }
+        }
+    }
+
+    fn close(&mut self, run: &str, state: RunState) {
+        let mut steps: Vec<_> = state.open_steps.into_iter().collect();
+        steps.sort_by_key(|(_, line)| *line);
+        for (step, line) in steps {
+            self.books.err(
+                line,
+                "/payload/step_id",
+                SA_STEP_STARTED_IS_FINISHED,
+                format!(
+                    "step {} of run {run} starts but never completes or fails",
+                    step.hyphenated()
+                ),
+            );
+        }
+    }
+
+    /// Ends the log: reports every run not completed, and returns all
+    /// violations sorted by line.
+    pub fn finish(mut self) -> Report {
+        let open = self.books.take_open();
+        for (id, state) in open {
+            let run = id.hyphenated().to_string();
+            self.books.err(
+                state.started_line,
+                "/sa_id",
+                SA_COMPLETED_LAST,
+                format!("run {run} is never completed: a run ends with SACompleted"),
+            );
+            self.close(&run, state);
+        }
+        sorted(self.books.report)
+    }
+}
+
+impl EventSink<SaEvent> for SaLogValidator {
+    fn emit(&mut self, event: SaEvent) -> io::Result<()> {
+        let line = self.books.events + 1;
+        self.push(line, &event);
+        Ok(())
+    }
+}
+
+/// Validates an SA event log (NDJSON), streaming: every violation carries its
+/// line. See [`SaLogValidator`] for the rules.
+pub fn validate_sa_log(reader: impl BufRead) -> Report {
+    validate_log(
+        reader,
+        SaLogValidator::new(),
+        SaLogValidator::push_line,
+        SaLogValidator::finish,
+    )
+}
