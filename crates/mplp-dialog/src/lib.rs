@@ -61,7 +61,7 @@
 //!    changed by a transition (a resumed dialog keeps its start).
 //! 3. **`add_message` outside `active`** is [`mplp_core::Error::State`] with
 //!    rule `dialog_not_active` at `/status`, naming the status.
-//! 4. **Timing rules** (SPEC-QUESTIONS 19), in [`Document::check_rules`](mplp_core::Document::check_rules):
+//! 4. **Timing rules** (SPEC-QUESTIONS 19), in [`Document::check_rules`]:
 //!    errors for contradictions no honest producer writes (`ended_at` before
 //!    `started_at`; an `active`/`paused` dialog with `ended_at`); warnings for
 //!    what other SDKs or clock skew produce (a `completed`/`cancelled` dialog
