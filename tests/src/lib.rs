@@ -37,6 +37,10 @@ pub enum Kind {
     Dialog,
     /// `collab-`
     Collab,
+    /// `context-`
+    Context,
+    /// `confirm-`
+    Confirm,
     /// `map-event-`
     MapEvent,
     /// `sa-event-`
@@ -51,10 +55,12 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Plan,
         Kind::Dialog,
         Kind::Collab,
+        Kind::Context,
+        Kind::Confirm,
         Kind::MapEvent,
         Kind::SaEvent,
         Kind::Event,
@@ -73,6 +79,8 @@ impl Kind {
             ("plan", Kind::Plan),
             ("dialog", Kind::Dialog),
             ("collab", Kind::Collab),
+            ("context", Kind::Context),
+            ("confirm", Kind::Confirm),
             ("event", Kind::Event),
         ]
         .into_iter()
@@ -87,6 +95,8 @@ pub fn validate(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Plan => mplp_plan::Plan::validate_json(bytes).report,
         Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
+        Kind::Context => mplp_context::Context::validate_json(bytes).report,
+        Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
         Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
         Kind::Event => mplp_events::CoreEvent::validate_json(bytes).report,
@@ -104,6 +114,8 @@ pub fn round_trip(kind: Kind, bytes: &[u8]) -> Option<Result<String, mplp_core::
         Kind::Plan => rt::<mplp_plan::Plan>(bytes),
         Kind::Dialog => rt::<mplp_dialog::Dialog>(bytes),
         Kind::Collab => rt::<mplp_collab::Collab>(bytes),
+        Kind::Context => rt::<mplp_context::Context>(bytes),
+        Kind::Confirm => rt::<mplp_confirm::Confirm>(bytes),
         Kind::MapEvent => rt::<mplp_events::MapEvent>(bytes),
         Kind::SaEvent => rt::<mplp_events::SaEvent>(bytes),
         Kind::Event => rt::<mplp_events::CoreEvent>(bytes),

@@ -85,6 +85,8 @@ fn not_json_is_a_syntax_error_at_the_root() {
         Kind::Plan,
         Kind::Dialog,
         Kind::Collab,
+        Kind::Context,
+        Kind::Confirm,
         Kind::MapEvent,
         Kind::SaEvent,
         Kind::Event,
@@ -101,12 +103,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512), k in 0usize..8) {
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512), k in 0usize..Kind::ALL.len()) {
         let _ = validate(Kind::ALL[k], &bytes);
     }
 
     #[test]
-    fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..6) {
+    fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..8) {
         let bytes = serde_json::to_vec(&v).unwrap();
         let report = validate(Kind::ALL[k], &bytes);
         if !report.is_valid() {

@@ -189,6 +189,22 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_collab::Collab>)
     ),
     doc!(
+        "context",
+        mplp_context::Context,
+        SchemaKind::Context,
+        None,
+        "context-",
+        Some(rust_schema::<mplp_context::Context>)
+    ),
+    doc!(
+        "confirm",
+        mplp_confirm::Confirm,
+        SchemaKind::Confirm,
+        None,
+        "confirm-",
+        Some(rust_schema::<mplp_confirm::Confirm>)
+    ),
+    doc!(
         "map-event",
         mplp_events::MapEvent,
         SchemaKind::MapEvent,

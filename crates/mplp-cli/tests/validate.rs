@@ -146,6 +146,8 @@ fn pathological_inputs_never_panic() {
             "plan",
             "dialog",
             "collab",
+            "context",
+            "confirm",
             "map-event",
             "sa-event",
             "event",

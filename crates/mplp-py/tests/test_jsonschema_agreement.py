@@ -37,6 +37,8 @@ KIND_SCHEMA = {
     "plan": "mplp-plan.schema.json",
     "dialog": "mplp-dialog.schema.json",
     "collab": "mplp-collab.schema.json",
+    "context": "mplp-context.schema.json",
+    "confirm": "mplp-confirm.schema.json",
     "map-event": "events/mplp-map-event.schema.json",
     "sa-event": "events/mplp-sa-event.schema.json",
 }

@@ -39,7 +39,7 @@ mplp_core::wire_enum! {
     /// use mplp_validate::Kind;
     /// assert_eq!("map-log".parse::<Kind>().unwrap(), Kind::MapLog);
     /// assert!(Kind::MapLog.is_log());
-    /// assert_eq!(Kind::NAMES.len(), 8);
+    /// assert_eq!(Kind::NAMES.len(), 10);
     /// ```
     pub enum Kind {
         /// A Dialog document.
@@ -48,6 +48,10 @@ mplp_core::wire_enum! {
         Plan = "plan",
         /// A Collab document.
         Collab = "collab",
+        /// A Context document.
+        Context = "context",
+        /// A Confirm document.
+        Confirm = "confirm",
         /// One MAP event.
         MapEvent = "map-event",
         /// One SA event.
@@ -66,7 +70,7 @@ mplp_core::wire_enum! {
 pub const AUTO: &str = "auto";
 
 /// What [`AUTO`] does, in one line (its `--help` text).
-pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
+pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, a Context's `root`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
 
 /// The rule id of an input whose kind cannot be recognised.
 pub const UNKNOWN_KIND: Rule = Rule::new("unknown-kind");
@@ -83,6 +87,8 @@ impl Kind {
             Kind::Dialog => "A Dialog document",
             Kind::Plan => "A Plan document",
             Kind::Collab => "A Collab document",
+            Kind::Context => "A Context document",
+            Kind::Confirm => "A Confirm document",
             Kind::MapEvent => "One MAP event",
             Kind::SaEvent => "One SA event",
             Kind::Event => "One core (observability) event",
@@ -101,7 +107,7 @@ impl Kind {
     /// assert_eq!(Kind::parse_or_auto("auto"), Ok(None));
     /// assert_eq!(Kind::parse_or_auto("plan"), Ok(Some(Kind::Plan)));
     /// let err = Kind::parse_or_auto("plans").unwrap_err().to_string();
-    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, map-event, sa-event, event, map-log, sa-log");
+    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, context, confirm, map-event, sa-event, event, map-log, sa-log");
     /// ```
     pub fn parse_or_auto(name: &str) -> Result<Option<Kind>, UnknownKind> {
         if name == AUTO {
@@ -142,6 +148,8 @@ pub fn validate_document(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Plan => mplp_plan::Plan::validate_json(bytes).report,
         Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
+        Kind::Context => mplp_context::Context::validate_json(bytes).report,
+        Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
         Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
         Kind::Event => mplp_events::CoreEvent::validate_json(bytes).report,
@@ -217,6 +225,11 @@ struct Probe {
     event_family: bool,
     #[serde(default, deserialize_with = "present")]
     event_type: bool,
+    #[serde(default, deserialize_with = "present")]
+    confirm_id: bool,
+    /// Only a Context has a top-level `root` (Trace's is `root_span`).
+    #[serde(default, deserialize_with = "present")]
+    root: bool,
 }
 
 /// `true` for a member that is there, skipping its value.
@@ -232,7 +245,9 @@ struct EventTypeProbe {
 
 /// Recognises the kind of a single document from its members: a MAP or SA
 /// `event_type` (or `session_id`/`sa_id`), `event_family`, `plan_id`,
-/// `dialog_id`, `collab_id`, in that order (SA events carry `plan_id` too).
+/// `dialog_id`, `collab_id`, `confirm_id`, then a top-level `root` (a Context: every
+/// other module carries `context_id` too, so `context_id` tells nothing),
+/// in that order (SA events carry `plan_id` too).
 /// A member counts when it is present, whatever its value (`"plan_id": null`
 /// is a plan with a wrong `plan_id`).
 ///
@@ -290,11 +305,15 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         Kind::Dialog
     } else if probe.collab_id {
         Kind::Collab
+    } else if probe.confirm_id {
+        Kind::Confirm
+    } else if probe.root {
+        Kind::Context
     } else {
         return Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, or `event_family` (or pass the kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `root` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
         ));
     };
     Ok(kind)
@@ -312,6 +331,8 @@ fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
         sa_id: has("sa_id"),
         event_family: has("event_family"),
         event_type: has("event_type"),
+        confirm_id: has("confirm_id"),
+        root: has("root"),
     };
     let event_type = map
         .get("event_type")
@@ -397,6 +418,8 @@ mod tests {
             (Kind::Plan, <mplp_plan::Plan as Document>::KIND),
             (Kind::Dialog, <mplp_dialog::Dialog as Document>::KIND),
             (Kind::Collab, <mplp_collab::Collab as Document>::KIND),
+            (Kind::Context, <mplp_context::Context as Document>::KIND),
+            (Kind::Confirm, <mplp_confirm::Confirm as Document>::KIND),
             (Kind::MapEvent, <mplp_events::MapEvent as Document>::KIND),
             (Kind::SaEvent, <mplp_events::SaEvent as Document>::KIND),
             (Kind::Event, <mplp_events::CoreEvent as Document>::KIND),
@@ -424,6 +447,17 @@ mod tests {
         );
         assert_eq!(detect(br#"{"dialog_id":1}"#), Ok(Kind::Dialog));
         assert_eq!(detect(br#"{"collab_id":1}"#), Ok(Kind::Collab));
+        // A Context is told by `root`; `context_id` alone tells nothing.
+        assert_eq!(detect(br#"{"context_id":1,"root":{}}"#), Ok(Kind::Context));
+        assert_eq!(detect(br#"{"root":1,"plan_id":2}"#), Ok(Kind::Plan));
+        assert_eq!(
+            detect(br#"{"confirm_id":1,"target_id":2}"#),
+            Ok(Kind::Confirm)
+        );
+        assert_eq!(
+            detect(br#"{"context_id":1}"#).unwrap_err().rule,
+            UNKNOWN_KIND
+        );
         let unknown = detect(br#"{"x":1}"#).unwrap_err();
         assert_eq!(unknown.rule, UNKNOWN_KIND);
         for text in [&b"{"[..], b"[", b"", b"nul", b"[1,]"] {
