@@ -41,6 +41,8 @@ pub enum Kind {
     Context,
     /// `confirm-`
     Confirm,
+    /// `trace-`
+    Trace,
     /// `map-event-`
     MapEvent,
     /// `sa-event-`
@@ -55,12 +57,13 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Plan,
         Kind::Dialog,
         Kind::Collab,
         Kind::Context,
         Kind::Confirm,
+        Kind::Trace,
         Kind::MapEvent,
         Kind::SaEvent,
         Kind::Event,
@@ -81,6 +84,7 @@ impl Kind {
             ("collab", Kind::Collab),
             ("context", Kind::Context),
             ("confirm", Kind::Confirm),
+            ("trace", Kind::Trace),
             ("event", Kind::Event),
         ]
         .into_iter()
@@ -97,6 +101,7 @@ pub fn validate(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
         Kind::Context => mplp_context::Context::validate_json(bytes).report,
         Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
+        Kind::Trace => mplp_trace::Trace::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
         Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
         Kind::Event => mplp_events::CoreEvent::validate_json(bytes).report,
@@ -116,6 +121,7 @@ pub fn round_trip(kind: Kind, bytes: &[u8]) -> Option<Result<String, mplp_core::
         Kind::Collab => rt::<mplp_collab::Collab>(bytes),
         Kind::Context => rt::<mplp_context::Context>(bytes),
         Kind::Confirm => rt::<mplp_confirm::Confirm>(bytes),
+        Kind::Trace => rt::<mplp_trace::Trace>(bytes),
         Kind::MapEvent => rt::<mplp_events::MapEvent>(bytes),
         Kind::SaEvent => rt::<mplp_events::SaEvent>(bytes),
         Kind::Event => rt::<mplp_events::CoreEvent>(bytes),

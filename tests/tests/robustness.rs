@@ -87,6 +87,7 @@ fn not_json_is_a_syntax_error_at_the_root() {
         Kind::Collab,
         Kind::Context,
         Kind::Confirm,
+        Kind::Trace,
         Kind::MapEvent,
         Kind::SaEvent,
         Kind::Event,
@@ -108,7 +109,7 @@ proptest! {
     }
 
     #[test]
-    fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..8) {
+    fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..9) {
         let bytes = serde_json::to_vec(&v).unwrap();
         let report = validate(Kind::ALL[k], &bytes);
         if !report.is_valid() {

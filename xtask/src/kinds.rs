@@ -205,6 +205,14 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_confirm::Confirm>)
     ),
     doc!(
+        "trace",
+        mplp_trace::Trace,
+        SchemaKind::Trace,
+        None,
+        "trace-",
+        Some(rust_schema::<mplp_trace::Trace>)
+    ),
+    doc!(
         "map-event",
         mplp_events::MapEvent,
         SchemaKind::MapEvent,

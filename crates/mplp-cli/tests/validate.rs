@@ -148,6 +148,7 @@ fn pathological_inputs_never_panic() {
             "collab",
             "context",
             "confirm",
+            "trace",
             "map-event",
             "sa-event",
             "event",

@@ -1,7 +1,7 @@
 //! The canonical schemas (our rendering), embedded, and validation of a
 //! `serde_json::Value` against them with the [`jsonschema`] crate.
 //!
-//! The 16 schema files of `schemas/` are compiled into the crate
+//! The 17 schema files of `schemas/` are compiled into the crate
 //! ([`FILES`]). [`validate`] checks a value against one of them, fully
 //! offline: every embedded file is registered under its `$id`, so `$ref`s
 //! between files resolve without any network or file access. Format
@@ -52,10 +52,10 @@ use crate::{Pointer, Report, Rule, Violation};
 /// The embedded schema files: path below `schemas/` and text.
 ///
 /// ```
-/// assert_eq!(mplp_core::schema::FILES.len(), 16);
+/// assert_eq!(mplp_core::schema::FILES.len(), 17);
 /// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
 /// ```
-pub const FILES: [(&str, &str); 16] = [
+pub const FILES: [(&str, &str); 17] = [
     (
         "mplp-plan.schema.json",
         include_str!("../schemas/mplp-plan.schema.json"),
@@ -75,6 +75,10 @@ pub const FILES: [(&str, &str); 16] = [
     (
         "mplp-confirm.schema.json",
         include_str!("../schemas/mplp-confirm.schema.json"),
+    ),
+    (
+        "mplp-trace.schema.json",
+        include_str!("../schemas/mplp-trace.schema.json"),
     ),
     (
         "common/metadata.schema.json",
@@ -143,6 +147,8 @@ pub enum SchemaKind {
     Context,
     /// `mplp-confirm.schema.json`.
     Confirm,
+    /// `mplp-trace.schema.json`.
+    Trace,
     /// `common/metadata.schema.json` (the `meta` block).
     Metadata,
     /// `common/identifiers.schema.json` (a lowercase UUID v4).
@@ -172,12 +178,13 @@ pub enum SchemaKind {
 
 impl SchemaKind {
     /// Every kind.
-    pub const ALL: [SchemaKind; 17] = [
+    pub const ALL: [SchemaKind; 18] = [
         SchemaKind::Plan,
         SchemaKind::Dialog,
         SchemaKind::Collab,
         SchemaKind::Context,
         SchemaKind::Confirm,
+        SchemaKind::Trace,
         SchemaKind::Metadata,
         SchemaKind::Identifier,
         SchemaKind::BaseEvent,
@@ -201,6 +208,7 @@ impl SchemaKind {
             SchemaKind::Collab => "collab",
             SchemaKind::Context => "context",
             SchemaKind::Confirm => "confirm",
+            SchemaKind::Trace => "trace",
             SchemaKind::Metadata => "metadata",
             SchemaKind::Identifier => "identifier",
             SchemaKind::BaseEvent => "base-event",
@@ -229,6 +237,7 @@ impl SchemaKind {
             SchemaKind::Collab => "mplp-collab.schema.json",
             SchemaKind::Context => "mplp-context.schema.json",
             SchemaKind::Confirm => "mplp-confirm.schema.json",
+            SchemaKind::Trace => "mplp-trace.schema.json",
             SchemaKind::Metadata => "common/metadata.schema.json",
             SchemaKind::Identifier => "common/identifiers.schema.json",
             SchemaKind::BaseEvent => "common/events.schema.json",

@@ -39,6 +39,7 @@ KIND_SCHEMA = {
     "collab": "mplp-collab.schema.json",
     "context": "mplp-context.schema.json",
     "confirm": "mplp-confirm.schema.json",
+    "trace": "mplp-trace.schema.json",
     "map-event": "events/mplp-map-event.schema.json",
     "sa-event": "events/mplp-sa-event.schema.json",
 }

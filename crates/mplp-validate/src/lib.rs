@@ -39,7 +39,7 @@ mplp_core::wire_enum! {
     /// use mplp_validate::Kind;
     /// assert_eq!("map-log".parse::<Kind>().unwrap(), Kind::MapLog);
     /// assert!(Kind::MapLog.is_log());
-    /// assert_eq!(Kind::NAMES.len(), 10);
+    /// assert_eq!(Kind::NAMES.len(), 11);
     /// ```
     pub enum Kind {
         /// A Dialog document.
@@ -52,6 +52,8 @@ mplp_core::wire_enum! {
         Context = "context",
         /// A Confirm document.
         Confirm = "confirm",
+        /// A Trace document.
+        Trace = "trace",
         /// One MAP event.
         MapEvent = "map-event",
         /// One SA event.
@@ -70,7 +72,7 @@ mplp_core::wire_enum! {
 pub const AUTO: &str = "auto";
 
 /// What [`AUTO`] does, in one line (its `--help` text).
-pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, a Context's `root`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
+pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, a Trace's `root_span`, a Context's `root`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
 
 /// The rule id of an input whose kind cannot be recognised.
 pub const UNKNOWN_KIND: Rule = Rule::new("unknown-kind");
@@ -88,6 +90,7 @@ impl Kind {
             Kind::Plan => "A Plan document",
             Kind::Collab => "A Collab document",
             Kind::Context => "A Context document",
+            Kind::Trace => "A Trace document",
             Kind::Confirm => "A Confirm document",
             Kind::MapEvent => "One MAP event",
             Kind::SaEvent => "One SA event",
@@ -107,7 +110,7 @@ impl Kind {
     /// assert_eq!(Kind::parse_or_auto("auto"), Ok(None));
     /// assert_eq!(Kind::parse_or_auto("plan"), Ok(Some(Kind::Plan)));
     /// let err = Kind::parse_or_auto("plans").unwrap_err().to_string();
-    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, context, confirm, map-event, sa-event, event, map-log, sa-log");
+    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, context, confirm, trace, map-event, sa-event, event, map-log, sa-log");
     /// ```
     pub fn parse_or_auto(name: &str) -> Result<Option<Kind>, UnknownKind> {
         if name == AUTO {
@@ -149,6 +152,7 @@ pub fn validate_document(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
         Kind::Context => mplp_context::Context::validate_json(bytes).report,
+        Kind::Trace => mplp_trace::Trace::validate_json(bytes).report,
         Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
         Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
@@ -227,6 +231,8 @@ struct Probe {
     event_type: bool,
     #[serde(default, deserialize_with = "present")]
     confirm_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    root_span: bool,
     /// Only a Context has a top-level `root` (Trace's is `root_span`).
     #[serde(default, deserialize_with = "present")]
     root: bool,
@@ -244,7 +250,8 @@ struct EventTypeProbe {
 }
 
 /// Recognises the kind of a single document from its members: a MAP or SA
-/// `event_type` (or `session_id`/`sa_id`), `event_family`, `plan_id`,
+/// `event_type` (or `session_id`/`sa_id`), `event_family`, `root_span` (a
+/// Trace, which carries `plan_id` too), `plan_id`,
 /// `dialog_id`, `collab_id`, `confirm_id`, then a top-level `root` (a Context: every
 /// other module carries `context_id` too, so `context_id` tells nothing),
 /// in that order (SA events carry `plan_id` too).
@@ -299,6 +306,9 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         Kind::SaEvent
     } else if probe.event_family {
         Kind::Event
+    } else if probe.root_span {
+        // Before plans: a Trace carries `plan_id` too.
+        Kind::Trace
     } else if probe.plan_id {
         Kind::Plan
     } else if probe.dialog_id {
@@ -313,7 +323,7 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         return Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `root` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `root_span` (a Trace), `root` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
         ));
     };
     Ok(kind)
@@ -332,6 +342,7 @@ fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
         event_family: has("event_family"),
         event_type: has("event_type"),
         confirm_id: has("confirm_id"),
+        root_span: has("root_span"),
         root: has("root"),
     };
     let event_type = map
@@ -419,6 +430,7 @@ mod tests {
             (Kind::Dialog, <mplp_dialog::Dialog as Document>::KIND),
             (Kind::Collab, <mplp_collab::Collab as Document>::KIND),
             (Kind::Context, <mplp_context::Context as Document>::KIND),
+            (Kind::Trace, <mplp_trace::Trace as Document>::KIND),
             (Kind::Confirm, <mplp_confirm::Confirm as Document>::KIND),
             (Kind::MapEvent, <mplp_events::MapEvent as Document>::KIND),
             (Kind::SaEvent, <mplp_events::SaEvent as Document>::KIND),
@@ -453,6 +465,10 @@ mod tests {
         assert_eq!(
             detect(br#"{"confirm_id":1,"target_id":2}"#),
             Ok(Kind::Confirm)
+        );
+        assert_eq!(
+            detect(br#"{"root_span":{},"plan_id":1,"context_id":2}"#),
+            Ok(Kind::Trace)
         );
         assert_eq!(
             detect(br#"{"context_id":1}"#).unwrap_err().rule,
