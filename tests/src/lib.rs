@@ -43,6 +43,8 @@ pub enum Kind {
     Confirm,
     /// `trace-`
     Trace,
+    /// `role-`
+    Role,
     /// `map-event-`
     MapEvent,
     /// `sa-event-`
@@ -57,13 +59,14 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Plan,
         Kind::Dialog,
         Kind::Collab,
         Kind::Context,
         Kind::Confirm,
         Kind::Trace,
+        Kind::Role,
         Kind::MapEvent,
         Kind::SaEvent,
         Kind::Event,
@@ -83,6 +86,7 @@ impl Kind {
             ("dialog", Kind::Dialog),
             ("collab", Kind::Collab),
             ("context", Kind::Context),
+            ("role", Kind::Role),
             ("confirm", Kind::Confirm),
             ("trace", Kind::Trace),
             ("event", Kind::Event),
@@ -100,6 +104,7 @@ pub fn validate(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
         Kind::Context => mplp_context::Context::validate_json(bytes).report,
+        Kind::Role => mplp_role::Role::validate_json(bytes).report,
         Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
         Kind::Trace => mplp_trace::Trace::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
@@ -120,6 +125,7 @@ pub fn round_trip(kind: Kind, bytes: &[u8]) -> Option<Result<String, mplp_core::
         Kind::Dialog => rt::<mplp_dialog::Dialog>(bytes),
         Kind::Collab => rt::<mplp_collab::Collab>(bytes),
         Kind::Context => rt::<mplp_context::Context>(bytes),
+        Kind::Role => rt::<mplp_role::Role>(bytes),
         Kind::Confirm => rt::<mplp_confirm::Confirm>(bytes),
         Kind::Trace => rt::<mplp_trace::Trace>(bytes),
         Kind::MapEvent => rt::<mplp_events::MapEvent>(bytes),

@@ -88,6 +88,7 @@ fn not_json_is_a_syntax_error_at_the_root() {
         Kind::Context,
         Kind::Confirm,
         Kind::Trace,
+        Kind::Role,
         Kind::MapEvent,
         Kind::SaEvent,
         Kind::Event,
@@ -109,7 +110,7 @@ proptest! {
     }
 
     #[test]
-    fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..9) {
+    fn random_json_never_panics_and_is_rejected_or_explained(v in arb_json(), k in 0usize..10) {
         let bytes = serde_json::to_vec(&v).unwrap();
         let report = validate(Kind::ALL[k], &bytes);
         if !report.is_valid() {

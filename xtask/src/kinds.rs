@@ -213,6 +213,14 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_trace::Trace>)
     ),
     doc!(
+        "role",
+        mplp_role::Role,
+        SchemaKind::Role,
+        None,
+        "role-",
+        Some(rust_schema::<mplp_role::Role>)
+    ),
+    doc!(
         "map-event",
         mplp_events::MapEvent,
         SchemaKind::MapEvent,

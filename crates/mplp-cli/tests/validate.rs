@@ -149,6 +149,7 @@ fn pathological_inputs_never_panic() {
             "context",
             "confirm",
             "trace",
+            "role",
             "map-event",
             "sa-event",
             "event",

@@ -1,7 +1,7 @@
 //! The canonical schemas (our rendering), embedded, and validation of a
 //! `serde_json::Value` against them with the [`jsonschema`] crate.
 //!
-//! The 17 schema files of `schemas/` are compiled into the crate
+//! The 18 schema files of `schemas/` are compiled into the crate
 //! ([`FILES`]). [`validate`] checks a value against one of them, fully
 //! offline: every embedded file is registered under its `$id`, so `$ref`s
 //! between files resolve without any network or file access. Format
@@ -52,10 +52,10 @@ use crate::{Pointer, Report, Rule, Violation};
 /// The embedded schema files: path below `schemas/` and text.
 ///
 /// ```
-/// assert_eq!(mplp_core::schema::FILES.len(), 17);
+/// assert_eq!(mplp_core::schema::FILES.len(), 18);
 /// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
 /// ```
-pub const FILES: [(&str, &str); 17] = [
+pub const FILES: [(&str, &str); 18] = [
     (
         "mplp-plan.schema.json",
         include_str!("../schemas/mplp-plan.schema.json"),
@@ -79,6 +79,10 @@ pub const FILES: [(&str, &str); 17] = [
     (
         "mplp-trace.schema.json",
         include_str!("../schemas/mplp-trace.schema.json"),
+    ),
+    (
+        "mplp-role.schema.json",
+        include_str!("../schemas/mplp-role.schema.json"),
     ),
     (
         "common/metadata.schema.json",
@@ -149,6 +153,8 @@ pub enum SchemaKind {
     Confirm,
     /// `mplp-trace.schema.json`.
     Trace,
+    /// `mplp-role.schema.json`.
+    Role,
     /// `common/metadata.schema.json` (the `meta` block).
     Metadata,
     /// `common/identifiers.schema.json` (a lowercase UUID v4).
@@ -178,13 +184,14 @@ pub enum SchemaKind {
 
 impl SchemaKind {
     /// Every kind.
-    pub const ALL: [SchemaKind; 18] = [
+    pub const ALL: [SchemaKind; 19] = [
         SchemaKind::Plan,
         SchemaKind::Dialog,
         SchemaKind::Collab,
         SchemaKind::Context,
         SchemaKind::Confirm,
         SchemaKind::Trace,
+        SchemaKind::Role,
         SchemaKind::Metadata,
         SchemaKind::Identifier,
         SchemaKind::BaseEvent,
@@ -209,6 +216,7 @@ impl SchemaKind {
             SchemaKind::Context => "context",
             SchemaKind::Confirm => "confirm",
             SchemaKind::Trace => "trace",
+            SchemaKind::Role => "role",
             SchemaKind::Metadata => "metadata",
             SchemaKind::Identifier => "identifier",
             SchemaKind::BaseEvent => "base-event",
@@ -238,6 +246,7 @@ impl SchemaKind {
             SchemaKind::Context => "mplp-context.schema.json",
             SchemaKind::Confirm => "mplp-confirm.schema.json",
             SchemaKind::Trace => "mplp-trace.schema.json",
+            SchemaKind::Role => "mplp-role.schema.json",
             SchemaKind::Metadata => "common/metadata.schema.json",
             SchemaKind::Identifier => "common/identifiers.schema.json",
             SchemaKind::BaseEvent => "common/events.schema.json",

@@ -38,6 +38,7 @@ KIND_SCHEMA = {
     "dialog": "mplp-dialog.schema.json",
     "collab": "mplp-collab.schema.json",
     "context": "mplp-context.schema.json",
+    "role": "mplp-role.schema.json",
     "confirm": "mplp-confirm.schema.json",
     "trace": "mplp-trace.schema.json",
     "map-event": "events/mplp-map-event.schema.json",

@@ -39,7 +39,7 @@ mplp_core::wire_enum! {
     /// use mplp_validate::Kind;
     /// assert_eq!("map-log".parse::<Kind>().unwrap(), Kind::MapLog);
     /// assert!(Kind::MapLog.is_log());
-    /// assert_eq!(Kind::NAMES.len(), 11);
+    /// assert_eq!(Kind::NAMES.len(), 12);
     /// ```
     pub enum Kind {
         /// A Dialog document.
@@ -54,6 +54,8 @@ mplp_core::wire_enum! {
         Confirm = "confirm",
         /// A Trace document.
         Trace = "trace",
+        /// A Role document.
+        Role = "role",
         /// One MAP event.
         MapEvent = "map-event",
         /// One SA event.
@@ -72,7 +74,7 @@ mplp_core::wire_enum! {
 pub const AUTO: &str = "auto";
 
 /// What [`AUTO`] does, in one line (its `--help` text).
-pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, a Trace's `root_span`, a Context's `root`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
+pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a Trace's `root_span`, a Context's `root`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
 
 /// The rule id of an input whose kind cannot be recognised.
 pub const UNKNOWN_KIND: Rule = Rule::new("unknown-kind");
@@ -90,6 +92,7 @@ impl Kind {
             Kind::Plan => "A Plan document",
             Kind::Collab => "A Collab document",
             Kind::Context => "A Context document",
+            Kind::Role => "A Role document",
             Kind::Trace => "A Trace document",
             Kind::Confirm => "A Confirm document",
             Kind::MapEvent => "One MAP event",
@@ -110,7 +113,7 @@ impl Kind {
     /// assert_eq!(Kind::parse_or_auto("auto"), Ok(None));
     /// assert_eq!(Kind::parse_or_auto("plan"), Ok(Some(Kind::Plan)));
     /// let err = Kind::parse_or_auto("plans").unwrap_err().to_string();
-    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, context, confirm, trace, map-event, sa-event, event, map-log, sa-log");
+    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, context, confirm, trace, role, map-event, sa-event, event, map-log, sa-log");
     /// ```
     pub fn parse_or_auto(name: &str) -> Result<Option<Kind>, UnknownKind> {
         if name == AUTO {
@@ -152,6 +155,7 @@ pub fn validate_document(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
         Kind::Context => mplp_context::Context::validate_json(bytes).report,
+        Kind::Role => mplp_role::Role::validate_json(bytes).report,
         Kind::Trace => mplp_trace::Trace::validate_json(bytes).report,
         Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
@@ -233,6 +237,8 @@ struct Probe {
     confirm_id: bool,
     #[serde(default, deserialize_with = "present")]
     root_span: bool,
+    #[serde(default, deserialize_with = "present")]
+    role_id: bool,
     /// Only a Context has a top-level `root` (Trace's is `root_span`).
     #[serde(default, deserialize_with = "present")]
     root: bool,
@@ -252,7 +258,7 @@ struct EventTypeProbe {
 /// Recognises the kind of a single document from its members: a MAP or SA
 /// `event_type` (or `session_id`/`sa_id`), `event_family`, `root_span` (a
 /// Trace, which carries `plan_id` too), `plan_id`,
-/// `dialog_id`, `collab_id`, `confirm_id`, then a top-level `root` (a Context: every
+/// `dialog_id`, `collab_id`, `confirm_id`, `role_id`, then a top-level `root` (a Context: every
 /// other module carries `context_id` too, so `context_id` tells nothing),
 /// in that order (SA events carry `plan_id` too).
 /// A member counts when it is present, whatever its value (`"plan_id": null`
@@ -317,13 +323,15 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         Kind::Collab
     } else if probe.confirm_id {
         Kind::Confirm
+    } else if probe.role_id {
+        Kind::Role
     } else if probe.root {
         Kind::Context
     } else {
         return Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `root_span` (a Trace), `root` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, `root_span` (a Trace), `root` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
         ));
     };
     Ok(kind)
@@ -343,6 +351,7 @@ fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
         event_type: has("event_type"),
         confirm_id: has("confirm_id"),
         root_span: has("root_span"),
+        role_id: has("role_id"),
         root: has("root"),
     };
     let event_type = map
@@ -430,6 +439,7 @@ mod tests {
             (Kind::Dialog, <mplp_dialog::Dialog as Document>::KIND),
             (Kind::Collab, <mplp_collab::Collab as Document>::KIND),
             (Kind::Context, <mplp_context::Context as Document>::KIND),
+            (Kind::Role, <mplp_role::Role as Document>::KIND),
             (Kind::Trace, <mplp_trace::Trace as Document>::KIND),
             (Kind::Confirm, <mplp_confirm::Confirm as Document>::KIND),
             (Kind::MapEvent, <mplp_events::MapEvent as Document>::KIND),
@@ -470,6 +480,7 @@ mod tests {
             detect(br#"{"root_span":{},"plan_id":1,"context_id":2}"#),
             Ok(Kind::Trace)
         );
+        assert_eq!(detect(br#"{"role_id":1,"name":2}"#), Ok(Kind::Role));
         assert_eq!(
             detect(br#"{"context_id":1}"#).unwrap_err().rule,
             UNKNOWN_KIND
