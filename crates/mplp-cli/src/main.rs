@@ -1,7 +1,7 @@
 //! `mplp`: validate, render, convert and simulate MPLP v1.0.0 documents.
 //!
 //! ```text
-//! mplp validate [--kind auto|dialog|plan|collab|map-event|sa-event|event|map-log|sa-log]
+//! mplp validate [--kind auto|dialog|plan|collab|context|confirm|trace|role|map-event|sa-event|event|map-log|sa-log]
 //!               [--format text|json] FILE...        (`-` reads standard input)
 //! mplp plan render --format mermaid|dot PLAN.json
 //! mplp dialog convert --to openai|anthropic DIALOG.json

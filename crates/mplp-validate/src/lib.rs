@@ -74,7 +74,7 @@ mplp_core::wire_enum! {
 pub const AUTO: &str = "auto";
 
 /// What [`AUTO`] does, in one line (its `--help` text).
-pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a Trace's `root_span`, a Context's `root`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
+pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a Trace's `root_span` or `trace_id`, a Context's `root` or `context_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
 
 /// The rule id of an input whose kind cannot be recognised.
 pub const UNKNOWN_KIND: Rule = Rule::new("unknown-kind");
@@ -239,9 +239,16 @@ struct Probe {
     root_span: bool,
     #[serde(default, deserialize_with = "present")]
     role_id: bool,
+    /// Only a Trace has a top-level `trace_id` among the documents
+    /// (events, which have one too, are recognised first).
+    #[serde(default, deserialize_with = "present")]
+    trace_id: bool,
     /// Only a Context has a top-level `root` (Trace's is `root_span`).
     #[serde(default, deserialize_with = "present")]
     root: bool,
+    /// Every module but Role carries `context_id`: the last resort (Context).
+    #[serde(default, deserialize_with = "present")]
+    context_id: bool,
 }
 
 /// `true` for a member that is there, skipping its value.
@@ -255,12 +262,14 @@ struct EventTypeProbe {
     event_type: Option<String>,
 }
 
-/// Recognises the kind of a single document from its members: a MAP or SA
-/// `event_type` (or `session_id`/`sa_id`), `event_family`, `root_span` (a
-/// Trace, which carries `plan_id` too), `plan_id`,
-/// `dialog_id`, `collab_id`, `confirm_id`, `role_id`, then a top-level `root` (a Context: every
-/// other module carries `context_id` too, so `context_id` tells nothing),
-/// in that order (SA events carry `plan_id` too).
+/// Recognises the kind of a single document from its members, in this
+/// order: a MAP or SA `event_type` (or `session_id`/`sa_id`), `event_family`
+/// (events first: they carry `plan_id`, `context_id` and `trace_id` too),
+/// `root_span` or a top-level `trace_id` (a Trace, which carries `plan_id`
+/// too), `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a
+/// top-level `root` (a Context), and last `context_id` alone (a Context:
+/// every other module carries `context_id` too, so it decides only when no
+/// other id does; a kind added later must be tested before it).
 /// A member counts when it is present, whatever its value (`"plan_id": null`
 /// is a plan with a wrong `plan_id`).
 ///
@@ -312,7 +321,7 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         Kind::SaEvent
     } else if probe.event_family {
         Kind::Event
-    } else if probe.root_span {
+    } else if probe.root_span || probe.trace_id {
         // Before plans: a Trace carries `plan_id` too.
         Kind::Trace
     } else if probe.plan_id {
@@ -325,13 +334,13 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         Kind::Confirm
     } else if probe.role_id {
         Kind::Role
-    } else if probe.root {
+    } else if probe.root || probe.context_id {
         Kind::Context
     } else {
         return Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, `root_span` (a Trace), `root` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, `root_span`/`trace_id` (a Trace), `root`/`context_id` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
         ));
     };
     Ok(kind)
@@ -352,7 +361,9 @@ fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
         confirm_id: has("confirm_id"),
         root_span: has("root_span"),
         role_id: has("role_id"),
+        trace_id: has("trace_id"),
         root: has("root"),
+        context_id: has("context_id"),
     };
     let event_type = map
         .get("event_type")
@@ -469,8 +480,19 @@ mod tests {
         );
         assert_eq!(detect(br#"{"dialog_id":1}"#), Ok(Kind::Dialog));
         assert_eq!(detect(br#"{"collab_id":1}"#), Ok(Kind::Collab));
-        // A Context is told by `root`; `context_id` alone tells nothing.
+        // A Context is told by `root`, or by `context_id` when no other id is there.
         assert_eq!(detect(br#"{"context_id":1,"root":{}}"#), Ok(Kind::Context));
+        assert_eq!(detect(br#"{"context_id":1,"title":2}"#), Ok(Kind::Context));
+        assert_eq!(
+            detect(br#"{"context_id":1,"collab_id":2}"#),
+            Ok(Kind::Collab)
+        );
+        assert_eq!(detect(br#"{"context_id":1,"trace_id":2}"#), Ok(Kind::Trace));
+        assert_eq!(detect(br#"{"trace_id":1,"plan_id":2}"#), Ok(Kind::Trace));
+        assert_eq!(
+            detect(br#"{"trace_id":1,"event_family":"x"}"#),
+            Ok(Kind::Event)
+        );
         assert_eq!(detect(br#"{"root":1,"plan_id":2}"#), Ok(Kind::Plan));
         assert_eq!(
             detect(br#"{"confirm_id":1,"target_id":2}"#),
@@ -481,10 +503,6 @@ mod tests {
             Ok(Kind::Trace)
         );
         assert_eq!(detect(br#"{"role_id":1,"name":2}"#), Ok(Kind::Role));
-        assert_eq!(
-            detect(br#"{"context_id":1}"#).unwrap_err().rule,
-            UNKNOWN_KIND
-        );
         let unknown = detect(br#"{"x":1}"#).unwrap_err();
         assert_eq!(unknown.rule, UNKNOWN_KIND);
         for text in [&b"{"[..], b"[", b"", b"nul", b"[1,]"] {
