@@ -1,9 +1,9 @@
 //! The Confirm lifecycle: each decision is a trigger, one table
 //! ([`DecisionStatus::rule`]).
 
-use mplp_core::{Error, TransitionError};
+use mplp_core::{Error, TransitionError, Violation};
 
-use crate::{Confirm, ConfirmDecision, ConfirmStatus, DecisionStatus};
+use crate::{CONFIRM_UNIQUE_DECISION_IDS, Confirm, ConfirmDecision, ConfirmStatus, DecisionStatus};
 
 impl DecisionStatus {
     /// The lifecycle table, and the only place it lives: the Confirm
@@ -95,9 +95,25 @@ impl Confirm {
     /// ```
     ///
     /// # Errors
-    /// A [`TransitionError`] (rule `lifecycle-transition`, at `/status`).
+    /// A [`TransitionError`] (rule `lifecycle-transition`, at `/status`);
+    /// `confirm_unique_decision_ids` when a recorded decision has the same id.
     pub fn decide(&mut self, decision: ConfirmDecision) -> Result<(), Error> {
-        self.status = self.status.decide(decision.status)?;
+        let next = self.status.decide(decision.status)?;
+        if let Some(i) = self
+            .decisions()
+            .iter()
+            .position(|d| d.decision_id == decision.decision_id)
+        {
+            return Err(Error::State(Violation::error(
+                format!("/decisions/{i}/decision_id"),
+                CONFIRM_UNIQUE_DECISION_IDS,
+                format!(
+                    "decision {} is already recorded (decision {i}); decision ids must be unique",
+                    decision.decision_id
+                ),
+            )));
+        }
+        self.status = next;
         self.decisions.get_or_insert_with(Vec::new).push(decision);
         Ok(())
     }

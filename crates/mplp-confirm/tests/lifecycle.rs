@@ -80,6 +80,23 @@ fn a_rejection_can_be_followed_by_an_approval_but_nothing_follows_approval() {
     );
 }
 
+#[test]
+fn a_reused_decision_id_is_refused_and_changes_nothing() {
+    let mut c = confirm();
+    let first = ConfirmDecision::new(DecisionStatus::Rejected, "dba");
+    let mut again = ConfirmDecision::new(DecisionStatus::Approved, "dba");
+    again.decision_id = first.decision_id;
+    c.decide(first).unwrap();
+    let before = c.clone();
+    let err = c.decide(again).unwrap_err();
+    assert_eq!(
+        err.rule().map(|r| r.as_str()),
+        Some("confirm_unique_decision_ids")
+    );
+    assert_eq!(err.pointer(), Some("/decisions/0/decision_id"));
+    assert_eq!(c, before);
+}
+
 fn rules_of(v: &Value) -> Vec<(String, String, Severity)> {
     Confirm::validate_value(v)
         .report
