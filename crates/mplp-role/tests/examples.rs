@@ -54,6 +54,12 @@ fn invalid_examples_report_their_pointer_and_rule() {
         .unwrap();
         let v = Role::validate_json(&text);
         assert!(!v.is_valid(), "{} is valid", f.display());
+        // Deserialize means valid: serde refuses it too.
+        assert!(
+            serde_json::from_str::<Role>(&text).is_err(),
+            "{}",
+            f.display()
+        );
         let found: Vec<(String, &str)> = v
             .report
             .errors()
