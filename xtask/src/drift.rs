@@ -11,7 +11,7 @@ use crate::diff::{Drift, compare};
 use crate::kinds::Kind;
 use crate::normalize::SchemaSet;
 
-/// The 14 schema files of one tree, ready for normalisation.
+/// The schema files of one tree, ready for normalisation.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Schemas {
     set: SchemaSet,
@@ -20,7 +20,7 @@ pub(crate) struct Schemas {
 }
 
 impl Schemas {
-    /// Loads the 14 files (the paths of [`FILES`]) from `dir`.
+    /// Loads the files (the paths of [`FILES`]) from `dir`.
     pub(crate) fn load(dir: &Path) -> Result<Self, String> {
         let mut files = Vec::new();
         for (path, _) in FILES {
@@ -240,7 +240,7 @@ fn split(kind: &str, label: String, file: &'static str, all: Vec<Drift>) -> Type
     out
 }
 
-/// Compares every one of the 14 files of `ours` with `upstream`, semantically.
+/// Compares every one of the files of `ours` with `upstream`, semantically.
 pub(crate) fn upstream_drift(ours: &Schemas, upstream: &Schemas) -> Result<Vec<Drift>, String> {
     let mut out = Vec::new();
     for (path, _) in FILES {

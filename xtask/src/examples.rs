@@ -102,7 +102,8 @@ fn schema_for(name: &str, value: &Value) -> Option<SchemaKind> {
     match best {
         Some((_, kind)) => Some(*kind),
         None if name.starts_with("event-") => Some(SchemaKind::event_for(value)),
-        None => None,
+        // Any other document kind: its prefix in the kinds table.
+        None => kinds::for_example(name).map(|k| k.schema_for(value)),
     }
 }
 

@@ -187,6 +187,34 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_collab::Collab>)
     ),
     doc!(
+        mplp_kinds::CONTEXT,
+        mplp_context::Context,
+        SchemaKind::Context,
+        None,
+        Some(rust_schema::<mplp_context::Context>)
+    ),
+    doc!(
+        mplp_kinds::CONFIRM,
+        mplp_confirm::Confirm,
+        SchemaKind::Confirm,
+        None,
+        Some(rust_schema::<mplp_confirm::Confirm>)
+    ),
+    doc!(
+        mplp_kinds::TRACE,
+        mplp_trace::Trace,
+        SchemaKind::Trace,
+        None,
+        Some(rust_schema::<mplp_trace::Trace>)
+    ),
+    doc!(
+        mplp_kinds::ROLE,
+        mplp_role::Role,
+        SchemaKind::Role,
+        None,
+        Some(rust_schema::<mplp_role::Role>)
+    ),
+    doc!(
         mplp_kinds::MAP_EVENT,
         mplp_events::MapEvent,
         SchemaKind::MapEvent,

@@ -23,7 +23,7 @@
 //! 3. **differential**: mutants of the valid examples (10,000 per kind by
 //!    default) must get the same verdict from jsonschema and the Rust types,
 //!    and the thorough pass must agree with the typed parse (`mutate.rs`).
-//! 4. **upstream** (with `--upstream DIR`): our 14 schema files are
+//! 4. **upstream** (with `--upstream DIR`): our schema files are
 //!    compared semantically with another copy of the canonical schemas.
 //!
 //! Every check is also a `#[test]` of this crate, including tests that

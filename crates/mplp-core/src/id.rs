@@ -328,10 +328,38 @@ mplp_id! {
     pub struct SpanId;
 }
 mplp_id! {
+    /// Identifies a Confirm (an approval request and its decisions).
+    pub struct ConfirmId;
+}
+mplp_id! {
     /// An identifier of any MPLP object, used where the schema does not say
     /// which kind (for example the `id` of a [`Ref`](crate::Ref)).
     pub struct MplpId;
 }
+
+/// Every typed id of this crate converts to an untyped [`MplpId`] without a
+/// check (each holds a canonical v4 UUID): for the `id` of a [`Ref`](crate::Ref)
+/// or the target of a Confirm.
+///
+/// ```
+/// use mplp_core::{MplpId, PlanId};
+/// let plan = PlanId::new();
+/// assert_eq!(MplpId::from(plan).to_string(), plan.to_string());
+/// ```
+macro_rules! into_mplp_id {
+    ($($t:ident),*) => {
+        $(
+            impl From<$t> for MplpId {
+                fn from(id: $t) -> MplpId {
+                    MplpId(id.0)
+                }
+            }
+        )*
+    };
+}
+into_mplp_id!(
+    ContextId, DialogId, ThreadId, PlanId, StepId, CollabId, EventId, TraceId, SpanId, ConfirmId
+);
 
 #[cfg(test)]
 mod tests {

@@ -76,8 +76,8 @@ pub use document::{Document, Validation};
 pub use error::{Error, Report, Rule, Severity, TransitionError, Violation};
 pub use event::{BaseEvent, EVENT_TYPE_PATTERN, EventType, EventTypeError};
 pub use id::{
-    CollabId, ContextId, DialogId, EventId, IdError, MplpId, PlanId, SpanId, StepId, ThreadId,
-    TraceId,
+    CollabId, ConfirmId, ContextId, DialogId, EventId, IdError, MplpId, PlanId, SpanId, StepId,
+    ThreadId, TraceId,
 };
 pub use meta::{CrossCutting, Meta};
 /// `#[derive(Wire)]`: see the [`mplp_derive`] crate.

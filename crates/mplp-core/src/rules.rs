@@ -366,11 +366,13 @@ pub fn apply<'a>(
     let mut out = Report::new();
     for mut v in report {
         if let Some(info) = lookup(v.rule.as_str()) {
-            if info.scope != Scope::Api {
-                v.severity = match profile {
-                    Profile::Strict => info.strict,
-                    Profile::Canonical => info.canonical,
-                };
+            // Profiles only relax: `strict` is what the SDK reports, and
+            // `canonical` turns the errors of SDK-level rules into warnings.
+            if info.scope != Scope::Api
+                && profile == Profile::Canonical
+                && info.canonical == Severity::Warning
+            {
+                v.severity = Severity::Warning;
             }
         }
         out.push(v);

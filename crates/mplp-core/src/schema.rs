@@ -1,7 +1,7 @@
 //! The canonical schemas (our rendering), embedded, and validation of a
 //! `serde_json::Value` against them with the [`jsonschema`] crate.
 //!
-//! The 14 schema files of `schemas/` are compiled into the crate
+//! The 18 schema files of `schemas/` are compiled into the crate
 //! ([`FILES`]). [`validate`] checks a value against one of them, fully
 //! offline: every embedded file is registered under its `$id`, so `$ref`s
 //! between files resolve without any network or file access. Format
@@ -52,10 +52,10 @@ use crate::{Pointer, Report, Rule, Violation};
 /// The embedded schema files: path below `schemas/` and text.
 ///
 /// ```
-/// assert_eq!(mplp_core::schema::FILES.len(), 14);
+/// assert_eq!(mplp_core::schema::FILES.len(), 18);
 /// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
 /// ```
-pub const FILES: [(&str, &str); 14] = [
+pub const FILES: [(&str, &str); 18] = [
     (
         "mplp-plan.schema.json",
         include_str!("../schemas/mplp-plan.schema.json"),
@@ -67,6 +67,22 @@ pub const FILES: [(&str, &str); 14] = [
     (
         "mplp-collab.schema.json",
         include_str!("../schemas/mplp-collab.schema.json"),
+    ),
+    (
+        "mplp-context.schema.json",
+        include_str!("../schemas/mplp-context.schema.json"),
+    ),
+    (
+        "mplp-confirm.schema.json",
+        include_str!("../schemas/mplp-confirm.schema.json"),
+    ),
+    (
+        "mplp-trace.schema.json",
+        include_str!("../schemas/mplp-trace.schema.json"),
+    ),
+    (
+        "mplp-role.schema.json",
+        include_str!("../schemas/mplp-role.schema.json"),
     ),
     (
         "common/metadata.schema.json",
@@ -131,6 +147,14 @@ pub enum SchemaKind {
     Dialog,
     /// `mplp-collab.schema.json`.
     Collab,
+    /// `mplp-context.schema.json`.
+    Context,
+    /// `mplp-confirm.schema.json`.
+    Confirm,
+    /// `mplp-trace.schema.json`.
+    Trace,
+    /// `mplp-role.schema.json`.
+    Role,
     /// `common/metadata.schema.json` (the `meta` block).
     Metadata,
     /// `common/identifiers.schema.json` (a lowercase UUID v4).
@@ -160,10 +184,14 @@ pub enum SchemaKind {
 
 impl SchemaKind {
     /// Every kind.
-    pub const ALL: [SchemaKind; 15] = [
+    pub const ALL: [SchemaKind; 19] = [
         SchemaKind::Plan,
         SchemaKind::Dialog,
         SchemaKind::Collab,
+        SchemaKind::Context,
+        SchemaKind::Confirm,
+        SchemaKind::Trace,
+        SchemaKind::Role,
         SchemaKind::Metadata,
         SchemaKind::Identifier,
         SchemaKind::BaseEvent,
@@ -185,6 +213,10 @@ impl SchemaKind {
             SchemaKind::Plan => "plan",
             SchemaKind::Dialog => "dialog",
             SchemaKind::Collab => "collab",
+            SchemaKind::Context => "context",
+            SchemaKind::Confirm => "confirm",
+            SchemaKind::Trace => "trace",
+            SchemaKind::Role => "role",
             SchemaKind::Metadata => "metadata",
             SchemaKind::Identifier => "identifier",
             SchemaKind::BaseEvent => "base-event",
@@ -211,6 +243,10 @@ impl SchemaKind {
             SchemaKind::Plan => "mplp-plan.schema.json",
             SchemaKind::Dialog | SchemaKind::Governance => "mplp-dialog.schema.json",
             SchemaKind::Collab => "mplp-collab.schema.json",
+            SchemaKind::Context => "mplp-context.schema.json",
+            SchemaKind::Confirm => "mplp-confirm.schema.json",
+            SchemaKind::Trace => "mplp-trace.schema.json",
+            SchemaKind::Role => "mplp-role.schema.json",
             SchemaKind::Metadata => "common/metadata.schema.json",
             SchemaKind::Identifier => "common/identifiers.schema.json",
             SchemaKind::BaseEvent => "common/events.schema.json",

@@ -22,7 +22,7 @@
 //!
 //! // Recognising an example file from its name:
 //! assert_eq!(mplp_kinds::for_example("map-log-round-robin.ndjson").unwrap().name, "map-log");
-//! assert_eq!(KINDS.len(), 8);
+//! assert_eq!(KINDS.len(), 12);
 //! ```
 
 use std::io::BufRead;
@@ -145,6 +145,25 @@ pub static COLLAB: DocKind = document_kind!(
     mplp_collab::Collab,
     "A Collab document"
 );
+/// A Context document.
+pub static CONTEXT: DocKind = document_kind!(
+    "context",
+    "context-",
+    mplp_context::Context,
+    "A Context document"
+);
+/// A Confirm document.
+pub static CONFIRM: DocKind = document_kind!(
+    "confirm",
+    "confirm-",
+    mplp_confirm::Confirm,
+    "A Confirm document"
+);
+/// A Trace document.
+pub static TRACE: DocKind =
+    document_kind!("trace", "trace-", mplp_trace::Trace, "A Trace document");
+/// A Role document.
+pub static ROLE: DocKind = document_kind!("role", "role-", mplp_role::Role, "A Role document");
 /// One MAP event.
 pub static MAP_EVENT: DocKind = document_kind!(
     "map-event",
@@ -191,7 +210,8 @@ pub static SA_LOG: DocKind = DocKind {
 
 /// Every kind, in the order the CLI lists them.
 pub static KINDS: &[&DocKind] = &[
-    &DIALOG, &PLAN, &COLLAB, &MAP_EVENT, &SA_EVENT, &EVENT, &MAP_LOG, &SA_LOG,
+    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &MAP_EVENT, &SA_EVENT, &EVENT,
+    &MAP_LOG, &SA_LOG,
 ];
 
 /// The kind called `name` (`plan`, `map-log`, ...).
@@ -336,6 +356,10 @@ pub fn rules_by_crate() -> Vec<(&'static str, Vec<&'static RuleInfo>)> {
         ("mplp-dialog", mplp_dialog::rules::rules().collect()),
         ("mplp-collab", mplp_collab::rules::rules().collect()),
         ("mplp-events", mplp_events::rules::rules().collect()),
+        ("mplp-context", mplp_context::rules().collect()),
+        ("mplp-confirm", mplp_confirm::rules().collect()),
+        ("mplp-trace", mplp_trace::rules().collect()),
+        ("mplp-role", mplp_role::rules().collect()),
         ("mplp-kinds", rules().collect()),
     ]
 }

@@ -37,6 +37,10 @@ KIND_SCHEMA = {
     "plan": "mplp-plan.schema.json",
     "dialog": "mplp-dialog.schema.json",
     "collab": "mplp-collab.schema.json",
+    "context": "mplp-context.schema.json",
+    "role": "mplp-role.schema.json",
+    "confirm": "mplp-confirm.schema.json",
+    "trace": "mplp-trace.schema.json",
     "map-event": "events/mplp-map-event.schema.json",
     "sa-event": "events/mplp-sa-event.schema.json",
 }

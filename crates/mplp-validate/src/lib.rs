@@ -39,7 +39,7 @@ mplp_core::wire_enum! {
     /// use mplp_validate::Kind;
     /// assert_eq!("map-log".parse::<Kind>().unwrap(), Kind::MapLog);
     /// assert!(Kind::MapLog.is_log());
-    /// assert_eq!(Kind::NAMES.len(), 8);
+    /// assert_eq!(Kind::NAMES.len(), 12);
     /// ```
     pub enum Kind {
         /// A Dialog document.
@@ -48,6 +48,14 @@ mplp_core::wire_enum! {
         Plan = "plan",
         /// A Collab document.
         Collab = "collab",
+        /// A Context document.
+        Context = "context",
+        /// A Confirm document.
+        Confirm = "confirm",
+        /// A Trace document.
+        Trace = "trace",
+        /// A Role document.
+        Role = "role",
         /// One MAP event.
         MapEvent = "map-event",
         /// One SA event.
@@ -66,7 +74,7 @@ mplp_core::wire_enum! {
 pub const AUTO: &str = "auto";
 
 /// What [`AUTO`] does, in one line (its `--help` text).
-pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
+pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a Trace's `root_span` or `trace_id`, a Context's `root` or `context_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
 
 /// The rule id of an input whose kind cannot be recognised.
 pub const UNKNOWN_KIND: Rule = Rule::new("unknown-kind");
@@ -83,6 +91,10 @@ impl Kind {
             Kind::Dialog => "A Dialog document",
             Kind::Plan => "A Plan document",
             Kind::Collab => "A Collab document",
+            Kind::Context => "A Context document",
+            Kind::Role => "A Role document",
+            Kind::Trace => "A Trace document",
+            Kind::Confirm => "A Confirm document",
             Kind::MapEvent => "One MAP event",
             Kind::SaEvent => "One SA event",
             Kind::Event => "One core (observability) event",
@@ -101,7 +113,7 @@ impl Kind {
     /// assert_eq!(Kind::parse_or_auto("auto"), Ok(None));
     /// assert_eq!(Kind::parse_or_auto("plan"), Ok(Some(Kind::Plan)));
     /// let err = Kind::parse_or_auto("plans").unwrap_err().to_string();
-    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, map-event, sa-event, event, map-log, sa-log");
+    /// assert_eq!(err, "unknown kind `plans`, expected one of: auto, dialog, plan, collab, context, confirm, trace, role, map-event, sa-event, event, map-log, sa-log");
     /// ```
     pub fn parse_or_auto(name: &str) -> Result<Option<Kind>, UnknownKind> {
         if name == AUTO {
@@ -142,6 +154,10 @@ pub fn validate_document(kind: Kind, bytes: &[u8]) -> Report {
         Kind::Plan => mplp_plan::Plan::validate_json(bytes).report,
         Kind::Dialog => mplp_dialog::Dialog::validate_json(bytes).report,
         Kind::Collab => mplp_collab::Collab::validate_json(bytes).report,
+        Kind::Context => mplp_context::Context::validate_json(bytes).report,
+        Kind::Role => mplp_role::Role::validate_json(bytes).report,
+        Kind::Trace => mplp_trace::Trace::validate_json(bytes).report,
+        Kind::Confirm => mplp_confirm::Confirm::validate_json(bytes).report,
         Kind::MapEvent => mplp_events::MapEvent::validate_json(bytes).report,
         Kind::SaEvent => mplp_events::SaEvent::validate_json(bytes).report,
         Kind::Event => mplp_events::CoreEvent::validate_json(bytes).report,
@@ -217,6 +233,22 @@ struct Probe {
     event_family: bool,
     #[serde(default, deserialize_with = "present")]
     event_type: bool,
+    #[serde(default, deserialize_with = "present")]
+    confirm_id: bool,
+    #[serde(default, deserialize_with = "present")]
+    root_span: bool,
+    #[serde(default, deserialize_with = "present")]
+    role_id: bool,
+    /// Only a Trace has a top-level `trace_id` among the documents
+    /// (events, which have one too, are recognised first).
+    #[serde(default, deserialize_with = "present")]
+    trace_id: bool,
+    /// Only a Context has a top-level `root` (Trace's is `root_span`).
+    #[serde(default, deserialize_with = "present")]
+    root: bool,
+    /// Every module but Role carries `context_id`: the last resort (Context).
+    #[serde(default, deserialize_with = "present")]
+    context_id: bool,
 }
 
 /// `true` for a member that is there, skipping its value.
@@ -230,9 +262,14 @@ struct EventTypeProbe {
     event_type: Option<String>,
 }
 
-/// Recognises the kind of a single document from its members: a MAP or SA
-/// `event_type` (or `session_id`/`sa_id`), `event_family`, `plan_id`,
-/// `dialog_id`, `collab_id`, in that order (SA events carry `plan_id` too).
+/// Recognises the kind of a single document from its members, in this
+/// order: a MAP or SA `event_type` (or `session_id`/`sa_id`), `event_family`
+/// (events first: they carry `plan_id`, `context_id` and `trace_id` too),
+/// `root_span` or a top-level `trace_id` (a Trace, which carries `plan_id`
+/// too), `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a
+/// top-level `root` (a Context), and last `context_id` alone (a Context:
+/// every other module carries `context_id` too, so it decides only when no
+/// other id does; a kind added later must be tested before it).
 /// A member counts when it is present, whatever its value (`"plan_id": null`
 /// is a plan with a wrong `plan_id`).
 ///
@@ -284,17 +321,26 @@ pub fn detect(bytes: &[u8]) -> Result<Kind, Violation> {
         Kind::SaEvent
     } else if probe.event_family {
         Kind::Event
+    } else if probe.root_span || probe.trace_id {
+        // Before plans: a Trace carries `plan_id` too.
+        Kind::Trace
     } else if probe.plan_id {
         Kind::Plan
     } else if probe.dialog_id {
         Kind::Dialog
     } else if probe.collab_id {
         Kind::Collab
+    } else if probe.confirm_id {
+        Kind::Confirm
+    } else if probe.role_id {
+        Kind::Role
+    } else if probe.root || probe.context_id {
+        Kind::Context
     } else {
         return Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, or `event_family` (or pass the kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, `root_span`/`trace_id` (a Trace), `root`/`context_id` (a Context), a MAP or SA `event_type`, or `event_family` (or pass the kind)",
         ));
     };
     Ok(kind)
@@ -312,6 +358,12 @@ fn probe_map(bytes: &[u8]) -> Option<(Probe, Option<String>)> {
         sa_id: has("sa_id"),
         event_family: has("event_family"),
         event_type: has("event_type"),
+        confirm_id: has("confirm_id"),
+        root_span: has("root_span"),
+        role_id: has("role_id"),
+        trace_id: has("trace_id"),
+        root: has("root"),
+        context_id: has("context_id"),
     };
     let event_type = map
         .get("event_type")
@@ -397,6 +449,10 @@ mod tests {
             (Kind::Plan, <mplp_plan::Plan as Document>::KIND),
             (Kind::Dialog, <mplp_dialog::Dialog as Document>::KIND),
             (Kind::Collab, <mplp_collab::Collab as Document>::KIND),
+            (Kind::Context, <mplp_context::Context as Document>::KIND),
+            (Kind::Role, <mplp_role::Role as Document>::KIND),
+            (Kind::Trace, <mplp_trace::Trace as Document>::KIND),
+            (Kind::Confirm, <mplp_confirm::Confirm as Document>::KIND),
             (Kind::MapEvent, <mplp_events::MapEvent as Document>::KIND),
             (Kind::SaEvent, <mplp_events::SaEvent as Document>::KIND),
             (Kind::Event, <mplp_events::CoreEvent as Document>::KIND),
@@ -424,6 +480,29 @@ mod tests {
         );
         assert_eq!(detect(br#"{"dialog_id":1}"#), Ok(Kind::Dialog));
         assert_eq!(detect(br#"{"collab_id":1}"#), Ok(Kind::Collab));
+        // A Context is told by `root`, or by `context_id` when no other id is there.
+        assert_eq!(detect(br#"{"context_id":1,"root":{}}"#), Ok(Kind::Context));
+        assert_eq!(detect(br#"{"context_id":1,"title":2}"#), Ok(Kind::Context));
+        assert_eq!(
+            detect(br#"{"context_id":1,"collab_id":2}"#),
+            Ok(Kind::Collab)
+        );
+        assert_eq!(detect(br#"{"context_id":1,"trace_id":2}"#), Ok(Kind::Trace));
+        assert_eq!(detect(br#"{"trace_id":1,"plan_id":2}"#), Ok(Kind::Trace));
+        assert_eq!(
+            detect(br#"{"trace_id":1,"event_family":"x"}"#),
+            Ok(Kind::Event)
+        );
+        assert_eq!(detect(br#"{"root":1,"plan_id":2}"#), Ok(Kind::Plan));
+        assert_eq!(
+            detect(br#"{"confirm_id":1,"target_id":2}"#),
+            Ok(Kind::Confirm)
+        );
+        assert_eq!(
+            detect(br#"{"root_span":{},"plan_id":1,"context_id":2}"#),
+            Ok(Kind::Trace)
+        );
+        assert_eq!(detect(br#"{"role_id":1,"name":2}"#), Ok(Kind::Role));
         let unknown = detect(br#"{"x":1}"#).unwrap_err();
         assert_eq!(unknown.rule, UNKNOWN_KIND);
         for text in [&b"{"[..], b"[", b"", b"nul", b"[1,]"] {

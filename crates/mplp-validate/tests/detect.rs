@@ -14,6 +14,11 @@ const KEYS: &[&str] = &[
     "event_family",
     "event_type",
     "context_id",
+    "confirm_id",
+    "role_id",
+    "root_span",
+    "trace_id",
+    "root",
     "meta",
     "status",
 ];
@@ -28,12 +33,20 @@ fn model(obj: &Map<String, Value>) -> Option<Kind> {
         Some(Kind::SaEvent)
     } else if has("event_family") {
         Some(Kind::Event)
+    } else if has("root_span") || has("trace_id") {
+        Some(Kind::Trace)
     } else if has("plan_id") {
         Some(Kind::Plan)
     } else if has("dialog_id") {
         Some(Kind::Dialog)
     } else if has("collab_id") {
         Some(Kind::Collab)
+    } else if has("confirm_id") {
+        Some(Kind::Confirm)
+    } else if has("role_id") {
+        Some(Kind::Role)
+    } else if has("root") || has("context_id") {
+        Some(Kind::Context)
     } else {
         None
     }

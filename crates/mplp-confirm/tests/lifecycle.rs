@@ -1,0 +1,203 @@
+//! The Confirm lifecycle table, pinned literally, the decision rules, and
+//! property tests over random decision sequences.
+#![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
+
+use std::collections::BTreeSet;
+
+use mplp_confirm::ConfirmStatus::{self, *};
+use mplp_confirm::{Confirm, ConfirmDecision, DecisionStatus};
+use mplp_core::{Document, PlanId, Rule, Severity};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// (from, to) pairs the table allows, written out so any change shows in review.
+const EDGES: [(ConfirmStatus, ConfirmStatus); 5] = [
+    (Pending, Approved),
+    (Pending, Rejected),
+    (Pending, Cancelled),
+    (Rejected, Approved),
+    (Rejected, Cancelled),
+];
+
+fn confirm() -> Confirm {
+    Confirm::for_plan(PlanId::new(), "agent")
+}
+
+#[test]
+fn table_over_all_pairs() {
+    for from in ConfirmStatus::ALL {
+        for to in ConfirmStatus::ALL {
+            assert_eq!(
+                from.can_transition_to(*to),
+                EDGES.contains(&(*from, *to)),
+                "{from} -> {to}"
+            );
+        }
+    }
+    let finals: Vec<_> = ConfirmStatus::ALL.iter().filter(|s| s.is_final()).collect();
+    assert_eq!(finals, [&Approved, &Cancelled]);
+}
+
+#[test]
+fn every_edge_is_reachable_from_a_new_request() {
+    let mut seen = BTreeSet::from([Pending.as_str()]);
+    let mut edges = BTreeSet::new();
+    let mut queue = vec![Pending];
+    while let Some(s) = queue.pop() {
+        for d in DecisionStatus::ALL {
+            if let Ok(next) = s.decide(*d) {
+                edges.insert((s.as_str(), next.as_str()));
+                if seen.insert(next.as_str()) {
+                    queue.push(next);
+                }
+            }
+        }
+    }
+    let all: BTreeSet<_> = EDGES
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(edges, all);
+    assert_eq!(seen.len(), ConfirmStatus::ALL.len());
+}
+
+/// FLOW-05: a rejection answered by a later approval.
+#[test]
+fn a_rejection_can_be_followed_by_an_approval_but_nothing_follows_approval() {
+    let mut c = confirm();
+    c.reject("dba", "no rollback").unwrap();
+    assert_eq!(c.status(), Rejected);
+    c.approve("dba").unwrap();
+    assert_eq!(c.status(), Approved);
+    let err = c.reject("dba", "changed my mind").unwrap_err();
+    assert_eq!(err.rule(), Some(Rule::LIFECYCLE_TRANSITION));
+    assert_eq!(err.pointer(), Some("/status"));
+    assert_eq!(c.decisions().len(), 2, "a refused decision is not recorded");
+    let statuses: Vec<_> = c.decisions().iter().map(|d| d.status).collect();
+    assert_eq!(
+        statuses,
+        [DecisionStatus::Rejected, DecisionStatus::Approved]
+    );
+}
+
+#[test]
+fn a_reused_decision_id_is_refused_and_changes_nothing() {
+    let mut c = confirm();
+    let first = ConfirmDecision::new(DecisionStatus::Rejected, "dba");
+    let mut again = ConfirmDecision::new(DecisionStatus::Approved, "dba");
+    again.decision_id = first.decision_id;
+    c.decide(first).unwrap();
+    let before = c.clone();
+    let err = c.decide(again).unwrap_err();
+    assert_eq!(
+        err.rule().map(|r| r.as_str()),
+        Some("confirm_unique_decision_ids")
+    );
+    assert_eq!(err.pointer(), Some("/decisions/0/decision_id"));
+    assert_eq!(c, before);
+}
+
+fn rules_of(v: &Value) -> Vec<(String, String, Severity)> {
+    Confirm::validate_value(v)
+        .report
+        .violations()
+        .iter()
+        .map(|x| (x.pointer.clone(), x.rule.as_str().to_owned(), x.severity))
+        .collect()
+}
+
+fn doc(status: &str, decisions: &[&str]) -> Value {
+    let ds: Vec<Value> = decisions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({"decision_id": format!("2b4d6f8a-1c3e-4f5a-9b7d-3e5f7a9c1b{i:02}"), "status": s,
+                   "decided_by_role": "r", "decided_at": "2026-01-01T00:00:00Z"})
+        })
+        .collect();
+    json!({"meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+           "confirm_id": "6a1f3e5d-7c9b-4b2a-8e4d-1f3a5c7e9b0d", "target_type": "plan",
+           "target_id": "3f1c2a9e-7b4d-4e2a-9c1f-5a6b7c8d9e01", "status": status,
+           "requested_by_role": "a", "requested_at": "2026-01-01T00:00:00Z", "decisions": ds})
+}
+
+/// Spec note "Decisions and status agree": errors and warnings.
+#[test]
+fn decisions_and_status_agree() {
+    assert!(rules_of(&doc("approved", &["rejected", "approved"])).is_empty());
+    assert!(rules_of(&doc("pending", &[])).is_empty());
+    let status = "confirm_status_matches_decisions".to_owned();
+    // FLOW-05's input: pending with a decision is a warning only.
+    assert_eq!(
+        rules_of(&doc("pending", &["approved"])),
+        [("/status".to_owned(), status.clone(), Severity::Warning)]
+    );
+    assert_eq!(
+        rules_of(&doc("approved", &[])),
+        [("/status".to_owned(), status.clone(), Severity::Warning)]
+    );
+    assert_eq!(
+        rules_of(&doc("cancelled", &["rejected"])),
+        [("/status".to_owned(), status, Severity::Error)]
+    );
+    assert_eq!(
+        rules_of(&doc("approved", &["approved", "approved"])),
+        [(
+            "/decisions/1/status".to_owned(),
+            "confirm_decision_sequence".to_owned(),
+            Severity::Error
+        )]
+    );
+}
+
+fn decision() -> impl Strategy<Value = DecisionStatus> {
+    prop::sample::select(DecisionStatus::ALL.to_vec())
+}
+
+proptest! {
+    /// Random decision sequences never leave the table: an accepted one
+    /// moves to its target and is recorded, a refused one changes nothing,
+    /// and the document stays valid (no errors) and round-trips.
+    #[test]
+    fn random_decisions_follow_the_table(ds in prop::collection::vec(decision(), 0..12)) {
+        let mut c = confirm();
+        for d in ds {
+            let before = c.clone();
+            let (from, to) = d.rule();
+            match c.decide(ConfirmDecision::new(d, "r")) {
+                Ok(()) => {
+                    prop_assert!(from.contains(&before.status()));
+                    prop_assert_eq!(c.status(), to);
+                    prop_assert_eq!(c.decisions().len(), before.decisions().len() + 1);
+                }
+                Err(e) => {
+                    prop_assert!(!from.contains(&before.status()));
+                    prop_assert_eq!(e.rule(), Some(Rule::LIFECYCLE_TRANSITION));
+                    prop_assert_eq!(&c, &before);
+                }
+            }
+            let v = Confirm::validate_json(c.to_json());
+            prop_assert!(v.report.is_empty(), "{:?}", v.report);
+            prop_assert_eq!(v.value.unwrap(), c.clone());
+        }
+    }
+
+    /// Any decision list: the validator accepts it (without error) exactly
+    /// when replaying it through the table succeeds and the status is the
+    /// replayed one.
+    #[test]
+    fn validation_agrees_with_replay(
+        ds in prop::collection::vec(decision(), 0..5),
+        status in prop::sample::select(ConfirmStatus::ALL.to_vec()),
+    ) {
+        let names: Vec<&str> = ds.iter().map(|d| d.as_str()).collect();
+        let v = doc(status.as_str(), &names);
+        let replay = ds.iter().try_fold(Pending, |s, d| s.decide(*d));
+        let expect_ok = match replay {
+            Ok(end) => ds.is_empty() || status == Pending || status == end,
+            Err(_) => false,
+        };
+        let report = Confirm::validate_value(&v).report;
+        prop_assert_eq!(report.is_valid(), expect_ok, "{:?}", report);
+    }
+}

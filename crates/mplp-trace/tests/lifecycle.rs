@@ -1,0 +1,265 @@
+//! The trace and segment lifecycle tables, pinned literally, the trace
+//! rules, and property tests over random trigger sequences.
+#![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
+
+use std::collections::BTreeSet;
+
+use mplp_core::{ContextId, Document, PlanId, Rule, Timestamp};
+use mplp_trace::{SegmentStatus, SegmentTrigger, Trace, TraceStatus, TraceTrigger};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+const TRACE_EDGES: [(TraceStatus, TraceStatus); 5] = [
+    (TraceStatus::Pending, TraceStatus::Running),
+    (TraceStatus::Pending, TraceStatus::Cancelled),
+    (TraceStatus::Running, TraceStatus::Completed),
+    (TraceStatus::Running, TraceStatus::Failed),
+    (TraceStatus::Running, TraceStatus::Cancelled),
+];
+
+const SEGMENT_EDGES: [(SegmentStatus, SegmentStatus); 6] = [
+    (SegmentStatus::Pending, SegmentStatus::Running),
+    (SegmentStatus::Pending, SegmentStatus::Cancelled),
+    (SegmentStatus::Pending, SegmentStatus::Skipped),
+    (SegmentStatus::Running, SegmentStatus::Completed),
+    (SegmentStatus::Running, SegmentStatus::Failed),
+    (SegmentStatus::Running, SegmentStatus::Cancelled),
+];
+
+#[test]
+fn tables_over_all_pairs_and_every_edge_reachable() {
+    for from in TraceStatus::ALL {
+        for to in TraceStatus::ALL {
+            assert_eq!(
+                from.can_transition_to(*to),
+                TRACE_EDGES.contains(&(*from, *to)),
+                "{from} -> {to}"
+            );
+        }
+    }
+    for from in SegmentStatus::ALL {
+        for to in SegmentStatus::ALL {
+            assert_eq!(
+                from.can_transition_to(*to),
+                SEGMENT_EDGES.contains(&(*from, *to)),
+                "{from} -> {to}"
+            );
+        }
+    }
+    // Reachability from `pending` through the triggers.
+    let mut edges = BTreeSet::new();
+    let mut queue = vec![TraceStatus::Pending];
+    let mut seen = BTreeSet::from([TraceStatus::Pending]);
+    while let Some(s) = queue.pop() {
+        for t in TraceTrigger::ALL {
+            if let Ok(n) = s.fire_at(*t, "/status") {
+                edges.insert((s, n));
+                if seen.insert(n) {
+                    queue.push(n);
+                }
+            }
+        }
+    }
+    assert_eq!(edges, TRACE_EDGES.into_iter().collect());
+    let mut edges = BTreeSet::new();
+    let mut queue = vec![SegmentStatus::Pending];
+    let mut seen = BTreeSet::from([SegmentStatus::Pending]);
+    while let Some(s) = queue.pop() {
+        for t in SegmentTrigger::ALL {
+            if let Ok(n) = s.fire_at(*t, "/x") {
+                edges.insert((s, n));
+                if seen.insert(n) {
+                    queue.push(n);
+                }
+            }
+        }
+    }
+    assert_eq!(edges, SEGMENT_EDGES.into_iter().collect());
+}
+
+#[test]
+fn segments_change_only_while_running_and_times_stay_in_order() {
+    let mut t = Trace::new(ContextId::new());
+    let s = t.add_segment("a", None).unwrap();
+    let err = t
+        .fire_segment(s, SegmentTrigger::Start, Timestamp::now())
+        .unwrap_err();
+    assert_eq!(
+        err.rule().map(|r| r.as_str()),
+        Some("trace_segments_need_running_trace")
+    );
+    t.start().unwrap();
+    let start = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
+    t.fire_segment(s, SegmentTrigger::Start, start).unwrap();
+    let before = Timestamp::parse("2029-12-31T23:59:59Z").unwrap();
+    let err = t
+        .fire_segment(s, SegmentTrigger::Complete, before)
+        .unwrap_err();
+    assert_eq!(
+        err.rule().map(|r| r.as_str()),
+        Some("trace_finished_after_started")
+    );
+    assert_eq!(err.pointer(), Some("/segments/0/finished_at"));
+    let err = t
+        .fire_segment(s, SegmentTrigger::Skip, Timestamp::now())
+        .unwrap_err();
+    assert_eq!(err.rule(), Some(Rule::LIFECYCLE_TRANSITION));
+    assert_eq!(err.pointer(), Some("/segments/0/status"));
+    let unknown = Trace::new(ContextId::new()).add_segment("x", None).unwrap();
+    let err = t
+        .fire_segment(unknown, SegmentTrigger::Start, Timestamp::now())
+        .unwrap_err();
+    assert_eq!(err.rule().map(|r| r.as_str()), Some("unknown-segment"));
+    assert!(t.add_segment("child", Some(unknown)).is_err());
+    t.cancel().unwrap();
+    assert!(t.add_segment("late", None).is_err());
+    assert!(Trace::validate_json(t.to_json()).report.is_empty());
+}
+
+#[test]
+fn binding_to_context_and_plan() {
+    let (c, p) = (ContextId::new(), PlanId::new());
+    let mut t = Trace::for_plan(c, p);
+    assert!(t.check_binding(c, p).is_valid());
+    let rules = |r: mplp_core::Report| -> Vec<String> {
+        r.violations()
+            .iter()
+            .map(|v| format!("{} {}", v.pointer, v.rule))
+            .collect()
+    };
+    assert_eq!(
+        rules(t.check_binding(ContextId::new(), PlanId::new())),
+        [
+            "/context_id sa_trace_context_binding",
+            "/plan_id sa_trace_plan_binding"
+        ]
+    );
+    assert_eq!(
+        rules(Trace::new(c).check_binding(c, p)),
+        ["/plan_id sa_trace_plan_binding"]
+    );
+    t.start().unwrap();
+    t.complete().unwrap();
+    assert_eq!(rules(t.check_binding(c, p)), ["/events sa_trace_not_empty"]);
+}
+
+fn doc(segments: Value) -> Value {
+    json!({"meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+           "trace_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+           "context_id": "3f1c2a9e-7b4d-4e2a-9c1f-5a6b7c8d9e01",
+           "root_span": {"trace_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+                         "span_id": "b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e"},
+           "status": "running", "segments": segments})
+}
+
+fn seg(i: u8, parent: Option<u8>) -> Value {
+    let id = |i: u8| format!("7b9d1f3a-5c7e-4a9b-8d1f-3a5c7e9b1d{i:02}");
+    let mut v = json!({"segment_id": id(i), "label": "s", "status": "pending"});
+    if let Some(p) = parent {
+        v["parent_segment_id"] = json!(id(p));
+    }
+    v
+}
+
+fn errors(v: &Value) -> Vec<String> {
+    Trace::validate_value(v)
+        .report
+        .errors()
+        .map(|e| format!("{} {}", e.pointer, e.rule))
+        .collect()
+}
+
+#[test]
+fn segment_tree_rules() {
+    assert!(
+        errors(&doc(json!([
+            seg(1, None),
+            seg(2, Some(1)),
+            seg(3, Some(2))
+        ])))
+        .is_empty()
+    );
+    assert_eq!(
+        errors(&doc(json!([seg(1, Some(1))]))),
+        ["/segments/0/parent_segment_id trace_segment_parent_exists"]
+    );
+    assert_eq!(
+        errors(&doc(json!([seg(1, Some(2)), seg(2, Some(1))]))),
+        [
+            "/segments/0/parent_segment_id trace_segment_tree_acyclic",
+            "/segments/1/parent_segment_id trace_segment_tree_acyclic"
+        ]
+    );
+    let mut bad_root = doc(json!([]));
+    bad_root["root_span"]["parent_span_id"] = json!("b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6f");
+    bad_root["root_span"]["context_id"] = json!("3f1c2a9e-7b4d-4e2a-9c1f-5a6b7c8d9e02");
+    assert_eq!(
+        errors(&bad_root),
+        [
+            "/root_span/parent_span_id trace_root_span_binding",
+            "/root_span/context_id trace_root_span_binding"
+        ]
+    );
+}
+
+fn trace_trigger() -> impl Strategy<Value = TraceTrigger> {
+    prop::sample::select(TraceTrigger::ALL.to_vec())
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Trace(TraceTrigger),
+    Add(Option<usize>),
+    Segment(usize, SegmentTrigger),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => trace_trigger().prop_map(Op::Trace),
+        2 => prop::option::of(0usize..8).prop_map(Op::Add),
+        4 => (0usize..8, prop::sample::select(SegmentTrigger::ALL.to_vec())).prop_map(|(i, t)| Op::Segment(i, t)),
+    ]
+}
+
+proptest! {
+    /// Random operations never leave the tables: accepted triggers move
+    /// along an edge, refused ones change nothing, and the document stays
+    /// valid (no error, no warning) and round-trips.
+    #[test]
+    fn random_operations_follow_the_tables(ops in prop::collection::vec(op(), 0..40)) {
+        let mut t = Trace::for_plan(ContextId::new(), PlanId::new());
+        for op in ops {
+            let before = t.clone();
+            let ids: Vec<_> = t.segments().iter().map(|s| s.segment_id()).collect();
+            match op {
+                Op::Trace(trigger) => {
+                    let (from, to) = trigger.rule();
+                    let r = t.fire(trigger, Timestamp::now());
+                    prop_assert_eq!(r.is_ok(), from.contains(&before.status()));
+                    prop_assert_eq!(t.status(), if r.is_ok() { to } else { before.status() });
+                }
+                Op::Add(parent) => {
+                    let parent = parent.and_then(|i| ids.get(i).copied());
+                    let r = t.add_segment("s", parent);
+                    prop_assert_eq!(r.is_ok(), !before.status().is_final());
+                }
+                Op::Segment(i, trigger) => {
+                    let Some(id) = ids.get(i).copied() else { continue };
+                    let old = before.segment(id).unwrap().status();
+                    let r = t.fire_segment(id, trigger, Timestamp::now());
+                    let (from, to) = trigger.rule();
+                    let allowed = before.status() == TraceStatus::Running && from.contains(&old);
+                    prop_assert_eq!(r.is_ok(), allowed);
+                    prop_assert_eq!(t.segment(id).unwrap().status(), if allowed { to } else { old });
+                }
+            }
+            if t.status() == before.status() && t.segments().len() == before.segments().len()
+                && t.segments().iter().zip(before.segments()).all(|(a, b)| a.status() == b.status()) {
+                prop_assert_eq!(&t, &before, "a refused operation changes nothing");
+            }
+            let v = Trace::validate_json(t.to_json());
+            prop_assert!(v.report.is_empty(), "{:?}", v.report);
+            prop_assert_eq!(v.value.unwrap(), t.clone());
+        }
+    }
+}
