@@ -61,10 +61,16 @@ pub const MODULES: &[(&str, Validator)] = &[
     ("event", Validator::Json(core_event)),
     ("map-events", Validator::Log(map_log)),
     ("sa-events", Validator::Log(sa_log)),
-    ("context", Validator::Missing(NOT_YET)),
-    ("confirm", Validator::Missing(NOT_YET)),
-    ("trace", Validator::Missing(NOT_YET)),
-    ("role", Validator::Missing(NOT_YET)),
+    (
+        "context",
+        Validator::Json(|b| mplp_kinds::CONTEXT.validate(b)),
+    ),
+    (
+        "confirm",
+        Validator::Json(|b| mplp_kinds::CONFIRM.validate(b)),
+    ),
+    ("trace", Validator::Json(|b| mplp_kinds::TRACE.validate(b))),
+    ("role", Validator::Json(|b| mplp_kinds::ROLE.validate(b))),
     ("extension", Validator::Missing(NOT_YET)),
     ("network", Validator::Missing(NOT_YET)),
     ("core", Validator::Missing(NOT_YET)),
@@ -77,7 +83,8 @@ pub const MODULES: &[(&str, Validator)] = &[
 /// ```
 /// use mplp_conformance::registry::{validator, Validator};
 /// assert!(matches!(validator("plan"), Some(Validator::Json(_))));
-/// assert!(matches!(validator("context"), Some(Validator::Missing(_))));
+/// assert!(matches!(validator("context"), Some(Validator::Json(_))));
+/// assert!(matches!(validator("network"), Some(Validator::Missing(_))));
 /// assert!(validator("README").is_none());
 /// ```
 pub fn validator(stem: &str) -> Option<Validator> {

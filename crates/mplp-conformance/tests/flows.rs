@@ -106,12 +106,12 @@ fn each_rule_kind_fails_where_it_should() {
 
 #[test]
 fn a_module_the_sdk_lacks_is_skipped_with_its_reason_never_passed() {
-    let r = flow("context-only");
+    let r = flow("network-only");
     assert_eq!(r.status, Status::Skipped);
     let c = &r.checks[0];
     assert_eq!(c.status, Status::Skipped);
     assert!(
-        c.reason.as_deref().unwrap_or("").contains("context"),
+        c.reason.as_deref().unwrap_or("").contains("network"),
         "{c:?}"
     );
 }
@@ -198,9 +198,9 @@ fn a_run_counts_flows_and_filters_by_name() {
             "bad-invariants",
             "bad-pack",
             "bad-plan",
-            "context-only",
             "good-pack",
-            "good-plan"
+            "good-plan",
+            "network-only"
         ]
     );
     assert_eq!(
@@ -219,7 +219,7 @@ fn a_run_counts_flows_and_filters_by_name() {
     );
     let one = run_dir(&fixtures(), Some("good-plan")).unwrap();
     assert!(one.all_passed());
-    let skipped = run_dir(&fixtures(), Some("context-only")).unwrap();
+    let skipped = run_dir(&fixtures(), Some("network-only")).unwrap();
     assert!(skipped.no_failures() && !skipped.all_passed());
     match run_dir(&fixtures(), Some("nope")) {
         Err(RunError::NoSuchFlow { available, .. }) => assert_eq!(available.len(), 6),
