@@ -39,7 +39,7 @@ pub(crate) enum Format {
     Json,
 }
 
-/// Which rules are errors (see `mplp_core::policy` and the compat policy in
+/// Which rules are errors (see `mplp_core::rules` and the compat policy in
 /// docs/spec-notes.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum ProfileArg {
