@@ -76,8 +76,9 @@ pub const AUTO: &str = "auto";
 /// What [`AUTO`] does, in one line (its `--help` text).
 pub const AUTO_DESCRIPTION: &str = "Recognise the kind from the document (`plan_id`, `dialog_id`, `collab_id`, `confirm_id`, `role_id`, a Trace's `root_span` or `trace_id`, a Context's `root` or `context_id`, MAP/SA `event_type`, `event_family`) or a `.ndjson` name";
 
-/// The rule id of an input whose kind cannot be recognised.
-pub const UNKNOWN_KIND: Rule = Rule::new("unknown-kind");
+/// The rule of a document whose kind cannot be recognised (declared once,
+/// in the mplp-kinds rule registry).
+pub use mplp_kinds::UNKNOWN_KIND;
 
 impl Kind {
     /// Whether this kind is an NDJSON log (one event a line), read as a stream.
