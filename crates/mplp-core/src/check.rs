@@ -171,22 +171,6 @@ impl CheckValue for u64 {
 }
 
 /// `type: integer, minimum: 0`.
-impl CheckValue for u32 {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        check_integer(value, at, report, Some(0));
-        if let Some(n) = value.as_u64() {
-            if n > u64::from(u32::MAX) {
-                report.error(
-                    at,
-                    Rule::MAXIMUM,
-                    format!("expected an integer of at most {}, found {n}", u32::MAX),
-                );
-            }
-        }
-    }
-}
-
-/// `type: integer, minimum: 0`.
 impl CheckValue for usize {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         check_integer(value, at, report, Some(0));
@@ -201,15 +185,6 @@ impl CheckValue for i64 {
             if i64::try_from(n).is_err() {
                 type_error(value, at, report, "an integer that fits in 64 bits");
             }
-        }
-    }
-}
-
-/// `type: number`.
-impl CheckValue for f64 {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        if !value.is_number() {
-            type_error(value, at, report, "a number");
         }
     }
 }

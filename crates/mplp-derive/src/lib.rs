@@ -57,7 +57,7 @@
 //! already brings into every build.
 
 use proc_macro::TokenStream;
-use proc_macro2::{Span, TokenStream as TokenStream2};
+use proc_macro2::TokenStream as TokenStream2;
 use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Fields, GenericArgument, LitStr, Path, PathArguments, Type};
 
@@ -590,8 +590,6 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let additional = extra.is_none();
     let schema_id = format!("::{name_str}");
 
-    let span = Span::call_site();
-    let _ = span;
     Ok(quote! {
         const _: () = {
             use #krate::__private::serde as __serde;
