@@ -6,28 +6,28 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use mplp_core::{Report, Violation};
-use mplp_validate::{AUTO, AUTO_DESCRIPTION, Kind};
+use mplp_kinds::{AUTO, DocKind, KINDS};
 use serde_json::json;
 
-/// `--kind`: a [`Kind`] of the library's table, or `None` for `auto`.
+/// `--kind`: a kind of the library's table, or `None` for `auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct KindArg(Option<Kind>);
+pub(crate) struct KindArg(Option<&'static DocKind>);
 
 impl KindArg {
     fn as_str(self) -> &'static str {
-        self.0.map_or(AUTO, Kind::as_str)
+        self.0.map_or(AUTO, |k| k.name)
     }
 }
 
 /// The values of `--kind`, with their help, from the library's kinds table.
 fn kind_parser() -> impl TypedValueParser<Value = KindArg> {
-    let auto = PossibleValue::new(AUTO).help(AUTO_DESCRIPTION);
-    let kinds = Kind::ALL
+    let auto = PossibleValue::new(AUTO).help(mplp_kinds::auto_description());
+    let kinds = KINDS
         .iter()
-        .map(|k| PossibleValue::new(k.as_str()).help(k.description()));
+        .map(|k| PossibleValue::new(k.name).help(k.description));
     // The parser admits only the names above, each of which parses.
     PossibleValuesParser::new(std::iter::once(auto).chain(kinds))
-        .map(|name| KindArg(Kind::parse_or_auto(&name).ok().flatten()))
+        .map(|name| KindArg(mplp_kinds::parse_or_auto(&name).ok().flatten()))
 }
 
 /// How results are printed.
@@ -189,9 +189,9 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
 fn check_file(file: &str, kind: KindArg) -> Result<Outcome, String> {
     let (kind, report) = if file == "-" {
         let bytes = crate::io::read_input(file)?;
-        mplp_validate::validate_bytes(kind.0, &bytes)
+        mplp_kinds::validate_bytes(kind.0, &bytes)
     } else {
-        mplp_validate::validate_file(kind.0, Path::new(file))
+        mplp_kinds::validate_file(kind.0, Path::new(file))
             .map_err(|e| format!("cannot read `{file}`: {e}"))?
     };
     Ok(Outcome {

@@ -1,6 +1,7 @@
 //! The Collab document (`mplp-collab.schema.json`), its participants and its
 //! semantic rules (the MAP invariants about a session's structure).
 
+use mplp_core::rules::Source;
 use mplp_core::{
     BaseEvent, CollabId, CollabMode, ContextId, Document, Error, Governance, Meta, NonEmptyString,
     NonEmptyVec, Pointer, Report, Rule, Timestamp, TraceBase, Wire,
@@ -18,33 +19,95 @@ use mplp_core::{
 /// ```
 pub const ORCHESTRATOR_ROLE: &str = "orchestrator";
 
-/// `map_session_requires_participants`: a session has at least one
-/// participant. Enforced by the schema's `minItems` (reported as `min-items`)
-/// and by the type of [`Collab::participants`].
-pub const MAP_SESSION_REQUIRES_PARTICIPANTS: Rule = Rule::new("map_session_requires_participants");
-/// `map_min_participants`: the seed's name for [`MAP_SESSION_REQUIRES_PARTICIPANTS`].
-pub const MAP_MIN_PARTICIPANTS: Rule = Rule::new("map_min_participants");
-/// `map_unique_participant_ids`: no two participants share a `participant_id`.
-pub const MAP_UNIQUE_PARTICIPANT_IDS: Rule = Rule::new("map_unique_participant_ids");
-/// `map_participant_kind_valid`: `kind` is one of agent, human, system,
-/// external. Enforced by the schema's `enum` (reported as `enum`) and by
-/// the type [`ParticipantKind`].
-pub const MAP_PARTICIPANT_KIND_VALID: Rule = Rule::new("map_participant_kind_valid");
-/// `map_participants_have_role_ids`: every participant names a non-empty
-/// `role_id`. A **warning**: the schema makes `role_id` optional.
-pub const MAP_PARTICIPANTS_HAVE_ROLE_IDS: Rule = Rule::new("map_participants_have_role_ids");
-/// `map_orchestrator_required`: an `orchestrated` session has an
-/// orchestrator (error when none; a warning for each extra one). See
-/// [`crate::orchestrator`] for how it is recognised or designated.
-pub const MAP_ORCHESTRATOR_REQUIRED: Rule = Rule::new("map_orchestrator_required");
-/// `map_pair_two_participants`: a `pair` session has exactly two participants.
-pub const MAP_PAIR_TWO_PARTICIPANTS: Rule = Rule::new("map_pair_two_participants");
-/// `map_exclusive_write`: only the holder of the current turn writes to the
-/// shared state. Enforced by [`TurnToken`](crate::TurnToken) at compile time;
-/// reported when a token of another turn or session is presented.
-pub const MAP_EXCLUSIVE_WRITE: Rule = Rule::new("map_exclusive_write");
-/// `map_participants_can_act`: participants act only while the session is `active`.
-pub const MAP_PARTICIPANTS_CAN_ACT: Rule = Rule::new("map_participants_can_act");
+const COLLAB: &str = "Collab Module";
+const MAP_INV: &str = "map-invariants.yaml";
+
+mplp_core::declare_rules! {
+    /// The structure rules of a Collab document (see [`Collab`]) and the
+    /// rules of participation (listed by [`crate::rules::rules`]).
+    pub(crate) const DOCUMENT_RULES;
+
+    /// `map_session_requires_participants`: a session has at least one
+    /// participant. Enforced by the schema's `minItems` (reported as `min-items`)
+    /// and by the type of [`Collab::participants`].
+    pub const MAP_SESSION_REQUIRES_PARTICIPANTS = "map_session_requires_participants" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_session_requires_participants" },
+        summary: "a session has no participant (reported as `min-items` at `/participants`)",
+    }
+
+    /// `map_min_participants`: the seed's name for [`MAP_SESSION_REQUIRES_PARTICIPANTS`].
+    pub const MAP_MIN_PARTICIPANTS = "map_min_participants" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: COLLAB, section: "5.1 Core Invariants" },
+        summary: "the seed's name for `map_session_requires_participants`",
+    }
+
+    /// `map_unique_participant_ids`: no two participants share a `participant_id`.
+    pub const MAP_UNIQUE_PARTICIPANT_IDS = "map_unique_participant_ids" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: COLLAB, section: "5.1 Core Invariants" },
+        summary: "two participants share a `participant_id`",
+    }
+
+    /// `map_participant_kind_valid`: `kind` is one of agent, human, system,
+    /// external. Enforced by the schema's `enum` (reported as `enum`) and by
+    /// the type [`ParticipantKind`].
+    pub const MAP_PARTICIPANT_KIND_VALID = "map_participant_kind_valid" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_participant_kind_valid" },
+        summary: "a participant `kind` outside agent, human, system, external (reported as `enum`)",
+    }
+
+    /// `map_participants_have_role_ids`: every participant names a non-empty
+    /// `role_id`. A **warning**: the schema makes `role_id` optional.
+    pub const MAP_PARTICIPANTS_HAVE_ROLE_IDS = "map_participants_have_role_ids" {
+        strict: Warning,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_participants_have_role_ids" },
+        summary: "a participant names no (or an empty) `role_id`",
+    }
+
+    /// `map_orchestrator_required`: an `orchestrated` session has an
+    /// orchestrator (error when none; a warning for each extra one). See
+    /// [`crate::orchestrator`] for how it is recognised or designated.
+    pub const MAP_ORCHESTRATOR_REQUIRED = "map_orchestrator_required" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: COLLAB, section: "5.1 Core Invariants" },
+        summary: "an `orchestrated` session without exactly one orchestrator",
+    }
+
+    /// `map_pair_two_participants`: a `pair` session has exactly two participants.
+    pub const MAP_PAIR_TWO_PARTICIPANTS = "map_pair_two_participants" {
+        strict: Error,
+        scope: Document,
+        source: Source::Prose { doc: COLLAB, section: "3.1 Mode Descriptions" },
+        summary: "a `pair` session without exactly two participants",
+    }
+
+    /// `map_exclusive_write`: only the holder of the current turn writes to the
+    /// shared state. Enforced by [`TurnToken`](crate::TurnToken) at compile time;
+    /// reported when a token of another turn or session is presented.
+    pub const MAP_EXCLUSIVE_WRITE = "map_exclusive_write" {
+        strict: Error,
+        scope: Api,
+        source: Source::Prose { doc: COLLAB, section: "5.1 Core Invariants" },
+        summary: "a write with the token of another turn or session",
+    }
+
+    /// `map_participants_can_act`: participants act only while the session is `active`.
+    pub const MAP_PARTICIPANTS_CAN_ACT = "map_participants_can_act" {
+        strict: Error,
+        scope: Api,
+        source: Source::Prose { doc: COLLAB, section: "4.2 Status Semantics" },
+        summary: "a participant acts while the session is not `active`",
+    }
+}
 
 mplp_core::wire_enum! {
     /// Lifecycle status of a collaboration session. See

@@ -1,11 +1,12 @@
 //! The Dialog document, its messages and roles.
 
+use mplp_core::rules::Source;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use mplp_core::{
-    BaseEvent, ContextId, DialogId, Document, Error, Governance, Meta, Pointer, Report, Rule,
-    ThreadId, Timestamp, TraceBase, Violation, Wire,
+    BaseEvent, ContextId, DialogId, Document, Error, Governance, Meta, Pointer, Report, ThreadId,
+    Timestamp, TraceBase, Violation, Wire,
 };
 
 use crate::status::DialogStatus;
@@ -24,19 +25,63 @@ mplp_core::wire_enum! {
     }
 }
 
-/// Rule id: a message was added to a dialog that is not `active`
-/// (reported as [`Error::State`] by [`Dialog::add_message`]).
-pub const DIALOG_NOT_ACTIVE: Rule = Rule::new("dialog_not_active");
-/// Rule id (error): `ended_at` is earlier than `started_at`.
-pub const DIALOG_ENDED_BEFORE_STARTED: Rule = Rule::new("dialog_ended_before_started");
-/// Rule id (error): an `active` or `paused` dialog has `ended_at`.
-pub const DIALOG_OPEN_WITH_ENDED_AT: Rule = Rule::new("dialog_open_with_ended_at");
-/// Rule id (warning): a `completed` or `cancelled` dialog has no `ended_at`.
-pub const DIALOG_ENDED_WITHOUT_ENDED_AT: Rule = Rule::new("dialog_ended_without_ended_at");
-/// Rule id (warning): a message is timestamped after `ended_at`.
-pub const DIALOG_MESSAGE_AFTER_END: Rule = Rule::new("dialog_message_after_end");
-/// Rule id (warning): a message is timestamped before the message preceding it.
-pub const DIALOG_MESSAGES_OUT_OF_ORDER: Rule = Rule::new("dialog_messages_out_of_order");
+const TIMING: Source = Source::Sdk {
+    note: "mplp-dialog: 4. Timing rules (SPEC-QUESTIONS 19)",
+};
+
+mplp_core::declare_rules! {
+    /// The rules of a Dialog document and of its API (listed by [`crate::rules::rules`]).
+    pub const RULES;
+
+    /// Rule id: a message was added to a dialog that is not `active`
+    /// (reported as [`Error::State`] by [`Dialog::add_message`]).
+    pub const DIALOG_NOT_ACTIVE = "dialog_not_active" {
+        strict: Error,
+        scope: Api,
+        source: Source::Prose { doc: "Dialog Module", section: "4.2 Status Semantics" },
+        summary: "a message is added to a dialog that is not `active`",
+    }
+
+    /// Rule id (error): `ended_at` is earlier than `started_at`.
+    pub const DIALOG_ENDED_BEFORE_STARTED = "dialog_ended_before_started" {
+        strict: Error,
+        scope: Document,
+        source: TIMING,
+        summary: "`ended_at` is earlier than `started_at`",
+    }
+
+    /// Rule id (error): an `active` or `paused` dialog has `ended_at`.
+    pub const DIALOG_OPEN_WITH_ENDED_AT = "dialog_open_with_ended_at" {
+        strict: Error,
+        scope: Document,
+        source: TIMING,
+        summary: "an `active` or `paused` dialog has `ended_at`",
+    }
+
+    /// Rule id (warning): a `completed` or `cancelled` dialog has no `ended_at`.
+    pub const DIALOG_ENDED_WITHOUT_ENDED_AT = "dialog_ended_without_ended_at" {
+        strict: Warning,
+        scope: Document,
+        source: TIMING,
+        summary: "a `completed` or `cancelled` dialog has no `ended_at`",
+    }
+
+    /// Rule id (warning): a message is timestamped after `ended_at`.
+    pub const DIALOG_MESSAGE_AFTER_END = "dialog_message_after_end" {
+        strict: Warning,
+        scope: Document,
+        source: TIMING,
+        summary: "a message is timestamped after `ended_at`",
+    }
+
+    /// Rule id (warning): a message is timestamped before the message preceding it.
+    pub const DIALOG_MESSAGES_OUT_OF_ORDER = "dialog_messages_out_of_order" {
+        strict: Warning,
+        scope: Document,
+        source: TIMING,
+        summary: "a message is timestamped before the one preceding it",
+    }
+}
 
 /// A single chat message: who said it, what was said and when
 /// (`#/$defs/dialog_message_core`). No other fields are allowed on the wire.

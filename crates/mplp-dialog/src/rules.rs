@@ -1,71 +1,10 @@
-//! The registry of this crate's rules ([`rules()`]).
-//!
-//! The rules are declared in `dialog.rs` as [`Rule`] constants; their
-//! registry entries are below (to be folded into one `declare_rules!` in
-//! `dialog.rs` when the declarations there are merged).
-//!
-//! [`Rule`]: mplp_core::Rule
+//! The registry of this crate's rules ([`rules()`]). The rules are declared
+//! once, with their severity and source, where they are checked
+//! (`dialog.rs`).
 
-use mplp_core::Severity;
-use mplp_core::rules::{RuleInfo, Scope, Source};
+use mplp_core::rules::RuleInfo;
 
-use crate::{
-    DIALOG_ENDED_BEFORE_STARTED, DIALOG_ENDED_WITHOUT_ENDED_AT, DIALOG_MESSAGE_AFTER_END,
-    DIALOG_MESSAGES_OUT_OF_ORDER, DIALOG_NOT_ACTIVE, DIALOG_OPEN_WITH_ENDED_AT,
-};
-
-const TIMING: Source = Source::Sdk {
-    note: "mplp-dialog: 4. Timing rules (SPEC-QUESTIONS 19)",
-};
-
-/// The rules of a Dialog document and of its API.
-pub const RULES: &[RuleInfo] = &[
-    RuleInfo::new(
-        DIALOG_NOT_ACTIVE,
-        Severity::Error,
-        Scope::Api,
-        Source::Prose {
-            doc: "Dialog Module",
-            section: "4.2 Status Semantics",
-        },
-        "a message is added to a dialog that is not `active`",
-    ),
-    RuleInfo::new(
-        DIALOG_ENDED_BEFORE_STARTED,
-        Severity::Error,
-        Scope::Document,
-        TIMING,
-        "`ended_at` is earlier than `started_at`",
-    ),
-    RuleInfo::new(
-        DIALOG_OPEN_WITH_ENDED_AT,
-        Severity::Error,
-        Scope::Document,
-        TIMING,
-        "an `active` or `paused` dialog has `ended_at`",
-    ),
-    RuleInfo::new(
-        DIALOG_ENDED_WITHOUT_ENDED_AT,
-        Severity::Warning,
-        Scope::Document,
-        TIMING,
-        "a `completed` or `cancelled` dialog has no `ended_at`",
-    ),
-    RuleInfo::new(
-        DIALOG_MESSAGE_AFTER_END,
-        Severity::Warning,
-        Scope::Document,
-        TIMING,
-        "a message is timestamped after `ended_at`",
-    ),
-    RuleInfo::new(
-        DIALOG_MESSAGES_OUT_OF_ORDER,
-        Severity::Warning,
-        Scope::Document,
-        TIMING,
-        "a message is timestamped before the one preceding it",
-    ),
-];
+pub use crate::dialog::RULES;
 
 /// Every rule of mplp-dialog ([`RULES`]).
 ///

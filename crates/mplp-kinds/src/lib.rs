@@ -3,10 +3,20 @@
 //! read to know which kinds exist, how a file or a document is recognised,
 //! and how each kind is validated and written back.
 //!
+//! Each row ([`DocKind`]) carries everything about one kind: its name and
+//! help text, its example-file prefix, its shape (document or log), how
+//! [`detect`] recognises it ([`Recognise`]), and how it is validated and
+//! written back. [`validate_bytes`] and [`validate_file`] are the one
+//! dispatch that `mplp validate` and the Python bindings call, so they give
+//! the same verdicts, pointers and rule ids for the same input. Adding a
+//! kind is adding one row (and listing it in [`KINDS`]).
+//!
 //! Why a crate of its own: the table needs the types of every module crate
-//! (plan, dialog, collab, events), so it cannot live in `mplp-core`; the CLI
-//! is a binary, and xtask and the tests are not published. A small library
-//! that depends on the module crates is the one place all of them can read.
+//! (plan, dialog, collab, events, ...), so it cannot live in `mplp-core`;
+//! the CLI is a binary, and xtask and the tests are not published. A small
+//! library that depends on the module crates is the one place all of them
+//! can read. (It replaces the `mplp-validate` crate, whose second table of
+//! kinds it absorbed.)
 //!
 //! ```
 //! use mplp_kinds::{KINDS, Shape};
@@ -28,9 +38,9 @@
 use std::io::BufRead;
 
 use mplp_core::rules::{RuleInfo, Source};
-use mplp_core::{Document, Report, Rule, Severity, Violation};
-use serde::Deserialize;
-use serde::de::IgnoredAny;
+use mplp_core::{Document, Report, Severity, Violation};
+
+mod detect;
 
 /// Whether a kind is one JSON document or an NDJSON log of events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +69,75 @@ pub struct DocKind {
     validate_bytes: fn(&[u8]) -> Report,
     validate_reader: fn(&mut dyn BufRead) -> Report,
     round_trip: Option<RoundTrip>,
+    /// How [`detect`] recognises a document of this kind.
+    pub recognise: Recognise,
+}
+
+/// How [`detect`] tells a kind from a document's top-level members: the
+/// signs of one row of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Recognise {
+    /// Precedence when several kinds are marked: the lowest rank wins.
+    /// Ranks are unique among the kinds that can be recognised.
+    pub rank: u8,
+    /// An `event_type` prefix that marks the kind (`MAP`, `SA`).
+    pub event_type_prefix: Option<&'static str>,
+    /// Top-level members whose presence marks the kind, whatever their value.
+    pub members: &'static [&'static str],
+}
+
+impl Recognise {
+    /// Not recognised from a document's content (the logs: [`detect_log`]
+    /// or the file name tells them).
+    pub const NEVER: Recognise = Recognise {
+        rank: u8::MAX,
+        event_type_prefix: None,
+        members: &[],
+    };
+
+    /// Marked by any of `members`, at `rank`.
+    pub const fn members(rank: u8, members: &'static [&'static str]) -> Recognise {
+        Recognise {
+            rank,
+            event_type_prefix: None,
+            members,
+        }
+    }
+
+    /// Marked by an `event_type` starting with `prefix`, or by any of `members`.
+    pub const fn event(
+        rank: u8,
+        prefix: &'static str,
+        members: &'static [&'static str],
+    ) -> Recognise {
+        Recognise {
+            rank,
+            event_type_prefix: Some(prefix),
+            members,
+        }
+    }
+
+    /// False for [`Recognise::NEVER`].
+    pub fn is_recognisable(&self) -> bool {
+        self.event_type_prefix.is_some() || !self.members.is_empty()
+    }
+}
+
+impl PartialEq for DocKind {
+    /// Kinds are equal when their names are (each name is one row).
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for DocKind {}
+
+impl std::fmt::Display for DocKind {
+    /// The kind's name (`plan`, `map-log`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
 /// Parses a document and writes it back.
@@ -115,7 +194,7 @@ fn round_trip<T: Document>(bytes: &[u8]) -> Result<String, mplp_core::Error> {
 }
 
 macro_rules! document_kind {
-    ($name:literal, $prefix:literal, $ty:ty, $description:literal) => {
+    ($name:literal, $prefix:literal, $ty:ty, $description:literal, $recognise:expr) => {
         DocKind {
             name: $name,
             description: $description,
@@ -125,65 +204,93 @@ macro_rules! document_kind {
             validate_bytes: validate_document::<$ty>,
             validate_reader: validate_document_reader::<$ty>,
             round_trip: Some(round_trip::<$ty>),
+            recognise: $recognise,
         }
     };
 }
 
 /// A Plan document.
-pub static PLAN: DocKind = document_kind!("plan", "plan-", mplp_plan::Plan, "A Plan document");
+pub static PLAN: DocKind = document_kind!(
+    "plan",
+    "plan-",
+    mplp_plan::Plan,
+    "A Plan document",
+    Recognise::members(50, &["plan_id"])
+);
 /// A Dialog document.
 pub static DIALOG: DocKind = document_kind!(
     "dialog",
     "dialog-",
     mplp_dialog::Dialog,
-    "A Dialog document"
+    "A Dialog document",
+    Recognise::members(60, &["dialog_id"])
 );
 /// A Collab document.
 pub static COLLAB: DocKind = document_kind!(
     "collab",
     "collab-",
     mplp_collab::Collab,
-    "A Collab document"
+    "A Collab document",
+    Recognise::members(70, &["collab_id"])
 );
 /// A Context document.
 pub static CONTEXT: DocKind = document_kind!(
     "context",
     "context-",
     mplp_context::Context,
-    "A Context document"
+    "A Context document",
+    // Last: every module but Role carries `context_id`.
+    Recognise::members(200, &["root", "context_id"])
 );
 /// A Confirm document.
 pub static CONFIRM: DocKind = document_kind!(
     "confirm",
     "confirm-",
     mplp_confirm::Confirm,
-    "A Confirm document"
+    "A Confirm document",
+    Recognise::members(80, &["confirm_id"])
 );
 /// A Trace document.
-pub static TRACE: DocKind =
-    document_kind!("trace", "trace-", mplp_trace::Trace, "A Trace document");
+pub static TRACE: DocKind = document_kind!(
+    "trace",
+    "trace-",
+    mplp_trace::Trace,
+    "A Trace document",
+    // Before Plan: a Trace carries `plan_id` too.
+    Recognise::members(40, &["root_span", "trace_id"])
+);
 /// A Role document.
-pub static ROLE: DocKind = document_kind!("role", "role-", mplp_role::Role, "A Role document");
+pub static ROLE: DocKind = document_kind!(
+    "role",
+    "role-",
+    mplp_role::Role,
+    "A Role document",
+    Recognise::members(90, &["role_id"])
+);
 /// One MAP event.
 pub static MAP_EVENT: DocKind = document_kind!(
     "map-event",
     "map-event-",
     mplp_events::MapEvent,
-    "One MAP event"
+    "One MAP event",
+    // Events first: they carry `plan_id`, `context_id` and `trace_id` too.
+    Recognise::event(10, "MAP", &["session_id"])
 );
 /// One SA event.
 pub static SA_EVENT: DocKind = document_kind!(
     "sa-event",
     "sa-event-",
     mplp_events::SaEvent,
-    "One SA event"
+    "One SA event",
+    Recognise::event(20, "SA", &["sa_id"])
 );
 /// One core (observability) event.
 pub static EVENT: DocKind = document_kind!(
     "event",
     "event-",
     mplp_events::CoreEvent,
-    "One core (observability) event"
+    "One core (observability) event",
+    Recognise::members(30, &["event_family"])
 );
 /// An NDJSON log of MAP events.
 pub static MAP_LOG: DocKind = DocKind {
@@ -195,6 +302,7 @@ pub static MAP_LOG: DocKind = DocKind {
     validate_bytes: |bytes| mplp_events::log::validate_map_log(bytes),
     validate_reader: |reader| mplp_events::log::validate_map_log(reader),
     round_trip: None,
+    recognise: Recognise::NEVER,
 };
 /// An NDJSON log of SA events.
 pub static SA_LOG: DocKind = DocKind {
@@ -206,6 +314,7 @@ pub static SA_LOG: DocKind = DocKind {
     validate_bytes: |bytes| mplp_events::log::validate_sa_log(bytes),
     validate_reader: |reader| mplp_events::log::validate_sa_log(reader),
     round_trip: None,
+    recognise: Recognise::NEVER,
 };
 
 /// Every kind, in the order the CLI lists them.
@@ -232,6 +341,112 @@ pub fn for_example(file_name: &str) -> Option<&'static DocKind> {
 /// True for a file name that holds a log (`.ndjson`, `.jsonl`).
 pub fn is_log_file_name(file_name: &str) -> bool {
     file_name.ends_with(".ndjson") || file_name.ends_with(".jsonl")
+}
+
+/// The spelling of "recognise the kind from the input" next to the kind
+/// names (`--kind auto`, the Python `kind="auto"`).
+pub const AUTO: &str = "auto";
+
+/// What [`AUTO`] does, in one line (its `--help` text), from the signs in
+/// the table.
+pub fn auto_description() -> String {
+    format!(
+        "Recognise the kind from the document ({}) or a `.ndjson`/`.jsonl` name",
+        detect::signs().join(", ")
+    )
+}
+
+/// Parses a kind name or [`AUTO`]: `Ok(None)` for `auto`.
+///
+/// # Errors
+/// [`UnknownKind`] for any other text; its message lists the names.
+///
+/// ```
+/// assert_eq!(mplp_kinds::parse_or_auto("auto"), Ok(None));
+/// assert_eq!(mplp_kinds::parse_or_auto("plan"), Ok(Some(&mplp_kinds::PLAN)));
+/// let err = mplp_kinds::parse_or_auto("plans").unwrap_err().to_string();
+/// assert!(err.starts_with("unknown kind `plans`, expected one of: auto, dialog, plan,"));
+/// ```
+pub fn parse_or_auto(name: &str) -> Result<Option<&'static DocKind>, UnknownKind> {
+    if name == AUTO {
+        return Ok(None);
+    }
+    by_name(name)
+        .map(Some)
+        .ok_or_else(|| UnknownKind(name.to_owned()))
+}
+
+/// A kind name that is neither a kind of [`KINDS`] nor [`AUTO`] (the text given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownKind(pub String);
+
+impl std::fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown kind `{}`, expected one of: {AUTO}", self.0)?;
+        for kind in KINDS {
+            write!(f, ", {}", kind.name)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownKind {}
+
+/// Validates bytes of the given kind, or of the kind [`detect`] recognises
+/// when `kind` is `None`. Returns the kind that was used (`None` when it
+/// could not be recognised: the report then holds the `unknown-kind`,
+/// `type` or syntax error). A log kind validates the bytes as a log.
+///
+/// ```
+/// let plan = std::fs::read("../../schemas/examples/valid/plan-minimal.json")?;
+/// let (kind, report) = mplp_kinds::validate_bytes(None, &plan);
+/// assert_eq!(kind, Some(&mplp_kinds::PLAN));
+/// assert!(report.is_valid());
+///
+/// let (kind, report) = mplp_kinds::validate_bytes(None, br#"{"hello": 1}"#);
+/// assert_eq!(kind, None); // not an MPLP document
+/// assert_eq!(report.violations()[0].rule.as_str(), "unknown-kind");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn validate_bytes(
+    kind: Option<&'static DocKind>,
+    bytes: &[u8],
+) -> (Option<&'static DocKind>, Report) {
+    let kind = match kind {
+        Some(k) => k,
+        None => match detect(bytes) {
+            Ok(k) => k,
+            Err(v) => {
+                let mut report = Report::new();
+                report.push(v);
+                return (None, report);
+            }
+        },
+    };
+    (Some(kind), kind.validate(bytes))
+}
+
+/// Validates the file at `path` as the CLI does: logs (a log `kind`, or
+/// `None` with a `.ndjson`/`.jsonl` name) are streamed from the file, other
+/// documents are read whole. Returns the kind used, as [`validate_bytes`].
+///
+/// # Errors
+/// When the file cannot be opened or read.
+pub fn validate_file(
+    kind: Option<&'static DocKind>,
+    path: &std::path::Path,
+) -> std::io::Result<(Option<&'static DocKind>, Report)> {
+    let log_name = is_log_file_name(&path.to_string_lossy());
+    if kind.is_some_and(DocKind::is_log) || (kind.is_none() && log_name) {
+        let mut reader = std::io::BufReader::new(std::fs::File::open(path)?);
+        let kind = match kind {
+            Some(k) => k,
+            None => detect_log(&mut reader)?,
+        };
+        return Ok((Some(kind), kind.validate_reader(&mut reader)));
+    }
+    let bytes = std::fs::read(path)?;
+    Ok(validate_bytes(kind, &bytes))
 }
 
 mplp_core::declare_rules! {
@@ -261,90 +476,7 @@ pub fn rules() -> impl Iterator<Item = &'static RuleInfo> {
     RULES.iter()
 }
 
-/// The members that tell the kinds apart. Unknown members are ignored, so
-/// this reads the document once without building it.
-#[derive(Deserialize)]
-struct Probe {
-    plan_id: Option<IgnoredAny>,
-    dialog_id: Option<IgnoredAny>,
-    collab_id: Option<IgnoredAny>,
-    session_id: Option<IgnoredAny>,
-    sa_id: Option<IgnoredAny>,
-    event_family: Option<IgnoredAny>,
-    event_type: Option<IgnoredAny>,
-}
-
-/// Probes only the top-level `event_type` string.
-#[derive(Deserialize)]
-struct EventTypeProbe {
-    event_type: Option<String>,
-}
-
-/// Recognises the kind of a single document from its members: a MAP
-/// `event_type` or `session_id` (MAP event), an SA `event_type` or `sa_id`
-/// (SA event), `event_family` (core event), then `plan_id`, `dialog_id`,
-/// `collab_id`. Events come first: SA events carry `plan_id` too.
-///
-/// Not a JSON object: a `type` (or `json-syntax`) violation; none of the
-/// members: [`UNKNOWN_KIND`].
-pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
-    let probe: Probe = serde_json::from_slice(bytes).map_err(|e| {
-        if e.is_data() {
-            Violation::error(
-                "",
-                Rule::TYPE,
-                format!("expected a JSON object (an MPLP document): {e}"),
-            )
-        } else {
-            mplp_core::document::syntax_violation(&e)
-        }
-    })?;
-    let event_type = if probe.event_type.is_some() {
-        serde_json::from_slice::<EventTypeProbe>(bytes)
-            .ok()
-            .and_then(|p| p.event_type)
-    } else {
-        None
-    };
-    let et = event_type.as_deref().unwrap_or("");
-    if et.starts_with("MAP") || probe.session_id.is_some() {
-        Ok(&MAP_EVENT)
-    } else if et.starts_with("SA") || probe.sa_id.is_some() {
-        Ok(&SA_EVENT)
-    } else if probe.event_family.is_some() {
-        Ok(&EVENT)
-    } else if probe.plan_id.is_some() {
-        Ok(&PLAN)
-    } else if probe.dialog_id.is_some() {
-        Ok(&DIALOG)
-    } else if probe.collab_id.is_some() {
-        Ok(&COLLAB)
-    } else {
-        Err(Violation::error(
-            "",
-            UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, or `event_family` (or pass --kind)",
-        ))
-    }
-}
-
-/// Recognises a log's kind from its first non-blank line: an SA log when
-/// that line's `event_type` starts with `SA`, a MAP log otherwise. Only
-/// looks at what the reader has buffered (nothing is consumed).
-pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'static DocKind> {
-    let buf = reader.fill_buf()?;
-    let first = buf
-        .split(|b| *b == b'\n')
-        .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
-        .unwrap_or(&[]);
-    let probe: Option<EventTypeProbe> = serde_json::from_slice(first).ok();
-    let et = probe.and_then(|p| p.event_type).unwrap_or_default();
-    Ok(if et.starts_with("SA") {
-        &SA_LOG
-    } else {
-        &MAP_LOG
-    })
-}
+pub use detect::{detect, detect_log};
 
 /// The rule registries of the SDK, by crate: mplp-core's schema rules,
 /// then plan, dialog, collab, events and this crate's (`cargo xtask rules`
@@ -385,6 +517,7 @@ pub fn strict_severity(rule: &str) -> Option<Severity> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mplp_core::Rule;
 
     #[test]
     fn names_and_prefixes_are_unique() {
@@ -414,38 +547,120 @@ mod tests {
     }
 
     #[test]
-    fn detection_follows_the_members() {
-        let cases: [(&[u8], &str); 7] = [
+    fn ranks_are_unique_and_only_logs_are_unrecognisable() {
+        let mut ranks: Vec<u8> = KINDS
+            .iter()
+            .filter(|k| k.recognise.is_recognisable())
+            .map(|k| k.recognise.rank)
+            .collect();
+        let n = ranks.len();
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), n, "two kinds share a detection rank");
+        for kind in KINDS {
+            assert_eq!(kind.recognise.is_recognisable(), !kind.is_log(), "{kind}");
+            assert!(kind.recognise.rank < u8::MAX || kind.is_log(), "{kind}");
+        }
+        assert!(KINDS.len() <= 64, "the probe keeps a bit per kind in a u64");
+    }
+
+    #[test]
+    fn the_table_agrees_with_each_document_kind_constant() {
+        let documents = [
+            (&PLAN, <mplp_plan::Plan as Document>::KIND),
+            (&DIALOG, <mplp_dialog::Dialog as Document>::KIND),
+            (&COLLAB, <mplp_collab::Collab as Document>::KIND),
+            (&CONTEXT, <mplp_context::Context as Document>::KIND),
+            (&ROLE, <mplp_role::Role as Document>::KIND),
+            (&TRACE, <mplp_trace::Trace as Document>::KIND),
+            (&CONFIRM, <mplp_confirm::Confirm as Document>::KIND),
+            (&MAP_EVENT, <mplp_events::MapEvent as Document>::KIND),
+            (&SA_EVENT, <mplp_events::SaEvent as Document>::KIND),
+            (&EVENT, <mplp_events::CoreEvent as Document>::KIND),
+        ];
+        for (kind, name) in documents {
+            assert_eq!(kind.name, name);
+            assert!(!kind.is_log());
+            assert_eq!(parse_or_auto(name), Ok(Some(kind)));
+        }
+        assert_eq!(parse_or_auto(AUTO), Ok(None));
+        assert!(by_name(AUTO).is_none());
+    }
+
+    #[test]
+    fn detection_order_puts_events_before_plans() {
+        let cases: &[(&[u8], &DocKind)] = &[
+            // An SA event carries plan_id: it must not be taken for a plan.
             (
                 br#"{"event_type":"SAInitialized","plan_id":"x"}"#,
-                "sa-event",
+                &SA_EVENT,
             ),
-            (br#"{"event_type":"MAPTurnDispatched"}"#, "map-event"),
-            (br#"{"sa_id":"x","plan_id":"y"}"#, "sa-event"),
-            (br#"{"event_family":"x"}"#, "event"),
-            (br#"{"plan_id":"x"}"#, "plan"),
-            (br#"{"dialog_id":"x"}"#, "dialog"),
-            (br#"{"collab_id":"x"}"#, "collab"),
+            (br#"{"sa_id":1,"plan_id":2}"#, &SA_EVENT),
+            (br#"{"session_id":1,"plan_id":2}"#, &MAP_EVENT),
+            (br#"{"event_type":"MAPTurnDispatched"}"#, &MAP_EVENT),
+            (br#"{"event_family":"x","plan_id":2}"#, &EVENT),
+            (br#"{"dialog_id":1}"#, &DIALOG),
+            (br#"{"collab_id":1}"#, &COLLAB),
+            // A Context: `root`, or `context_id` when no other id is there.
+            (br#"{"context_id":1,"root":{}}"#, &CONTEXT),
+            (br#"{"context_id":1,"title":2}"#, &CONTEXT),
+            (br#"{"context_id":1,"collab_id":2}"#, &COLLAB),
+            (br#"{"context_id":1,"trace_id":2}"#, &TRACE),
+            (br#"{"trace_id":1,"plan_id":2}"#, &TRACE),
+            (br#"{"trace_id":1,"event_family":"x"}"#, &EVENT),
+            (br#"{"root":1,"plan_id":2}"#, &PLAN),
+            (br#"{"confirm_id":1,"target_id":2}"#, &CONFIRM),
+            (br#"{"root_span":{},"plan_id":1,"context_id":2}"#, &TRACE),
+            (br#"{"role_id":1,"name":2}"#, &ROLE),
+            (br#"{"plan_id": null}"#, &PLAN),
+            // A non-string event_type is skipped whatever its shape.
+            (br#"{"event_type":{"a":[1,{"b":2}]},"plan_id":1}"#, &PLAN),
+            (br#"{"event_type":[1,2],"dialog_id":1}"#, &DIALOG),
+            // A repeated member: the last event_type wins.
+            (
+                br#"{"event_type":"x","event_type":"SAInitialized","plan_id":1,"plan_id":2}"#,
+                &SA_EVENT,
+            ),
         ];
-        for (doc, name) in cases {
-            assert_eq!(
-                detect(doc).map(|k| k.name),
-                Ok(name),
-                "{}",
-                String::from_utf8_lossy(doc)
-            );
+        for (doc, kind) in cases {
+            assert_eq!(detect(doc), Ok(*kind), "{}", String::from_utf8_lossy(doc));
         }
-        assert_eq!(
-            detect(b"{}").map(|k| k.name).map_err(|v| v.rule),
-            Err(UNKNOWN_KIND)
+        let unknown = detect(br#"{"x":1}"#).unwrap_err();
+        assert_eq!(unknown.rule, UNKNOWN_KIND);
+        assert!(unknown.message.contains("`plan_id`"), "{}", unknown.message);
+        assert!(
+            unknown
+                .message
+                .contains("an `event_type` starting with `MAP`"),
+            "{}",
+            unknown.message
         );
-        assert_eq!(
-            detect(b"[1]").map(|k| k.name).map_err(|v| v.rule),
-            Err(Rule::TYPE)
-        );
-        assert_eq!(
-            detect(b"{").map(|k| k.name).map_err(|v| v.rule),
-            Err(Rule::JSON_SYNTAX)
+        for text in [&b"{"[..], b"[", b"", b"nul", b"[1,]", b"{\"a\":}"] {
+            let syntax = detect(text).unwrap_err();
+            assert_eq!(syntax.rule, Rule::JSON_SYNTAX, "{text:?}");
+        }
+        for (text, found) in [
+            (&b" [1]"[..], "found an array"),
+            (b"\"x\"", "found a string"),
+            (b"true", "found a boolean"),
+            (b"null", "found null"),
+            (b"-1.5", "found a number"),
+            (b"[{\"plan_id\": 1}]", "found an array"),
+        ] {
+            let v = detect(text).unwrap_err();
+            assert_eq!(v.rule, Rule::TYPE);
+            assert!(v.message.ends_with(found), "{}", v.message);
+        }
+        // A repeated member is the module validator's duplicate-key error.
+        let (kind, report) = validate_bytes(None, br#"{"plan_id":1,"plan_id":2}"#);
+        assert_eq!(kind, Some(&PLAN));
+        assert!(
+            report
+                .violations()
+                .iter()
+                .any(|v| v.rule.as_str() == "duplicate-key"),
+            "{:?}",
+            report.violations()
         );
     }
 
@@ -455,6 +670,30 @@ mod tests {
         assert_eq!(detect_log(&mut sa).map(|k| k.name).ok(), Some("sa-log"));
         let mut other: &[u8] = b"not json\n";
         assert_eq!(detect_log(&mut other).map(|k| k.name).ok(), Some("map-log"));
+    }
+
+    #[test]
+    fn a_log_kind_validates_bytes_as_a_log() {
+        let (kind, report) = validate_bytes(Some(&MAP_LOG), b"\n\n");
+        assert_eq!(kind, Some(&MAP_LOG));
+        assert!(report.is_valid(), "{:?}", report.violations());
+        let (_, report) = validate_bytes(Some(&MAP_LOG), b"{\n");
+        assert!(!report.is_valid());
+        assert_eq!(report.violations()[0].line, Some(1));
+    }
+
+    #[test]
+    fn help_texts_come_from_the_table() {
+        let help = auto_description();
+        for kind in KINDS.iter().filter(|k| !k.is_log()) {
+            for member in kind.recognise.members {
+                assert!(help.contains(&format!("`{member}`")), "{help}");
+            }
+        }
+        let err = UnknownKind("x".into()).to_string();
+        for kind in KINDS {
+            assert!(err.contains(kind.name), "{err}");
+        }
     }
 
     #[test]

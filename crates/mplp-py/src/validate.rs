@@ -5,7 +5,7 @@ use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
 
 use mplp_core::Report;
-use mplp_validate::{AUTO, Kind};
+use mplp_kinds::{AUTO, DocKind, KINDS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
@@ -26,9 +26,9 @@ pub(crate) struct ValidationResult {
 }
 
 impl ValidationResult {
-    pub(crate) fn new(kind: Option<Kind>, report: Report) -> Self {
+    pub(crate) fn new(kind: Option<&'static DocKind>, report: Report) -> Self {
         ValidationResult {
-            kind: kind.map(Kind::as_str),
+            kind: kind.map(|k| k.name),
             report,
         }
     }
@@ -131,8 +131,8 @@ fn check_profile(profile: Option<&str>) -> PyResult<()> {
     }
 }
 
-fn parse_kind(kind: &str) -> PyResult<Option<Kind>> {
-    Kind::parse_or_auto(kind).map_err(|e| PyValueError::new_err(e.to_string()))
+fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
+    mplp_kinds::parse_or_auto(kind).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Validates one MPLP document and returns a `ValidationResult`.
@@ -158,9 +158,9 @@ pub(crate) fn validate(
     let (kind, report) = match read(data)? {
         Input::Json(bytes) => {
             let bytes: &[u8] = &bytes;
-            py.detach(|| mplp_validate::validate_bytes(kind, bytes))
+            py.detach(|| mplp_kinds::validate_bytes(kind, bytes))
         }
-        Input::Path(path) => py.detach(|| mplp_validate::validate_file(kind, &path))?,
+        Input::Path(path) => py.detach(|| mplp_kinds::validate_file(kind, &path))?,
     };
     Ok(ValidationResult::new(kind, report))
 }
@@ -182,8 +182,8 @@ pub(crate) fn validate_log(
 ) -> PyResult<ValidationResult> {
     check_profile(profile)?;
     let kind = match kind {
-        "map" | "map-log" => Some(Kind::MapLog),
-        "sa" | "sa-log" => Some(Kind::SaLog),
+        "map" | "map-log" => Some(&mplp_kinds::MAP_LOG),
+        "sa" | "sa-log" => Some(&mplp_kinds::SA_LOG),
         AUTO => None,
         other => {
             return Err(PyValueError::new_err(format!(
@@ -191,13 +191,14 @@ pub(crate) fn validate_log(
             )));
         }
     };
-    let with_kind = |reader: &mut dyn std::io::BufRead| -> std::io::Result<(Kind, Report)> {
-        let kind = match kind {
-            Some(k) => k,
-            None => mplp_validate::detect_log(reader)?,
+    let with_kind =
+        |reader: &mut dyn std::io::BufRead| -> std::io::Result<(&'static DocKind, Report)> {
+            let kind = match kind {
+                Some(k) => k,
+                None => mplp_kinds::detect_log(reader)?,
+            };
+            Ok((kind, kind.validate_reader(reader)))
         };
-        Ok((kind, mplp_validate::validate_log(kind, reader)))
-    };
     let (kind, report) = if source.is_instance_of::<PyString>() || is_path_like(source)? {
         let path: PathBuf = if source.is_instance_of::<PyString>() {
             source.extract()?
@@ -236,6 +237,6 @@ fn is_path_like(value: &Bound<'_, PyAny>) -> PyResult<bool> {
 #[pyfunction]
 pub(crate) fn kinds() -> Vec<&'static str> {
     std::iter::once(AUTO)
-        .chain(Kind::NAMES.iter().copied())
+        .chain(KINDS.iter().map(|k| k.name))
         .collect()
 }

@@ -1,6 +1,9 @@
 //! Property tests of kind detection and dispatch.
 
-use mplp_validate::{Kind, UNKNOWN_KIND, detect, validate_bytes};
+use mplp_kinds::{
+    COLLAB, CONFIRM, CONTEXT, DIALOG, DocKind, EVENT, KINDS, MAP_EVENT, PLAN, ROLE, SA_EVENT,
+    TRACE, UNKNOWN_KIND, detect, validate_bytes,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -24,29 +27,29 @@ const KEYS: &[&str] = &[
 ];
 
 /// The kind a document with these members must get (the documented order).
-fn model(obj: &Map<String, Value>) -> Option<Kind> {
+fn model(obj: &Map<String, Value>) -> Option<&'static DocKind> {
     let et = obj.get("event_type").and_then(Value::as_str).unwrap_or("");
     let has = |k: &str| obj.contains_key(k);
     if et.starts_with("MAP") || has("session_id") {
-        Some(Kind::MapEvent)
+        Some(&MAP_EVENT)
     } else if et.starts_with("SA") || has("sa_id") {
-        Some(Kind::SaEvent)
+        Some(&SA_EVENT)
     } else if has("event_family") {
-        Some(Kind::Event)
+        Some(&EVENT)
     } else if has("root_span") || has("trace_id") {
-        Some(Kind::Trace)
+        Some(&TRACE)
     } else if has("plan_id") {
-        Some(Kind::Plan)
+        Some(&PLAN)
     } else if has("dialog_id") {
-        Some(Kind::Dialog)
+        Some(&DIALOG)
     } else if has("collab_id") {
-        Some(Kind::Collab)
+        Some(&COLLAB)
     } else if has("confirm_id") {
-        Some(Kind::Confirm)
+        Some(&CONFIRM)
     } else if has("role_id") {
-        Some(Kind::Role)
+        Some(&ROLE)
     } else if has("root") || has("context_id") {
-        Some(Kind::Context)
+        Some(&CONTEXT)
     } else {
         None
     }
@@ -97,8 +100,8 @@ proptest! {
         if kind.is_none() {
             prop_assert!(!report.is_valid());
         }
-        for k in Kind::ALL {
-            let _ = validate_bytes(Some(*k), &bytes);
+        for k in KINDS {
+            let _ = validate_bytes(Some(k), &bytes);
         }
     }
 }
