@@ -36,9 +36,27 @@ impl From<ModeArg> for CollabMode {
     }
 }
 
+/// The diagram languages of `mplp collab render`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SessionFormat {
+    /// A Mermaid sequence diagram.
+    Mermaid,
+}
+
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum CollabCommand {
+    /// Draw a session from its MAP event log: participants as lifelines,
+    /// turns, broadcasts with their answers, conflicts with their
+    /// resolution. Lines that are not valid MAP events are reported on
+    /// standard error and left out of the picture (exit status 1).
+    Render {
+        /// The diagram language.
+        #[arg(long, value_enum)]
+        format: SessionFormat,
+        /// The NDJSON MAP event log (`-` reads standard input).
+        log: String,
+    },
     /// Write the MAP event log of a simulated session as NDJSON to standard
     /// output (deterministic for a given seed; it always passes
     /// `mplp validate --kind map-log`).
@@ -68,6 +86,7 @@ pub(crate) enum CollabCommand {
 /// 2 on I/O errors.
 pub(crate) fn run(cmd: CollabCommand) -> ExitCode {
     match cmd {
+        CollabCommand::Render { format, log } => render(format, &log),
         CollabCommand::Simulate {
             mode,
             participants,
@@ -112,5 +131,52 @@ fn run_simulate(
             eprintln!("mplp: collab simulate: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// `mplp collab render`: reads the log line by line (streamed), draws the
+/// events that parse.
+fn render(format: SessionFormat, path: &str) -> ExitCode {
+    use std::io::BufRead;
+    let reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                eprintln!("mplp: cannot read `{path}`: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let mut events = Vec::new();
+    let mut bad = 0usize;
+    for (n, line) in reader.lines().enumerate() {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                eprintln!("mplp: cannot read `{path}`: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match <mplp_events::MapEvent as mplp_core::Document>::from_json(&line) {
+            Ok(e) => events.push(e),
+            Err(e) => {
+                bad += 1;
+                eprintln!("{path}:{}: error: {e}", n + 1);
+            }
+        }
+    }
+    let text = match format {
+        SessionFormat::Mermaid => mplp_collab::render::mermaid_sequence(&events),
+    };
+    let code = crate::io::emit(&text);
+    if bad > 0 && code == ExitCode::SUCCESS {
+        ExitCode::from(1)
+    } else {
+        code
     }
 }

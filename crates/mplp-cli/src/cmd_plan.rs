@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use mplp_core::Document;
 use mplp_plan::Plan;
 
 /// The diagram languages of `mplp plan render`.
@@ -16,7 +17,10 @@ pub(crate) enum RenderFormat {
 /// Subcommands of `mplp plan`.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum PlanCommand {
-    /// Draw a plan's steps and dependencies, coloured by status.
+    /// Draw a plan's steps and dependencies: status as text, shape and
+    /// colour, a legend, and the agent role. An invalid plan is drawn too,
+    /// with each cycle's edges and each missing dependency marked; its
+    /// errors go to standard error and the exit status is 1.
     Render {
         /// The diagram language.
         #[arg(long, value_enum)]
@@ -27,7 +31,8 @@ pub(crate) enum PlanCommand {
 }
 
 /// Runs a `mplp plan` subcommand: exit 0 on success, 1 when the plan is
-/// invalid (every error is printed to standard error), 2 on I/O errors.
+/// invalid (every error is printed to standard error; a plan whose members
+/// can be read is still drawn), 2 on I/O errors.
 pub(crate) fn run(cmd: PlanCommand) -> ExitCode {
     match cmd {
         PlanCommand::Render { format, plan } => render(format, &plan),
@@ -35,13 +40,38 @@ pub(crate) fn run(cmd: PlanCommand) -> ExitCode {
 }
 
 fn render(format: RenderFormat, path: &str) -> ExitCode {
-    let plan: Plan = match crate::io::load(path) {
-        Ok(plan) => plan,
-        Err(code) => return code,
+    let bytes = match crate::io::read_input(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("mplp: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let validation = Plan::validate_json(&bytes);
+    for v in validation.report.violations() {
+        let level = if v.is_error() { "error" } else { "warning" };
+        eprintln!("{path}: {level}: {v}");
+    }
+    let (plan, code) = match validation.into_result() {
+        Ok(plan) => (plan, ExitCode::SUCCESS),
+        // Invalid: draw it anyway, with what is wrong marked, when its
+        // members can be read (a cycle, a missing dependency).
+        Err(_) => {
+            let unchecked = serde_json::from_slice::<serde_json::Value>(&bytes)
+                .ok()
+                .and_then(|v| <Plan as mplp_core::Wire>::deserialize_unchecked(&v).ok());
+            match unchecked {
+                Some(plan) => (plan, ExitCode::from(1)),
+                None => return ExitCode::from(1),
+            }
+        }
     };
     let text = match format {
         RenderFormat::Mermaid => mplp_plan::render::mermaid(&plan),
         RenderFormat::Dot => mplp_plan::render::dot(&plan),
     };
-    crate::io::emit(&text)
+    match crate::io::emit(&text) {
+        c if c == ExitCode::SUCCESS => code,
+        c => c,
+    }
 }

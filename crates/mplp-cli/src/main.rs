@@ -5,6 +5,7 @@
 //!               [--profile strict|canonical] [--format text|json] FILE...        (`-` reads standard input)
 //! mplp plan render --format mermaid|dot PLAN.json
 //! mplp dialog convert --to openai|anthropic DIALOG.json
+//! mplp collab render --format mermaid LOG.ndjson
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
 //! ```

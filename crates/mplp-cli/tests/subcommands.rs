@@ -72,17 +72,22 @@ fn plan_render_every_example_in_both_formats() {
             assert_exit(&o, 0);
             let text = out(&o);
             let (head, arrow) = match format {
-                "mermaid" => ("flowchart TD\n", " --> "),
+                "mermaid" => ("---\ntitle: ", " --> "),
                 _ => ("digraph plan {\n", " -> "),
             };
             assert!(text.starts_with(head), "{file}: {text}");
             assert_eq!(text.matches(arrow).count(), deps, "{file} {format}: {text}");
-            for i in 0..plan.steps().len() {
+            for (i, step) in plan.steps().iter().enumerate() {
                 let node = match format {
-                    "mermaid" => format!("  s{i}[\""),
+                    "mermaid" => format!("  s{i}"),
                     _ => format!("  s{i} [label=\""),
                 };
-                assert!(text.contains(&node), "{file} {format}: step {i}: {text}");
+                let line = text
+                    .lines()
+                    .find(|l| l.starts_with(&node) && !l.contains("-->") && !l.contains("->"))
+                    .unwrap_or_else(|| panic!("{file} {format}: step {i}: {text}"));
+                // The status is in the label as text, not only as colour.
+                assert!(line.contains(&format!("[{}]", step.status())), "{line}");
             }
         }
     }
@@ -97,24 +102,39 @@ fn plan_render_labels_cannot_inject_mermaid() {
     );
     assert_exit(&o, 0);
     let text = out(&o);
-    // Exactly: header, title comment, 3 nodes, 3 edges, one classDef + class.
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 10, "{text}");
+    // The title is one double-quoted YAML string in the front matter.
+    assert_eq!(lines[0], "---");
     assert_eq!(
         lines[1],
-        "  %% T#quot;itle #37;#37;{init: {'theme':'dark'}}#37;#37;"
+        "title: \"T\\\"itle %%{init: {'theme':'dark'}}%%\""
     );
-    for (i, line) in lines[2..5].iter().enumerate() {
+    assert_eq!(lines[2..4], ["---", "flowchart TD"]);
+    let nodes: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("  s") && l.contains(":::"))
+        .collect();
+    assert_eq!(nodes.len(), 3, "{text}");
+    for (i, line) in nodes.iter().enumerate() {
         let label = line
             .strip_prefix(&format!("  s{i}[\""))
-            .and_then(|l| l.strip_suffix("\"]"))
+            .and_then(|l| l.strip_suffix("\"]:::pending"))
             .unwrap_or_else(|| panic!("node line {line}"));
         for bad in ['"', '<', '>', '`', '\n', '\r'] {
-            assert!(!label.contains(bad), "{bad:?} in {label}");
+            assert!(
+                !label.replace("<br/>", "").contains(bad),
+                "{bad:?} in {label}"
+            );
         }
         assert!(!label.contains("%%"), "{label}");
     }
-    assert_eq!(lines[5..8], ["  s0 --> s1", "  s0 --> s2", "  s1 --> s2"]);
+    let edges: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains("-->"))
+        .collect();
+    assert_eq!(edges, ["  s0 --> s1", "  s0 --> s2", "  s1 --> s2"]);
 }
 
 #[test]
@@ -131,7 +151,7 @@ fn plan_render_labels_cannot_inject_dot() {
         "{text}"
     );
     assert!(
-        text.contains(r#"s2 [label="dot \" ] ; evil -> s0; \\ back\nslash","#),
+        text.contains(r#"s2 [label="dot \" ] ; evil -> s0; \\\nback\nslash\n[pending]","#),
         "{text}"
     );
     // Three edges, and none made up by a label.
@@ -145,7 +165,59 @@ fn plan_render_labels_cannot_inject_dot() {
         "{text}"
     );
     // Every line is a whole statement: no raw newline escaped a string.
-    assert_eq!(text.lines().count(), 5 + 3 + 3 + 1, "{text}");
+    for line in text.lines() {
+        assert!(
+            line.ends_with(';') || line.ends_with('{') || line.ends_with('}'),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn plan_render_draws_an_invalid_plan_with_its_faults_marked() {
+    let file = "schemas/examples/invalid/plan--sa_plan_dag_acyclic--cycle.json";
+    for (format, mark) in [("dot", "label=\"cycle\""), ("mermaid", "-- cycle -->")] {
+        let o = mplp(&["plan", "render", "--format", format, file]);
+        // Drawn, and still reported: the errors on stderr, exit status 1.
+        assert_exit(&o, 1);
+        assert!(err(&o).contains("[sa_plan_dag_acyclic]"), "{}", err(&o));
+        assert!(out(&o).contains(mark), "{}", out(&o));
+    }
+    let file = "schemas/examples/invalid/plan--sa_plan_dependency_exists--unknown-step.json";
+    let o = mplp(&["plan", "render", "--format", "dot", file]);
+    assert_exit(&o, 1);
+    assert!(out(&o).contains("missing step"), "{}", out(&o));
+}
+
+#[test]
+fn collab_render_draws_a_simulated_session() {
+    let log = mplp(&[
+        "collab",
+        "simulate",
+        "--mode",
+        "broadcast",
+        "--participants",
+        "3",
+        "--turns",
+        "2",
+    ]);
+    assert_exit(&log, 0);
+    let o = mplp_stdin(
+        &["collab", "render", "--format", "mermaid", "-"],
+        &log.stdout,
+    );
+    assert_exit(&o, 0);
+    let text = out(&o);
+    assert!(text.starts_with("sequenceDiagram\n"), "{text}");
+    assert!(text.contains(": broadcast"), "{text}");
+    assert!(text.contains("--)session: answer"), "{text}");
+    // A line that is not a MAP event is reported and left out: exit 1.
+    let mut bad = log.stdout.clone();
+    bad.extend_from_slice(b"{\"not\": \"an event\"}\n");
+    let o = mplp_stdin(&["collab", "render", "--format", "mermaid", "-"], &bad);
+    assert_exit(&o, 1);
+    assert!(out(&o).starts_with("sequenceDiagram\n"));
+    assert!(err(&o).contains(":"), "{}", err(&o));
 }
 
 #[test]

@@ -20,48 +20,146 @@ fn plan() -> Plan {
 }
 
 #[test]
-fn mermaid_escapes_labels_and_colours_by_status() {
+fn mermaid_escapes_labels_and_shows_status_as_text_shape_and_colour() {
     let chart = render::mermaid(&plan());
     assert!(
         chart.contains(
-            "s0[\"Read the #quot;logs#quot; #amp; #lt;errors#gt; #35; 1 then #96;stop#96;\"]"
+            "s0[[\"Read the #quot;logs#quot; #amp; #lt;errors#gt; #35;<br/>1 then #96;stop#96;<br/>[completed]\"]]:::completed"
         ),
         "{chart}"
     );
-    assert!(chart.contains("s1[\"back\\slash\"]"));
+    assert!(
+        chart.contains("s1[\"back\\slash<br/>[pending]\"]:::pending"),
+        "{chart}"
+    );
     assert!(chart.contains("s0 --> s1"));
     assert!(chart.contains("classDef completed fill:#c8e6c9"));
-    assert!(chart.contains("class s0 completed;"));
-    assert!(chart.contains("class s1 pending;"));
-    assert!(chart.contains("%% Say #quot;hi#quot; #lt;now#gt;"));
-    // Every label line has exactly two unescaped quotes.
-    for line in chart.lines().filter(|l| l.contains('[')) {
+    assert!(
+        chart.starts_with("---\ntitle: \"Say \\\"hi\\\" <now>\"\n---\nflowchart TD\n"),
+        "{chart}"
+    );
+    // The legend names every status and its shape.
+    for status in StepStatus::ALL {
+        assert!(chart.contains(&format!("legend_{status}")), "{status}");
+    }
+    assert!(chart.contains("double box"));
+    assert!(!chart.contains("cycle"), "a valid plan has no cycle mark");
+    // Every node line has exactly two unescaped quotes.
+    for line in chart
+        .lines()
+        .filter(|l| l.trim_start().starts_with('s') && l.contains(":::"))
+    {
         assert_eq!(line.matches('"').count(), 2, "{line}");
     }
 }
 
 #[test]
-fn dot_escapes_labels_and_colours_by_status() {
+fn dot_escapes_labels_and_shows_status_as_text_shape_and_colour() {
     let graph = render::dot(&plan());
     assert!(
         graph.contains(
-            r##"s0 [label="Read the \"logs\" & <errors> # 1\nthen `stop`", fillcolor="#c8e6c9""##
+            r##"s0 [label="Read the \"logs\" & <errors> #\n1\nthen `stop`\n[completed]", shape=box, style="rounded,filled", peripheries=2, fillcolor="#c8e6c9""##
         ),
         "{graph}"
     );
-    assert!(graph.contains(r##"s1 [label="back\\slash", fillcolor="#eeeeee""##));
+    assert!(
+        graph.contains(r##"s1 [label="back\\slash\n[pending]", shape=box, style="rounded,filled", fillcolor="#ffffff""##),
+        "{graph}"
+    );
     assert!(graph.contains("label=\"Say \\\"hi\\\" <now>\";"));
     assert!(graph.contains("s0 -> s1;"));
+    assert!(graph.contains("subgraph cluster_legend"));
+    assert!(graph.contains("legend_failed [label=\"failed\\noctagon\", shape=octagon"));
     assert!(graph.ends_with("}\n"));
 }
 
 #[test]
-fn unknown_dependencies_are_left_out() {
-    let mut json = plan().to_value();
-    json["steps"][1]["dependencies"] = serde_json::json!([StepId::new()]);
-    let p = <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap();
-    assert!(!render::dot(&p).contains("->"));
-    assert!(!render::mermaid(&p).contains("-->"));
+fn labels_are_wrapped_and_show_the_agent_role() {
+    let mut b = Plan::builder(ContextId::new(), "T", "o");
+    b.add(
+        mplp_plan::StepSpec::new("Collect every failing request from the gateway logs")
+            .role("planner"),
+    );
+    let plan = b.build().unwrap();
+    let graph = render::dot(&plan);
+    assert!(
+        graph.contains(
+            "label=\"Collect every failing\\nrequest from the gateway\\nlogs\\n[pending]\\nrole: planner\""
+        ),
+        "{graph}"
+    );
+    let chart = render::mermaid(&plan);
+    assert!(
+        chart.contains("logs<br/>[pending]<br/>role: planner"),
+        "{chart}"
+    );
+}
+
+/// A plan of three steps a -> b -> c, with `edit` applied to its JSON,
+/// read without its rules (as `mplp plan render` reads an invalid plan).
+fn broken(edit: impl FnOnce(&mut serde_json::Value, &[String])) -> Plan {
+    let mut b = Plan::builder(ContextId::new(), "T", "o");
+    let a = b.step("a");
+    let bb = b.step_after("b", &[a]);
+    b.step_after("c", &[bb]);
+    let mut json = b.build().unwrap().to_value();
+    let ids: Vec<String> = (0..3)
+        .map(|i| json["steps"][i]["step_id"].as_str().unwrap().to_owned())
+        .collect();
+    edit(&mut json, &ids);
+    <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap()
+}
+
+#[test]
+fn a_cycle_is_drawn_with_its_edges_marked() {
+    // c -> a closes the cycle a -> b -> c -> a.
+    let p = broken(|json, ids| json["steps"][0]["dependencies"] = serde_json::json!([ids[2]]));
+    assert!(!Plan::validate_value(&p.to_value()).report.is_valid());
+    let graph = render::dot(&p);
+    for edge in ["s0 -> s1 [color", "s1 -> s2 [color", "s2 -> s0 [color"] {
+        assert!(graph.contains(edge), "{edge} in {graph}");
+    }
+    assert_eq!(graph.matches("label=\"cycle\"").count(), 3, "{graph}");
+    assert!(graph.contains("legend_cycle"));
+    let chart = render::mermaid(&p);
+    assert_eq!(chart.matches("-- cycle -->").count(), 3, "{chart}");
+    assert!(chart.contains("linkStyle 0,1,2 stroke:#c62828"), "{chart}");
+
+    // Only the edges on the cycle: d -> a is outside it.
+    let p = broken(|json, ids| {
+        json["steps"][1]["dependencies"] = serde_json::json!([ids[0], ids[2]]);
+        json["steps"][2]["dependencies"] = serde_json::json!([ids[1]]);
+    });
+    let graph = render::dot(&p);
+    assert!(graph.contains("s0 -> s1;"), "{graph}");
+    assert!(graph.contains("s2 -> s1 [color"), "{graph}");
+    assert!(graph.contains("s1 -> s2 [color"), "{graph}");
+
+    // A step that depends on itself.
+    let p = broken(|json, ids| json["steps"][0]["dependencies"] = serde_json::json!([ids[0]]));
+    assert!(render::dot(&p).contains("s0 -> s0 [color"));
+    assert!(render::mermaid(&p).contains("s0 -- cycle --> s0"));
+}
+
+#[test]
+fn a_missing_dependency_is_a_dashed_edge_from_a_missing_node() {
+    let ghost = StepId::new();
+    let p = broken(|json, _| json["steps"][1]["dependencies"] = serde_json::json!([ghost]));
+    let graph = render::dot(&p);
+    assert!(
+        graph.contains(&format!(
+            "m0 [label=\"missing step\\n{ghost}\", shape=box, style=dashed"
+        )),
+        "{graph}"
+    );
+    assert!(graph.contains("m0 -> s1 [style=dashed"), "{graph}");
+    assert!(!graph.contains("s0 -> s1"), "{graph}");
+    let chart = render::mermaid(&p);
+    assert!(
+        chart.contains(&format!("m0[\"missing step<br/>{ghost}\"]:::missing")),
+        "{chart}"
+    );
+    assert!(chart.contains("m0 -.-> s1"), "{chart}");
 }
 
 /// What the renderers must never put raw in a label.
@@ -118,8 +216,23 @@ proptest::proptest! {
         let mut b = Plan::builder(ContextId::new(), text.clone(), "o");
         b.step(if text.is_empty() { "x".to_owned() } else { text.clone() });
         if let Ok(plan) = b.build() {
-            proptest::prop_assert_eq!(render::mermaid(&plan).lines().count(), 5);
-            proptest::prop_assert_eq!(render::dot(&plan).lines().count(), 7);
+            let lines = |s: &str| s.lines().filter(|l| l.trim_start().starts_with("s0")).count();
+            proptest::prop_assert_eq!(lines(&render::mermaid(&plan)), 1);
+            proptest::prop_assert_eq!(lines(&render::dot(&plan)), 1);
         }
+    }
+
+    /// Wrapping keeps every character but the spaces it breaks at, and no
+    /// line is longer than the width.
+    #[test]
+    fn wrapping_loses_nothing(text in "[a-z ]{0,80}", width in 1usize..30) {
+        let lines = render::wrap(&text, width);
+        for line in &lines {
+            proptest::prop_assert!(line.chars().count() <= width, "{:?}", line);
+        }
+        let joined: String = lines.concat();
+        let expected: String = text.chars().filter(|c| *c != ' ').collect();
+        let got: String = joined.chars().filter(|c| *c != ' ').collect();
+        proptest::prop_assert_eq!(got, expected);
     }
 }
