@@ -27,11 +27,26 @@ use mplp_nats::{BrokerSink, NatsTransport, Subjects};
 const TURNS: usize = 10;
 
 fn collab() -> Collab {
-    let mut people = NonEmptyVec::new(Participant::new("p0", ParticipantKind::Agent).unwrap().with_role("r0"));
+    let mut people = NonEmptyVec::new(
+        Participant::new("p0", ParticipantKind::Agent)
+            .unwrap()
+            .with_role("r0"),
+    );
     for i in 1..3 {
-        people.push(Participant::new(format!("p{i}"), ParticipantKind::Agent).unwrap().with_role(format!("r{i}")));
+        people.push(
+            Participant::new(format!("p{i}"), ParticipantKind::Agent)
+                .unwrap()
+                .with_role(format!("r{i}")),
+        );
     }
-    Collab::new(ContextId::new(), "bench", "scale", CollabMode::RoundRobin, people).unwrap()
+    Collab::new(
+        ContextId::new(),
+        "bench",
+        "scale",
+        CollabMode::RoundRobin,
+        people,
+    )
+    .unwrap()
 }
 
 fn agent(t: &mut TurnContext<'_>) -> Result<TurnOutcome, SessionError> {
@@ -57,14 +72,25 @@ fn in_process(sessions: usize) -> (f64, Duration) {
         s.complete().unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
-    ((sessions * EVENTS) as f64 / secs, turn_time / (sessions * TURNS) as u32)
+    (
+        (sessions * EVENTS) as f64 / secs,
+        turn_time / (sessions * TURNS) as u32,
+    )
 }
 
 /// Over NATS, all sessions concurrently on one thread.
-async fn over_nats(transport: &NatsTransport, subjects: &Subjects, sessions: usize) -> (f64, Duration) {
+async fn over_nats(
+    transport: &NatsTransport,
+    subjects: &Subjects,
+    sessions: usize,
+) -> (f64, Duration) {
     let start = Instant::now();
     let runs = (0..sessions).map(|_| async {
-        let mut s = AsyncMapSession::new(collab(), BrokerSink::new(transport.clone(), subjects.clone())).unwrap();
+        let mut s = AsyncMapSession::new(
+            collab(),
+            BrokerSink::new(transport.clone(), subjects.clone()),
+        )
+        .unwrap();
         s.start().await.unwrap();
         let mut turn_time = Duration::ZERO;
         for _ in 0..TURNS {
@@ -78,13 +104,20 @@ async fn over_nats(transport: &NatsTransport, subjects: &Subjects, sessions: usi
     let times = join_all(runs).await;
     let secs = start.elapsed().as_secs_f64();
     let total: Duration = times.iter().sum();
-    ((sessions * EVENTS) as f64 / secs, total / (sessions * TURNS) as u32)
+    (
+        (sessions * EVENTS) as f64 / secs,
+        total / (sessions * TURNS) as u32,
+    )
 }
 
 fn rss_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
         .ok()
-        .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()))
+        .and_then(|s| {
+            s.split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u64>().ok())
+        })
         .map_or(0, |pages| pages * 4096)
 }
 
@@ -92,7 +125,11 @@ fn start_server() -> (Option<Child>, String, std::path::PathBuf) {
     if let Ok(url) = std::env::var("MPLP_NATS_URL") {
         return (None, url, std::env::temp_dir());
     }
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let store = std::env::temp_dir().join(format!("mplp-nats-bench-{port}"));
     let child = Command::new("nats-server")
         .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
@@ -114,7 +151,10 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
     let (server, url, store) = start_server();
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         let client = mplp_nats::async_nats::connect(&url).await.unwrap();
         let subjects = Subjects::default();
