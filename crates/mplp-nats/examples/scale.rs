@@ -159,6 +159,19 @@ fn main() {
         let client = mplp_nats::async_nats::connect(&url).await.unwrap();
         let subjects = Subjects::default();
         let transport = NatsTransport::new(client, "MPLP_BENCH", &subjects).await.unwrap();
+        // Memory of idle sessions (measured first, before the allocator holds
+        // freed memory): started, waiting for their first turn.
+        let idle = 1000;
+        let before = rss_bytes();
+        let mut sessions = Vec::with_capacity(idle);
+        for _ in 0..idle {
+            let mut s = AsyncMapSession::new(collab(), BrokerSink::new(transport.clone(), subjects.clone())).unwrap();
+            s.start().await.unwrap();
+            sessions.push(s);
+        }
+        let after = rss_bytes();
+        println!("idle session: {} bytes each (RSS growth over {idle} started sessions)", after.saturating_sub(before) / idle as u64);
+        drop(sessions);
         println!("sessions | in-process events/s | NATS events/s | ratio | in-process turn | NATS turn | ratio");
         for n in [1usize, 10, 100, 1000].into_iter().filter(|n| *n <= max) {
             let (base_eps, base_turn) = in_process(n);
@@ -171,18 +184,6 @@ fn main() {
                 turn.as_secs_f64() / base_turn.as_secs_f64().max(1e-9),
             );
         }
-        // Memory of idle sessions: started, waiting for their first turn.
-        let idle = 1000;
-        let before = rss_bytes();
-        let mut sessions = Vec::with_capacity(idle);
-        for _ in 0..idle {
-            let mut s = AsyncMapSession::new(collab(), BrokerSink::new(transport.clone(), subjects.clone())).unwrap();
-            s.start().await.unwrap();
-            sessions.push(s);
-        }
-        let after = rss_bytes();
-        println!("idle session: {} bytes each (RSS growth over {idle} started sessions)", after.saturating_sub(before) / idle as u64);
-        drop(sessions);
     });
     if let Some(mut child) = server {
         let _ = child.kill();
