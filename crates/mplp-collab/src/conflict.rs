@@ -246,6 +246,13 @@ impl<V> ResourceStore<V> {
         self.entries.get(resource).map(|e| (&e.value, e.version))
     }
 
+    /// Every resource with its value and version, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V, u64)> {
+        self.entries
+            .iter()
+            .map(|(k, e)| (k.as_str(), &e.value, e.version))
+    }
+
     /// Who last wrote a resource.
     pub fn last_writer(&self, resource: &str) -> Option<&str> {
         self.entries.get(resource).map(|e| e.writer.as_str())

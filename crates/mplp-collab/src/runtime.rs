@@ -2,7 +2,9 @@
 //! mode, hands turns to the caller's agents, keeps the books (turn numbers,
 //! tokens, broadcasts, conflicts) and emits the MAP events of `mplp-events`
 //! to an [`EventSink`]. Session driving is here; plan driving
-//! ([`MapSession::run_plan`], [`PlanRun`]) is in its own file (`runtime/plan.rs`).
+//! ([`MapSession::run_plan`], [`PlanRun`]) is in its own file (`runtime/plan.rs`);
+//! with the `tokio` feature, `async_session` drives sessions with async agents
+//! and an async sink.
 //!
 //! ```
 //! use mplp_collab::runtime::{MapSession, TurnOutcome};
@@ -49,6 +51,9 @@ use crate::sink::{Clock, EventSink, SystemClock};
 use crate::turns::{Shared, TurnManager, TurnToken};
 use crate::{Collab, CollabStatus, Participant};
 
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod async_session;
 pub(crate) mod plan;
 
 pub use plan::{MAP_PLAN_IN_PROGRESS, PlanRun};
@@ -257,6 +262,7 @@ impl std::fmt::Debug for TurnContext<'_> {
 /// [`TurnContext`] does not carry the sink and clock types).
 trait TurnCore {
     fn read(&self, resource: &str) -> Option<(&Value, u64)>;
+    fn resources(&self) -> &ResourceStore<Value>;
     fn write(
         &mut self,
         token: &TurnToken,
@@ -280,6 +286,10 @@ pub enum WriteOutcome {
 impl<K: EventSink<MapEvent>, C: Clock> TurnCore for Core<K, C> {
     fn read(&self, resource: &str) -> Option<(&Value, u64)> {
         self.store.get().get(resource)
+    }
+
+    fn resources(&self) -> &ResourceStore<Value> {
+        self.store.get()
     }
 
     fn write(
@@ -360,6 +370,11 @@ impl<'s> TurnContext<'s> {
     /// Reads a shared resource: its value and version.
     pub fn read(&self, resource: &str) -> Option<(&Value, u64)> {
         self.core.read(resource)
+    }
+
+    /// Every shared resource (what a remote participant is sent with its turn).
+    pub fn resources(&self) -> &ResourceStore<Value> {
+        self.core.resources()
     }
 
     /// Writes a resource based on the version last read (compare-and-set).
@@ -612,7 +627,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
     }
 
     /// Dispatches a turn (emitting `MAPTurnDispatched`) and gives its token.
-    fn dispatch(
+    pub(crate) fn dispatch(
         &mut self,
         holder: Option<usize>,
         task: Option<&str>,
@@ -655,21 +670,39 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         task: Option<&str>,
         agent: &mut dyn Agent,
     ) -> Result<TurnOutcome, SessionError> {
+        let outcome = {
+            let mut ctx = self.context(&token, task)?;
+            agent.take_turn(&mut ctx)
+        };
+        self.settle(token, outcome)
+    }
+
+    /// The context of the turn held by `token` (what an agent acts through).
+    pub(crate) fn context<'s>(
+        &'s mut self,
+        token: &'s TurnToken,
+        task: Option<&'s str>,
+    ) -> Result<TurnContext<'s>, SessionError> {
         let holder = token.holder();
         let participant = self.collab.participants.get(holder).ok_or_else(|| {
             Error::single("/participants", Rule::MIN_ITEMS, "no such participant")
         })?;
-        let outcome = {
-            let mut ctx = TurnContext {
-                holder,
-                turn_number: token.turn_number(),
-                task,
-                participant,
-                token: &token,
-                core: &mut self.core,
-            };
-            agent.take_turn(&mut ctx)
-        };
+        Ok(TurnContext {
+            holder,
+            turn_number: token.turn_number(),
+            task,
+            participant,
+            token,
+            core: &mut self.core,
+        })
+    }
+
+    /// Completes the turn of `token` with what the agent gave.
+    pub(crate) fn settle(
+        &mut self,
+        token: TurnToken,
+        outcome: Result<TurnOutcome, SessionError>,
+    ) -> Result<TurnOutcome, SessionError> {
         // A turn is always completed, even when the agent erred: the log
         // must pair every dispatch with a completion.
         let outcome = match outcome {
@@ -714,6 +747,27 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         completion_order: &[usize],
         agent: &mut dyn Agent,
     ) -> Result<Vec<TurnOutcome>, SessionError> {
+        let (mut tokens, order) = self.swarm_dispatch(claims, completion_order)?;
+        let mut outcomes: Vec<Option<TurnOutcome>> = vec![None; claims.len()];
+        for i in order {
+            if let Some(token) = tokens.get_mut(i).and_then(Option::take) {
+                let task = claims.get(i).map(|(_, t)| *t);
+                let o = self.finish(token, task, agent)?;
+                if let Some(slot) = outcomes.get_mut(i) {
+                    *slot = Some(o);
+                }
+            }
+        }
+        Ok(outcomes.into_iter().flatten().collect())
+    }
+
+    /// Dispatches every claim of a swarm round; gives the tokens (in claim
+    /// order) and the order in which they complete.
+    pub(crate) fn swarm_dispatch(
+        &mut self,
+        claims: &[(usize, &str)],
+        completion_order: &[usize],
+    ) -> Result<(Vec<Option<TurnToken>>, Vec<usize>), SessionError> {
         if claims.len() > 1 && self.collab.mode != CollabMode::Swarm {
             return Err(Error::State(Violation::error(
                 "/mode",
@@ -740,22 +794,12 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
                 }
             }
         }
-        let mut outcomes: Vec<Option<TurnOutcome>> = vec![None; claims.len()];
         let order = completion_order
             .iter()
             .copied()
             .chain(0..claims.len())
             .collect::<Vec<_>>();
-        for i in order {
-            if let Some(token) = tokens.get_mut(i).and_then(Option::take) {
-                let task = claims.get(i).map(|(_, t)| *t);
-                let o = self.finish(token, task, agent)?;
-                if let Some(slot) = outcomes.get_mut(i) {
-                    *slot = Some(o);
-                }
-            }
-        }
-        Ok(outcomes.into_iter().flatten().collect())
+        Ok((tokens, order))
     }
 
     /// Broadcast from participant `sender` to every other: emits
@@ -767,6 +811,25 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         message: JsonObject,
         agent: &mut dyn Agent,
     ) -> Result<BroadcastRound, SessionError> {
+        let (mut round, id) = self.broadcast_send(sender, &message)?;
+        let target_ids: Vec<usize> = round.targets().to_vec();
+        for t in target_ids {
+            let Some(me) = self.collab.participants.get(t) else {
+                continue;
+            };
+            let response = agent.answer(t, me, &message);
+            self.broadcast_receive(&mut round, id, t, response)?;
+        }
+        Ok(round)
+    }
+
+    /// Opens a broadcast round (emitting `MAPBroadcastSent`); gives the
+    /// round and its id.
+    pub(crate) fn broadcast_send(
+        &mut self,
+        sender: usize,
+        message: &JsonObject,
+    ) -> Result<(BroadcastRound, uuid::Uuid), SessionError> {
         ensure_can_act(self.collab.status)?;
         let n = self.collab.participants.len();
         if sender >= n {
@@ -778,8 +841,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             .into());
         }
         let id = self.core.clock.uuid();
-        let mut round =
-            BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
+        let round = BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
         let sender_role = self.core.role(sender);
         let targets: Vec<String> = round
             .targets()
@@ -798,21 +860,24 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             .with_target_roles(targets);
         self.core.emit(e)?;
         self.core.broadcasts += 1;
-        let target_ids: Vec<usize> = round.targets().to_vec();
-        for t in target_ids {
-            let Some(me) = self.collab.participants.get(t) else {
-                continue;
-            };
-            let response = agent.answer(t, me, &message);
-            round.receive(t, Value::Object(response.clone().into_map()))?;
-            let mut p = BroadcastReceived::new();
-            p.receiver_role_id = self.core.roles.get(t).cloned();
-            p.broadcast_id = Some(id.to_string());
-            p.response = Some(response);
-            let e = self.core.event(MapPayload::BroadcastReceived(Some(p)));
-            self.core.emit(e)?;
-        }
-        Ok(round)
+        Ok((round, id))
+    }
+
+    /// Records target `t`'s answer to the round (emitting `MAPBroadcastReceived`).
+    pub(crate) fn broadcast_receive(
+        &mut self,
+        round: &mut BroadcastRound,
+        id: uuid::Uuid,
+        t: usize,
+        response: JsonObject,
+    ) -> Result<(), SessionError> {
+        round.receive(t, Value::Object(response.clone().into_map()))?;
+        let mut p = BroadcastReceived::new();
+        p.receiver_role_id = self.core.roles.get(t).cloned();
+        p.broadcast_id = Some(id.to_string());
+        p.response = Some(response);
+        let e = self.core.event(MapPayload::BroadcastReceived(Some(p)));
+        self.core.emit(e)
     }
 
     /// `active → completed`: emits `MAPSessionCompleted` with the counts.

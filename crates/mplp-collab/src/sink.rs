@@ -171,3 +171,17 @@ impl Clock for FixedClock {
         self.rng.uuid_v4()
     }
 }
+
+#[cfg(feature = "tokio")]
+impl mplp_events::log::async_io::AsyncEventSink<MapEvent> for MemorySink {
+    fn emit(&mut self, event: MapEvent) -> impl std::future::Future<Output = std::io::Result<()>> {
+        std::future::ready(EventSink::emit(self, event))
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl mplp_events::log::async_io::AsyncEventSink<MapEvent> for NullSink {
+    fn emit(&mut self, event: MapEvent) -> impl std::future::Future<Output = std::io::Result<()>> {
+        std::future::ready(EventSink::emit(self, event))
+    }
+}

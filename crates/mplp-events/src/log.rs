@@ -37,8 +37,12 @@
 //!
 //! The module is split by job: [`read`] (line splitting and typed parsing),
 //! [`write`](mod@write) ([`EventSink`] and the NDJSON [`LogWriter`]); the validators live
-//! in [`crate::validate`] and are re-exported here.
+//! in [`crate::validate`] and are re-exported here. With the `tokio` feature,
+//! `async_io` has the async sink, writer and validation of `AsyncBufRead` streams.
 
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod async_io;
 pub mod read;
 pub mod write;
 

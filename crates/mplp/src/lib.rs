@@ -12,8 +12,10 @@
 //! | [`dialog`] | `mplp-dialog` | `dialog` | yes |
 //! | [`collab`] | `mplp-collab` | `collab` (turns on `plan` and `events`) | yes |
 //! | [`events`] | `mplp-events` | `events` | yes |
+//! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
 //!
-//! Pass-through features, off by default: `schema` (the embedded JSON
+//! Pass-through features, off by default: `tokio` (async sinks, async log
+//! validation and `AsyncMapSession` in [`events`] and [`collab`]), `schema` (the embedded JSON
 //! Schemas and `jsonschema` validation, as `mplp::schema`), `schemars`
 //! (`schemars::JsonSchema` for the document types) and `tiktoken` (exact
 //! OpenAI token counts in [`dialog`]).
@@ -68,6 +70,11 @@ pub use mplp_collab as collab;
 #[cfg(feature = "events")]
 #[doc(inline)]
 pub use mplp_events as events;
+
+/// Sessions across processes and machines over NATS JetStream (`mplp-nats`).
+#[cfg(feature = "nats")]
+#[doc(inline)]
+pub use mplp_nats as nats;
 
 /// What the common tasks need: `use mplp::prelude::*;`.
 ///

@@ -2,6 +2,8 @@
 // Test helpers outside #[test] functions may unwrap too: a failure is a failing test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(feature = "tokio")]
+mod async_props;
 mod examples;
 mod log_rules;
 mod map_events;

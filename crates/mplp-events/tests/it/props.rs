@@ -116,7 +116,7 @@ fn session_events(spec: &SessionSpec) -> Vec<MapEvent> {
     v
 }
 
-fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
+pub(crate) fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
     (
         prop::collection::vec(session_spec(), 1..4),
         prop::collection::vec(any::<u8>(), 200),
@@ -138,7 +138,7 @@ fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
         })
 }
 
-fn to_ndjson(events: &[MapEvent]) -> Vec<u8> {
+pub(crate) fn to_ndjson(events: &[MapEvent]) -> Vec<u8> {
     let mut w = LogWriter::new(Vec::new());
     for e in events {
         w.write(e).unwrap();
@@ -151,7 +151,7 @@ fn rules_of(report: &Report) -> Vec<&'static str> {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Op {
+pub(crate) enum Op {
     Delete,
     Duplicate,
     Move,
@@ -187,7 +187,7 @@ fn partner(events: &[MapEvent], i: usize) -> Option<usize> {
     })
 }
 
-fn mutate(events: &[MapEvent], i: usize, op: Op) -> (Vec<MapEvent>, &'static str) {
+pub(crate) fn mutate(events: &[MapEvent], i: usize, op: Op) -> (Vec<MapEvent>, &'static str) {
     let mut v = events.to_vec();
     let t = events[i].event_type();
     use MapEventType::*;

@@ -1,0 +1,160 @@
+//! The async log validation (feature `tokio`) reports exactly what the
+//! blocking one reports: same violations, same lines, on valid logs, broken
+//! logs, logs with blank and garbage lines, logs read through tiny buffers,
+//! and streams that fail mid-way.
+
+use std::io::{self, Read};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use mplp_core::Report;
+use mplp_events::log::async_io::{
+    AsyncEventSink, AsyncLogWriter, Blocking, validate_map_log_async, validate_sa_log_async,
+};
+use mplp_events::log::{LogWriter, MapLogValidator, validate_map_log, validate_sa_log};
+use proptest::prelude::*;
+use tokio::io::{AsyncRead, BufReader, ReadBuf};
+
+use crate::props::{Op, log_spec, mutate, to_ndjson};
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(f)
+}
+
+/// The report as comparable values (rule, line, pointer, severity, message).
+fn flat(report: &Report) -> Vec<String> {
+    report
+        .violations()
+        .iter()
+        .map(|v| format!("{v:?}"))
+        .collect()
+}
+
+/// Garbage lines, blank lines and CRLF ends put into a log at chosen places.
+fn noisy(log: &[u8], noise: &[(u8, u8)]) -> Vec<u8> {
+    let lines: Vec<&[u8]> = log.split(|b| *b == b'\n').collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        for (at, kind) in noise {
+            if *at as usize % (lines.len() + 1) == i {
+                out.extend_from_slice(match kind % 4 {
+                    0 => b"\n".as_slice(),
+                    1 => b"   \t\n",
+                    2 => b"not json\n",
+                    _ => b"{\"event_type\":\"MAPTurnDispatched\"}\n",
+                });
+            }
+        }
+        out.extend_from_slice(line);
+        if i + 1 < lines.len() {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// A reader that fails after `limit` bytes.
+struct Failing<'a> {
+    data: &'a [u8],
+    limit: usize,
+}
+
+impl Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.limit == 0 {
+            return Err(io::Error::other("connection reset"));
+        }
+        let n = buf.len().min(self.limit).min(self.data.len()).min(7);
+        if n == 0 {
+            return Ok(0);
+        }
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        self.limit -= n;
+        Ok(n)
+    }
+}
+
+impl AsyncRead for Failing<'_> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let mut tmp = vec![0; buf.remaining()];
+        let n = Read::read(this, &mut tmp)?;
+        buf.put_slice(&tmp[..n]);
+        Poll::Ready(Ok(()))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn async_and_sync_validation_agree(
+        events in log_spec(),
+        pick in any::<prop::sample::Index>(),
+        op in 0..4u8,
+        noise in prop::collection::vec((any::<u8>(), any::<u8>()), 0..4),
+        capacity in 1usize..64,
+        trailing_newline in any::<bool>(),
+    ) {
+        let events = match op {
+            0..=2 => {
+                let mandatory: Vec<usize> = (0..events.len()).filter(|i| events[*i].event_type().is_mandatory()).collect();
+                mutate(&events, mandatory[pick.index(mandatory.len())], [Op::Delete, Op::Duplicate, Op::Move][op as usize]).0
+            }
+            _ => events,
+        };
+        let mut log = noisy(&to_ndjson(&events), &noise);
+        if !trailing_newline {
+            while log.last() == Some(&b'\n') {
+                log.pop();
+            }
+        }
+        let sync = validate_map_log(&log[..]);
+        let reader = BufReader::with_capacity(capacity, &log[..]);
+        let asynchronous = block_on(validate_map_log_async(reader));
+        prop_assert_eq!(flat(&sync), flat(&asynchronous));
+        // The SA validator reads the same lines (and refuses them as SA events) alike.
+        prop_assert_eq!(flat(&validate_sa_log(&log[..])), flat(&block_on(validate_sa_log_async(&log[..]))));
+    }
+
+    #[test]
+    fn a_failing_stream_is_reported_alike(events in log_spec(), cut in any::<prop::sample::Index>()) {
+        let log = to_ndjson(&events);
+        let limit = cut.index(log.len());
+        let sync = validate_map_log(io::BufReader::with_capacity(16, Failing { data: &log, limit }));
+        let asynchronous = block_on(validate_map_log_async(BufReader::with_capacity(16, Failing { data: &log, limit })));
+        prop_assert!(sync.errors().any(|v| v.rule.as_str() == "log_read_error"), "{:?}", sync);
+        prop_assert_eq!(flat(&sync), flat(&asynchronous));
+    }
+
+    #[test]
+    fn async_writer_writes_the_bytes_of_the_blocking_one(events in log_spec()) {
+        let bytes = block_on(async {
+            let mut w = AsyncLogWriter::new(Vec::new());
+            for e in &events {
+                w.emit(e).await.unwrap();
+            }
+            assert_eq!(w.lines(), events.len() as u64);
+            w.into_inner()
+        });
+        prop_assert_eq!(&bytes, &to_ndjson(&events));
+        let mut blocking = Blocking(LogWriter::new(Vec::new()));
+        let mut validator = MapLogValidator::new();
+        block_on(async {
+            for e in &events {
+                blocking.emit(e).await.unwrap();
+                validator.emit(e.clone()).await.unwrap();
+            }
+        });
+        prop_assert_eq!(blocking.0.into_inner(), bytes);
+        prop_assert!(validator.finish().is_empty());
+    }
+}

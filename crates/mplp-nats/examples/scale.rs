@@ -1,0 +1,193 @@
+//! Sessions over one local nats-server against the in-process `MapSession`:
+//! events per second and turn latency for 1, 10, 100 and 1,000 concurrent
+//! sessions (each: round robin, 3 participants, 10 turns, agents in this
+//! process, every event published to JetStream and acknowledged), as ratios
+//! to the same workload in process; and the memory of an idle session.
+//!
+//! ```text
+//! cargo run --release -p mplp-nats --example scale [-- --max 1000]
+//! ```
+//!
+//! Starts its own `nats-server -js` on 127.0.0.1 (a free port, a temporary
+//! store), or uses `MPLP_NATS_URL` when set.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // an example
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use mplp_collab::runtime::async_session::AsyncMapSession;
+use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
+use mplp_collab::sink::NullSink;
+use mplp_collab::{Collab, Participant, ParticipantKind};
+use mplp_core::{CollabMode, ContextId, NonEmptyVec};
+use mplp_nats::{BrokerSink, NatsTransport, Subjects};
+
+const TURNS: usize = 10;
+
+fn collab() -> Collab {
+    let mut people = NonEmptyVec::new(
+        Participant::new("p0", ParticipantKind::Agent)
+            .unwrap()
+            .with_role("r0"),
+    );
+    for i in 1..3 {
+        people.push(
+            Participant::new(format!("p{i}"), ParticipantKind::Agent)
+                .unwrap()
+                .with_role(format!("r{i}")),
+        );
+    }
+    Collab::new(
+        ContextId::new(),
+        "bench",
+        "scale",
+        CollabMode::RoundRobin,
+        people,
+    )
+    .unwrap()
+}
+
+fn agent(t: &mut TurnContext<'_>) -> Result<TurnOutcome, SessionError> {
+    t.write("doc", serde_json::json!(t.turn_number()))?;
+    Ok(TurnOutcome::completed())
+}
+
+/// Events of one session of the workload: started, roles, 2 per turn, completed.
+const EVENTS: usize = 3 + 2 * TURNS;
+
+/// In process: (events per second, mean turn latency).
+fn in_process(sessions: usize) -> (f64, Duration) {
+    let start = Instant::now();
+    let mut turn_time = Duration::ZERO;
+    for _ in 0..sessions {
+        let mut s = MapSession::new(collab(), NullSink::default()).unwrap();
+        s.start().unwrap();
+        for _ in 0..TURNS {
+            let t = Instant::now();
+            s.turn(&mut agent).unwrap();
+            turn_time += t.elapsed();
+        }
+        s.complete().unwrap();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (
+        (sessions * EVENTS) as f64 / secs,
+        turn_time / (sessions * TURNS) as u32,
+    )
+}
+
+/// Over NATS, all sessions concurrently on one thread.
+async fn over_nats(
+    transport: &NatsTransport,
+    subjects: &Subjects,
+    sessions: usize,
+) -> (f64, Duration) {
+    let start = Instant::now();
+    let runs = (0..sessions).map(|_| async {
+        let mut s = AsyncMapSession::new(
+            collab(),
+            BrokerSink::new(transport.clone(), subjects.clone()),
+        )
+        .unwrap();
+        s.start().await.unwrap();
+        let mut turn_time = Duration::ZERO;
+        for _ in 0..TURNS {
+            let t = Instant::now();
+            s.turn(&mut agent).await.unwrap();
+            turn_time += t.elapsed();
+        }
+        s.complete().await.unwrap();
+        turn_time
+    });
+    let times = join_all(runs).await;
+    let secs = start.elapsed().as_secs_f64();
+    let total: Duration = times.iter().sum();
+    (
+        (sessions * EVENTS) as f64 / secs,
+        total / (sessions * TURNS) as u32,
+    )
+}
+
+fn rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| {
+            s.split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u64>().ok())
+        })
+        .map_or(0, |pages| pages * 4096)
+}
+
+fn start_server() -> (Option<Child>, String, std::path::PathBuf) {
+    if let Ok(url) = std::env::var("MPLP_NATS_URL") {
+        return (None, url, std::env::temp_dir());
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let store = std::env::temp_dir().join(format!("mplp-nats-bench-{port}"));
+    let child = Command::new("nats-server")
+        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
+        .arg(&store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nats-server on PATH (apt-get install -y nats-server), or MPLP_NATS_URL");
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Some(child), format!("nats://127.0.0.1:{port}"), store)
+}
+
+fn main() {
+    let max: usize = std::env::args()
+        .skip_while(|a| a != "--max")
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let (server, url, store) = start_server();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let client = mplp_nats::async_nats::connect(&url).await.unwrap();
+        let subjects = Subjects::default();
+        let transport = NatsTransport::new(client, "MPLP_BENCH", &subjects).await.unwrap();
+        // Memory of idle sessions (measured first, before the allocator holds
+        // freed memory): started, waiting for their first turn.
+        let idle = 1000;
+        let before = rss_bytes();
+        let mut sessions = Vec::with_capacity(idle);
+        for _ in 0..idle {
+            let mut s = AsyncMapSession::new(collab(), BrokerSink::new(transport.clone(), subjects.clone())).unwrap();
+            s.start().await.unwrap();
+            sessions.push(s);
+        }
+        let after = rss_bytes();
+        println!("idle session: {} bytes each (RSS growth over {idle} started sessions)", after.saturating_sub(before) / idle as u64);
+        drop(sessions);
+        println!("sessions | in-process events/s | NATS events/s | ratio | in-process turn | NATS turn | ratio");
+        for n in [1usize, 10, 100, 1000].into_iter().filter(|n| *n <= max) {
+            let (base_eps, base_turn) = in_process(n);
+            let (eps, turn) = over_nats(&transport, &subjects, n).await;
+            println!(
+                "{n:>8} | {base_eps:>19.0} | {eps:>13.0} | {:>5.4} | {:>15?} | {:>9?} | {:>5.0}",
+                eps / base_eps,
+                base_turn,
+                turn,
+                turn.as_secs_f64() / base_turn.as_secs_f64().max(1e-9),
+            );
+        }
+    });
+    if let Some(mut child) = server {
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = std::fs::remove_dir_all(store);
+    }
+}
