@@ -22,7 +22,7 @@
 //!
 //! // Recognising an example file from its name:
 //! assert_eq!(mplp_kinds::for_example("map-log-round-robin.ndjson").unwrap().name, "map-log");
-//! assert_eq!(KINDS.len(), 12);
+//! assert_eq!(KINDS.len(), 15);
 //! ```
 
 use std::io::BufRead;
@@ -164,6 +164,27 @@ pub static TRACE: DocKind =
     document_kind!("trace", "trace-", mplp_trace::Trace, "A Trace document");
 /// A Role document.
 pub static ROLE: DocKind = document_kind!("role", "role-", mplp_role::Role, "A Role document");
+/// An Extension document.
+pub static EXTENSION: DocKind = document_kind!(
+    "extension",
+    "extension-",
+    mplp_extension::Extension,
+    "An Extension document"
+);
+/// A Network document.
+pub static NETWORK: DocKind = document_kind!(
+    "network",
+    "network-",
+    mplp_network::Network,
+    "A Network document"
+);
+/// A Core module document (the manifest of a protocol instance).
+pub static CORE: DocKind = document_kind!(
+    "core",
+    "core-",
+    mplp_manifest::CoreManifest,
+    "A Core module document (protocol instance manifest)"
+);
 /// One MAP event.
 pub static MAP_EVENT: DocKind = document_kind!(
     "map-event",
@@ -210,8 +231,8 @@ pub static SA_LOG: DocKind = DocKind {
 
 /// Every kind, in the order the CLI lists them.
 pub static KINDS: &[&DocKind] = &[
-    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &MAP_EVENT, &SA_EVENT, &EVENT,
-    &MAP_LOG, &SA_LOG,
+    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &EXTENSION, &NETWORK, &CORE,
+    &MAP_EVENT, &SA_EVENT, &EVENT, &MAP_LOG, &SA_LOG,
 ];
 
 /// The kind called `name` (`plan`, `map-log`, ...).
@@ -272,6 +293,9 @@ struct Probe {
     sa_id: Option<IgnoredAny>,
     event_family: Option<IgnoredAny>,
     event_type: Option<IgnoredAny>,
+    extension_id: Option<IgnoredAny>,
+    network_id: Option<IgnoredAny>,
+    core_id: Option<IgnoredAny>,
 }
 
 /// Probes only the top-level `event_type` string.
@@ -283,7 +307,8 @@ struct EventTypeProbe {
 /// Recognises the kind of a single document from its members: a MAP
 /// `event_type` or `session_id` (MAP event), an SA `event_type` or `sa_id`
 /// (SA event), `event_family` (core event), then `plan_id`, `dialog_id`,
-/// `collab_id`. Events come first: SA events carry `plan_id` too.
+/// `collab_id`, `extension_id`, `network_id`, `core_id`. Events come first:
+/// SA events carry `plan_id` too.
 ///
 /// Not a JSON object: a `type` (or `json-syntax`) violation; none of the
 /// members: [`UNKNOWN_KIND`].
@@ -319,11 +344,17 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
         Ok(&DIALOG)
     } else if probe.collab_id.is_some() {
         Ok(&COLLAB)
+    } else if probe.extension_id.is_some() {
+        Ok(&EXTENSION)
+    } else if probe.network_id.is_some() {
+        Ok(&NETWORK)
+    } else if probe.core_id.is_some() {
+        Ok(&CORE)
     } else {
         Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, or `event_family` (or pass --kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, `extension_id`, `network_id`, `core_id`, a MAP or SA `event_type`, or `event_family` (or pass --kind)",
         ))
     }
 }
@@ -360,6 +391,9 @@ pub fn rules_by_crate() -> Vec<(&'static str, Vec<&'static RuleInfo>)> {
         ("mplp-confirm", mplp_confirm::rules().collect()),
         ("mplp-trace", mplp_trace::rules().collect()),
         ("mplp-role", mplp_role::rules().collect()),
+        ("mplp-extension", mplp_extension::rules().collect()),
+        ("mplp-network", mplp_network::rules().collect()),
+        ("mplp-manifest", mplp_manifest::rules().collect()),
         ("mplp-kinds", rules().collect()),
     ]
 }
@@ -415,7 +449,7 @@ mod tests {
 
     #[test]
     fn detection_follows_the_members() {
-        let cases: [(&[u8], &str); 7] = [
+        let cases: [(&[u8], &str); 10] = [
             (
                 br#"{"event_type":"SAInitialized","plan_id":"x"}"#,
                 "sa-event",
@@ -426,6 +460,9 @@ mod tests {
             (br#"{"plan_id":"x"}"#, "plan"),
             (br#"{"dialog_id":"x"}"#, "dialog"),
             (br#"{"collab_id":"x"}"#, "collab"),
+            (br#"{"extension_id":"x","context_id":"y"}"#, "extension"),
+            (br#"{"network_id":"x","context_id":"y"}"#, "network"),
+            (br#"{"core_id":"x","modules":[]}"#, "core"),
         ];
         for (doc, name) in cases {
             assert_eq!(
