@@ -12,6 +12,9 @@
 //! | [`dialog`] | `mplp-dialog` | `dialog` | yes |
 //! | [`collab`] | `mplp-collab` | `collab` (turns on `plan` and `events`) | yes |
 //! | [`events`] | `mplp-events` | `events` | yes |
+//! | [`extension`] | `mplp-extension` | `extension` | yes |
+//! | [`network`] | `mplp-network` | `network` | yes |
+//! | [`manifest`] | `mplp-manifest` (the Core module, kind `core`) | `manifest` | yes |
 //!
 //! Pass-through features, off by default: `schema` (the embedded JSON
 //! Schemas and `jsonschema` validation, as `mplp::schema`), `schemars`
@@ -68,6 +71,23 @@ pub use mplp_collab as collab;
 #[cfg(feature = "events")]
 #[doc(inline)]
 pub use mplp_events as events;
+
+/// Extensions (`mplp-extension`): type, SemVer version, configuration,
+/// lifecycle.
+#[cfg(feature = "extension")]
+#[doc(inline)]
+pub use mplp_extension as extension;
+
+/// Networks (`mplp-network`): topology, nodes, network and node lifecycles.
+#[cfg(feature = "network")]
+#[doc(inline)]
+pub use mplp_network as network;
+
+/// The Core module (`mplp-manifest`): the manifest of a protocol instance
+/// (protocol version, enabled modules, lifecycles); document kind `core`.
+#[cfg(feature = "manifest")]
+#[doc(inline)]
+pub use mplp_manifest as manifest;
 
 /// What the common tasks need: `use mplp::prelude::*;`.
 ///
