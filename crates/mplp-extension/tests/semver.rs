@@ -124,7 +124,8 @@ proptest! {
     fn grammar_versions_are_accepted(s in version()) {
         prop_assert!(SemVer::parse(&s).is_ok(), "{}", s);
         prop_assert!(schema_accepts(&s), "{}", s);
-        prop_assert_eq!(SemVer::parse(&s).unwrap().as_str(), s.as_str());
+        let v = SemVer::parse(&s).unwrap();
+        prop_assert_eq!(v.as_str(), s.as_str());
     }
 
     /// Precedence agrees with the `semver` crate's `cmp_precedence`.
