@@ -48,57 +48,22 @@ impl ExtensionTrigger {
     }
 }
 
+mplp_core::trigger_table!(ExtensionStatus, ExtensionTrigger, "extension");
+
 impl ExtensionStatus {
-    /// The status `trigger` leads to from this one, or the typed refusal.
+    /// The status `trigger` leads to from this one, or the typed refusal
+    /// (at `/status`).
     ///
     /// ```
     /// use mplp_extension::{ExtensionStatus::*, ExtensionTrigger};
     /// assert_eq!(Inactive.fire(ExtensionTrigger::Activate), Ok(Active));
+    /// assert!(Inactive.can_transition_to(Active));
+    /// assert!(!Registered.can_transition_to(Inactive));
     /// let err = Deprecated.fire(ExtensionTrigger::Activate).unwrap_err();
     /// assert_eq!(err.to_string(), "extension cannot go from `deprecated` to `active`: `deprecated` is a final status");
     /// ```
     pub fn fire(self, trigger: ExtensionTrigger) -> Result<ExtensionStatus, TransitionError> {
-        let (from, to) = trigger.rule();
-        if from.contains(&self) {
-            return Ok(to);
-        }
-        let reason = if self.is_final() {
-            format!("`{self}` is a final status")
-        } else {
-            let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-            format!(
-                "`{trigger}` fires only from {}, the extension is `{self}`",
-                allowed.join(", ")
-            )
-        };
-        Err(TransitionError::new(
-            "extension",
-            "/status",
-            self.as_str(),
-            to.as_str(),
-            reason,
-        ))
-    }
-
-    /// True when some trigger leads from this status to `to`.
-    ///
-    /// ```
-    /// use mplp_extension::ExtensionStatus::*;
-    /// assert!(Inactive.can_transition_to(Active));
-    /// assert!(!Registered.can_transition_to(Inactive));
-    /// ```
-    pub fn can_transition_to(self, to: ExtensionStatus) -> bool {
-        ExtensionTrigger::ALL.iter().any(|t| {
-            let (from, target) = t.rule();
-            target == to && from.contains(&self)
-        })
-    }
-
-    /// True when no trigger fires from this status (only `deprecated`).
-    pub fn is_final(self) -> bool {
-        ExtensionTrigger::ALL
-            .iter()
-            .all(|t| !t.rule().0.contains(&self))
+        self.fire_at(trigger, "/status")
     }
 }
 
@@ -119,7 +84,7 @@ impl Extension {
     /// # Errors
     /// A [`TransitionError`] (rule `lifecycle-transition`, at `/status`).
     pub fn fire(&mut self, trigger: ExtensionTrigger, at: Timestamp) -> Result<(), Error> {
-        self.status = self.status.fire(trigger)?;
+        self.status = self.status.fire_at(trigger, "/status")?;
         self.meta.updated_at = Some(at);
         Ok(())
     }

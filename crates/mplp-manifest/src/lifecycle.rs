@@ -1,7 +1,7 @@
 //! The instance and module lifecycles: one table of triggers each
 //! ([`CoreTrigger::rule`], [`ModuleTrigger::rule`]).
 
-use mplp_core::{Error, ModuleName, Timestamp, TransitionError};
+use mplp_core::{Error, ModuleName, Timestamp};
 
 use crate::{CORE_REQUIRED_MODULE_ENABLED, CoreManifest, CoreStatus, ModuleStatus, state_error};
 
@@ -84,59 +84,8 @@ impl ModuleTrigger {
     }
 }
 
-/// The lifecycle functions shared by both status enums, written once.
-macro_rules! status_table {
-    ($status:ident, $trigger:ident, $entity:literal) => {
-        impl $status {
-            /// The status `trigger` leads to from this one, or the typed
-            /// refusal (at `pointer`).
-            pub fn fire_at(
-                self,
-                trigger: $trigger,
-                pointer: &str,
-            ) -> Result<$status, TransitionError> {
-                let (from, to) = trigger.rule();
-                if from.contains(&self) {
-                    return Ok(to);
-                }
-                let reason = if self.is_final() {
-                    format!("`{self}` is a final status")
-                } else {
-                    let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-                    format!(
-                        concat!("`{}` fires only from {}, the ", $entity, " is `{}`"),
-                        trigger,
-                        allowed.join(", "),
-                        self
-                    )
-                };
-                Err(TransitionError::new(
-                    $entity,
-                    pointer,
-                    self.as_str(),
-                    to.as_str(),
-                    reason,
-                ))
-            }
-
-            /// True when some trigger leads from this status to `to`.
-            pub fn can_transition_to(self, to: $status) -> bool {
-                $trigger::ALL.iter().any(|t| {
-                    let (from, target) = t.rule();
-                    target == to && from.contains(&self)
-                })
-            }
-
-            /// True when no trigger fires from this status.
-            pub fn is_final(self) -> bool {
-                $trigger::ALL.iter().all(|t| !t.rule().0.contains(&self))
-            }
-        }
-    };
-}
-
-status_table!(CoreStatus, CoreTrigger, "core instance");
-status_table!(ModuleStatus, ModuleTrigger, "module");
+mplp_core::trigger_table!(CoreStatus, CoreTrigger, "core instance");
+mplp_core::trigger_table!(ModuleStatus, ModuleTrigger, "module");
 
 impl CoreManifest {
     /// Fires `trigger` if the table allows it, stamping `meta.updated_at`
@@ -154,7 +103,7 @@ impl CoreManifest {
     /// ```
     ///
     /// # Errors
-    /// A [`TransitionError`] (rule `lifecycle-transition`, at `/status`).
+    /// A [`TransitionError`](mplp_core::TransitionError) (rule `lifecycle-transition`, at `/status`).
     pub fn fire(&mut self, trigger: CoreTrigger, at: Timestamp) -> Result<(), Error> {
         self.status = self.status.fire_at(trigger, "/status")?;
         self.meta.updated_at = Some(at);
@@ -191,7 +140,7 @@ impl CoreManifest {
     ///
     /// # Errors
     /// [`crate::UNKNOWN_MODULE`]; [`crate::CORE_ARCHIVED_IS_FROZEN`];
-    /// [`CORE_REQUIRED_MODULE_ENABLED`]; a [`TransitionError`] at
+    /// [`CORE_REQUIRED_MODULE_ENABLED`]; a [`TransitionError`](mplp_core::TransitionError) at
     /// `/modules/i/status`.
     pub fn fire_module(
         &mut self,

@@ -1,7 +1,7 @@
 //! The network and node lifecycles: one table of triggers each
 //! ([`NetworkTrigger::rule`], [`NodeTrigger::rule`]).
 
-use mplp_core::{Error, Timestamp, TransitionError};
+use mplp_core::{Error, Timestamp};
 
 use crate::{Network, NetworkStatus, NodeId, NodeStatus};
 
@@ -107,59 +107,8 @@ impl NodeTrigger {
     }
 }
 
-/// The lifecycle functions shared by both status enums, written once.
-macro_rules! status_table {
-    ($status:ident, $trigger:ident, $entity:literal, $final:literal) => {
-        impl $status {
-            /// The status `trigger` leads to from this one, or the typed
-            /// refusal (at `pointer`).
-            pub fn fire_at(
-                self,
-                trigger: $trigger,
-                pointer: &str,
-            ) -> Result<$status, TransitionError> {
-                let (from, to) = trigger.rule();
-                if from.contains(&self) {
-                    return Ok(to);
-                }
-                let reason = if self.is_final() {
-                    format!("`{self}` is a final status")
-                } else {
-                    let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-                    format!(
-                        concat!("`{}` fires only from {}, the ", $entity, " is `{}`"),
-                        trigger,
-                        allowed.join(", "),
-                        self
-                    )
-                };
-                Err(TransitionError::new(
-                    $entity,
-                    pointer,
-                    self.as_str(),
-                    to.as_str(),
-                    reason,
-                ))
-            }
-
-            /// True when some trigger leads from this status to `to`.
-            pub fn can_transition_to(self, to: $status) -> bool {
-                $trigger::ALL.iter().any(|t| {
-                    let (from, target) = t.rule();
-                    target == to && from.contains(&self)
-                })
-            }
-
-            #[doc = concat!("True when no trigger fires from this status (only `", $final, "`).")]
-            pub fn is_final(self) -> bool {
-                $trigger::ALL.iter().all(|t| !t.rule().0.contains(&self))
-            }
-        }
-    };
-}
-
-status_table!(NetworkStatus, NetworkTrigger, "network", "retired");
-status_table!(NodeStatus, NodeTrigger, "node", "retired");
+mplp_core::trigger_table!(NetworkStatus, NetworkTrigger, "network");
+mplp_core::trigger_table!(NodeStatus, NodeTrigger, "node");
 
 impl Network {
     /// Fires `trigger` if the table allows it, stamping `meta.updated_at`
@@ -178,7 +127,7 @@ impl Network {
     /// ```
     ///
     /// # Errors
-    /// A [`TransitionError`] (rule `lifecycle-transition`, at `/status`).
+    /// A [`TransitionError`](mplp_core::TransitionError) (rule `lifecycle-transition`, at `/status`).
     pub fn fire(&mut self, trigger: NetworkTrigger, at: Timestamp) -> Result<(), Error> {
         let next = self.status.fire_at(trigger, "/status")?;
         if next == NetworkStatus::Retired {
@@ -245,7 +194,7 @@ impl Network {
     ///
     /// # Errors
     /// [`crate::UNKNOWN_NODE`]; [`crate::NETWORK_NODES_NEED_LIVE_NETWORK`];
-    /// a [`TransitionError`] at `/nodes/i/status`.
+    /// a [`TransitionError`](mplp_core::TransitionError) at `/nodes/i/status`.
     pub fn fire_node(
         &mut self,
         id: NodeId,
