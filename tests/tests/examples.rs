@@ -133,9 +133,11 @@ fn is_lowercase_v4(s: &str) -> bool {
 
 /// Every `*_id` string that names an MPLP identifier, at `pointer`.
 fn ids(v: &Value, pointer: String, out: &mut Vec<(String, String)>) {
-    // Free-text ids of the schemas (role and participant names, stage names).
-    const NOT_UUID: [&str; 5] = [
+    // Free-text ids of the schemas (role and participant names, stage names,
+    // the Core module's module names).
+    const NOT_UUID: [&str; 6] = [
         "participant_id",
+        "module_id",
         "role_id",
         "stage_id",
         "broadcaster_role_id",

@@ -215,6 +215,27 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_role::Role>)
     ),
     doc!(
+        mplp_kinds::EXTENSION,
+        mplp_extension::Extension,
+        SchemaKind::Extension,
+        None,
+        Some(rust_schema::<mplp_extension::Extension>)
+    ),
+    doc!(
+        mplp_kinds::NETWORK,
+        mplp_network::Network,
+        SchemaKind::Network,
+        None,
+        Some(rust_schema::<mplp_network::Network>)
+    ),
+    doc!(
+        mplp_kinds::CORE,
+        mplp_manifest::CoreManifest,
+        SchemaKind::Core,
+        None,
+        Some(rust_schema::<mplp_manifest::CoreManifest>)
+    ),
+    doc!(
         mplp_kinds::MAP_EVENT,
         mplp_events::MapEvent,
         SchemaKind::MapEvent,

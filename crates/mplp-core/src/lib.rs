@@ -67,6 +67,7 @@ pub mod rules;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod timestamp;
+mod trigger_table;
 mod values;
 pub mod wire;
 pub mod wire_enum;

@@ -1,7 +1,7 @@
 //! The canonical schemas (our rendering), embedded, and validation of a
 //! `serde_json::Value` against them with the [`jsonschema`] crate.
 //!
-//! The 18 schema files of `schemas/` are compiled into the crate
+//! The 21 schema files of `schemas/` are compiled into the crate
 //! ([`FILES`]). [`validate`] checks a value against one of them, fully
 //! offline: every embedded file is registered under its `$id`, so `$ref`s
 //! between files resolve without any network or file access. Format
@@ -52,10 +52,10 @@ use crate::{Pointer, Report, Rule, Violation};
 /// The embedded schema files: path below `schemas/` and text.
 ///
 /// ```
-/// assert_eq!(mplp_core::schema::FILES.len(), 18);
+/// assert_eq!(mplp_core::schema::FILES.len(), 21);
 /// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
 /// ```
-pub const FILES: [(&str, &str); 18] = [
+pub const FILES: [(&str, &str); 21] = [
     (
         "mplp-plan.schema.json",
         include_str!("../schemas/mplp-plan.schema.json"),
@@ -83,6 +83,18 @@ pub const FILES: [(&str, &str); 18] = [
     (
         "mplp-role.schema.json",
         include_str!("../schemas/mplp-role.schema.json"),
+    ),
+    (
+        "mplp-extension.schema.json",
+        include_str!("../schemas/mplp-extension.schema.json"),
+    ),
+    (
+        "mplp-network.schema.json",
+        include_str!("../schemas/mplp-network.schema.json"),
+    ),
+    (
+        "mplp-core.schema.json",
+        include_str!("../schemas/mplp-core.schema.json"),
     ),
     (
         "common/metadata.schema.json",
@@ -155,6 +167,12 @@ pub enum SchemaKind {
     Trace,
     /// `mplp-role.schema.json`.
     Role,
+    /// `mplp-extension.schema.json`.
+    Extension,
+    /// `mplp-network.schema.json`.
+    Network,
+    /// `mplp-core.schema.json` (the Core module's manifest, not this crate).
+    Core,
     /// `common/metadata.schema.json` (the `meta` block).
     Metadata,
     /// `common/identifiers.schema.json` (a lowercase UUID v4).
@@ -184,7 +202,7 @@ pub enum SchemaKind {
 
 impl SchemaKind {
     /// Every kind.
-    pub const ALL: [SchemaKind; 19] = [
+    pub const ALL: [SchemaKind; 22] = [
         SchemaKind::Plan,
         SchemaKind::Dialog,
         SchemaKind::Collab,
@@ -192,6 +210,9 @@ impl SchemaKind {
         SchemaKind::Confirm,
         SchemaKind::Trace,
         SchemaKind::Role,
+        SchemaKind::Extension,
+        SchemaKind::Network,
+        SchemaKind::Core,
         SchemaKind::Metadata,
         SchemaKind::Identifier,
         SchemaKind::BaseEvent,
@@ -217,6 +238,9 @@ impl SchemaKind {
             SchemaKind::Confirm => "confirm",
             SchemaKind::Trace => "trace",
             SchemaKind::Role => "role",
+            SchemaKind::Extension => "extension",
+            SchemaKind::Network => "network",
+            SchemaKind::Core => "core",
             SchemaKind::Metadata => "metadata",
             SchemaKind::Identifier => "identifier",
             SchemaKind::BaseEvent => "base-event",
@@ -247,6 +271,9 @@ impl SchemaKind {
             SchemaKind::Confirm => "mplp-confirm.schema.json",
             SchemaKind::Trace => "mplp-trace.schema.json",
             SchemaKind::Role => "mplp-role.schema.json",
+            SchemaKind::Extension => "mplp-extension.schema.json",
+            SchemaKind::Network => "mplp-network.schema.json",
+            SchemaKind::Core => "mplp-core.schema.json",
             SchemaKind::Metadata => "common/metadata.schema.json",
             SchemaKind::Identifier => "common/identifiers.schema.json",
             SchemaKind::BaseEvent => "common/events.schema.json",

@@ -32,7 +32,7 @@
 //!
 //! // Recognising an example file from its name:
 //! assert_eq!(mplp_kinds::for_example("map-log-round-robin.ndjson").unwrap().name, "map-log");
-//! assert_eq!(KINDS.len(), 12);
+//! assert_eq!(KINDS.len(), 15);
 //! ```
 
 use std::io::BufRead;
@@ -267,6 +267,30 @@ pub static ROLE: DocKind = document_kind!(
     "A Role document",
     Recognise::members(90, &["role_id"])
 );
+/// An Extension document.
+pub static EXTENSION: DocKind = document_kind!(
+    "extension",
+    "extension-",
+    mplp_extension::Extension,
+    "An Extension document",
+    Recognise::members(100, &["extension_id"])
+);
+/// A Network document.
+pub static NETWORK: DocKind = document_kind!(
+    "network",
+    "network-",
+    mplp_network::Network,
+    "A Network document",
+    Recognise::members(110, &["network_id"])
+);
+/// A Core module document (the manifest of a protocol instance).
+pub static CORE: DocKind = document_kind!(
+    "core",
+    "core-",
+    mplp_manifest::CoreManifest,
+    "A Core module document (protocol instance manifest)",
+    Recognise::members(120, &["core_id"])
+);
 /// One MAP event.
 pub static MAP_EVENT: DocKind = document_kind!(
     "map-event",
@@ -319,8 +343,8 @@ pub static SA_LOG: DocKind = DocKind {
 
 /// Every kind, in the order the CLI lists them.
 pub static KINDS: &[&DocKind] = &[
-    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &MAP_EVENT, &SA_EVENT, &EVENT,
-    &MAP_LOG, &SA_LOG,
+    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &EXTENSION, &NETWORK, &CORE,
+    &MAP_EVENT, &SA_EVENT, &EVENT, &MAP_LOG, &SA_LOG,
 ];
 
 /// The kind called `name` (`plan`, `map-log`, ...).
@@ -492,6 +516,9 @@ pub fn rules_by_crate() -> Vec<(&'static str, Vec<&'static RuleInfo>)> {
         ("mplp-confirm", mplp_confirm::rules().collect()),
         ("mplp-trace", mplp_trace::rules().collect()),
         ("mplp-role", mplp_role::rules().collect()),
+        ("mplp-extension", mplp_extension::rules().collect()),
+        ("mplp-network", mplp_network::rules().collect()),
+        ("mplp-manifest", mplp_manifest::rules().collect()),
         ("mplp-kinds", rules().collect()),
     ]
 }
@@ -577,6 +604,9 @@ mod tests {
             (&MAP_EVENT, <mplp_events::MapEvent as Document>::KIND),
             (&SA_EVENT, <mplp_events::SaEvent as Document>::KIND),
             (&EVENT, <mplp_events::CoreEvent as Document>::KIND),
+            (&EXTENSION, <mplp_extension::Extension as Document>::KIND),
+            (&NETWORK, <mplp_network::Network as Document>::KIND),
+            (&CORE, <mplp_manifest::CoreManifest as Document>::KIND),
         ];
         for (kind, name) in documents {
             assert_eq!(kind.name, name);
@@ -612,6 +642,10 @@ mod tests {
             (br#"{"confirm_id":1,"target_id":2}"#, &CONFIRM),
             (br#"{"root_span":{},"plan_id":1,"context_id":2}"#, &TRACE),
             (br#"{"role_id":1,"name":2}"#, &ROLE),
+            (br#"{"extension_id":1,"context_id":2}"#, &EXTENSION),
+            (br#"{"network_id":1,"context_id":2}"#, &NETWORK),
+            (br#"{"core_id":1,"modules":[]}"#, &CORE),
+            (br#"{"core_id":1,"plan_id":2}"#, &PLAN),
             (br#"{"plan_id": null}"#, &PLAN),
             // A non-string event_type is skipped whatever its shape.
             (br#"{"event_type":{"a":[1,{"b":2}]},"plan_id":1}"#, &PLAN),

@@ -1,8 +1,8 @@
 //! Property tests of kind detection and dispatch.
 
 use mplp_kinds::{
-    COLLAB, CONFIRM, CONTEXT, DIALOG, DocKind, EVENT, KINDS, MAP_EVENT, PLAN, ROLE, SA_EVENT,
-    TRACE, UNKNOWN_KIND, detect, validate_bytes,
+    COLLAB, CONFIRM, CONTEXT, CORE, DIALOG, DocKind, EVENT, EXTENSION, KINDS, MAP_EVENT, NETWORK,
+    PLAN, ROLE, SA_EVENT, TRACE, UNKNOWN_KIND, detect, validate_bytes,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -22,6 +22,9 @@ const KEYS: &[&str] = &[
     "root_span",
     "trace_id",
     "root",
+    "extension_id",
+    "network_id",
+    "core_id",
     "meta",
     "status",
 ];
@@ -48,6 +51,12 @@ fn model(obj: &Map<String, Value>) -> Option<&'static DocKind> {
         Some(&CONFIRM)
     } else if has("role_id") {
         Some(&ROLE)
+    } else if has("extension_id") {
+        Some(&EXTENSION)
+    } else if has("network_id") {
+        Some(&NETWORK)
+    } else if has("core_id") {
+        Some(&CORE)
     } else if has("root") || has("context_id") {
         Some(&CONTEXT)
     } else {

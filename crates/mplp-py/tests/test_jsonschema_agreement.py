@@ -41,6 +41,9 @@ KIND_SCHEMA = {
     "role": "mplp-role.schema.json",
     "confirm": "mplp-confirm.schema.json",
     "trace": "mplp-trace.schema.json",
+    "extension": "mplp-extension.schema.json",
+    "network": "mplp-network.schema.json",
+    "core": "mplp-core.schema.json",
     "map-event": "events/mplp-map-event.schema.json",
     "sa-event": "events/mplp-sa-event.schema.json",
 }

@@ -13,6 +13,9 @@
 //! | [`collab`] | `mplp-collab` | `collab` (turns on `plan` and `events`) | yes |
 //! | [`events`] | `mplp-events` | `events` | yes |
 //! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
+//! | [`extension`] | `mplp-extension` | `extension` | yes |
+//! | [`network`] | `mplp-network` | `network` | yes |
+//! | [`manifest`] | `mplp-manifest` (the Core module, kind `core`) | `manifest` | yes |
 //!
 //! Pass-through features, off by default: `tokio` (async sinks, async log
 //! validation and `AsyncMapSession` in [`events`] and [`collab`]), `schema` (the embedded JSON
@@ -71,10 +74,26 @@ pub use mplp_collab as collab;
 #[doc(inline)]
 pub use mplp_events as events;
 
+/// Extensions (`mplp-extension`): type, SemVer version, configuration,
+/// lifecycle.
+#[cfg(feature = "extension")]
+#[doc(inline)]
+pub use mplp_extension as extension;
 /// Sessions across processes and machines over NATS JetStream (`mplp-nats`).
 #[cfg(feature = "nats")]
 #[doc(inline)]
 pub use mplp_nats as nats;
+
+/// Networks (`mplp-network`): topology, nodes, network and node lifecycles.
+#[cfg(feature = "network")]
+#[doc(inline)]
+pub use mplp_network as network;
+
+/// The Core module (`mplp-manifest`): the manifest of a protocol instance
+/// (protocol version, enabled modules, lifecycles); document kind `core`.
+#[cfg(feature = "manifest")]
+#[doc(inline)]
+pub use mplp_manifest as manifest;
 
 /// What the common tasks need: `use mplp::prelude::*;`.
 ///
