@@ -13,7 +13,7 @@ use mplp_dialog::agent::{
     AgentDialog, AgentMessage, AgentRole, FunctionCall, Price, PricingTable, Prompt, Put,
     TemplatePrompt, ToolSpec, Usage,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The fake model: answers turn by turn from a script.
 fn fake_model(turn: usize) -> Result<AgentMessage, Box<dyn std::error::Error>> {
@@ -79,12 +79,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     dialog.put_prompt(&prompt, args, Put::new().name("user"))?;
 
     let tools = prompt.tools();
-    let mut last_openai = Value::Null;
-    let mut last_anthropic = Value::Null;
+    let mut last_openai = String::new();
+    let mut last_anthropic = String::new();
     for turn in 0.. {
         // What would be sent to each provider on this turn.
-        last_openai = serde_json::to_value(dialog.to_openai_chat("gpt-4o", &tools)?)?;
-        last_anthropic = serde_json::to_value(dialog.to_anthropic_messages(
+        last_openai = serde_json::to_string_pretty(&dialog.to_openai_chat("gpt-4o", &tools)?)?;
+        last_anthropic = serde_json::to_string_pretty(&dialog.to_anthropic_messages(
             "claude-sonnet-4-5",
             1024,
             &tools,
@@ -114,14 +114,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cost.usage.total_tokens(),
         cost.dollars
     );
-    println!(
-        "== OpenAI request of the last turn\n{}\n",
-        serde_json::to_string_pretty(&last_openai)?
-    );
-    println!(
-        "== Anthropic request of the last turn\n{}\n",
-        serde_json::to_string_pretty(&last_anthropic)?
-    );
+    println!("== OpenAI request of the last turn\n{last_openai}\n");
+    println!("== Anthropic request of the last turn\n{last_anthropic}\n");
 
     let mplp = dialog.to_mplp();
     let json = mplp.to_json_pretty();
