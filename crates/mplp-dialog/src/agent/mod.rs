@@ -19,10 +19,16 @@
 //!   [`AgentMessage::from_openai_response`] and
 //!   [`AgentMessage::from_anthropic_response`] (mapping tables in [`openai`]
 //!   and [`anthropic`]).
+//! - Context management: [`AgentContextManager`] (the default truncator is
+//!   [`DefaultContextManager`](crate::DefaultContextManager), `null` is
+//!   [`NullContextManager`]), [`ModelWindows`] (context windows by model
+//!   name), [`ContextManagerConfig`] and [`ContextManagerRegistry`] (types by
+//!   name, built from configuration).
 //!
 //! [`DialogTreeNode`]: crate::DialogTreeNode
 
 pub mod anthropic;
+mod context;
 mod cost;
 mod dialog;
 mod message;
@@ -30,6 +36,10 @@ pub mod openai;
 pub mod project;
 mod prompt;
 
+pub use context::{
+    AgentContextManager, ContextManagerConfig, ContextManagerFactory, ContextManagerRegistry,
+    IMAGE_TOKENS, ModelWindows, NullContextManager, count_agent_message,
+};
 pub use cost::{Cost, Price, PricingTable, Usage};
 pub use dialog::{AgentDialog, AgentError, Put};
 pub use message::{

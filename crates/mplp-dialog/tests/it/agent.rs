@@ -827,3 +827,183 @@ fn agent_dialog_json_refuses_inconsistent_input() {
     v["messages"][0]["colour"] = json!("red");
     assert!(serde_json::from_value::<AgentDialog>(v).is_err());
 }
+
+// ------------------------------------------------------ context management
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn default_manager_on_budgets_from_zero_to_beyond(d in agent_dialog(14, true), extra in 0usize..2000, frac in 0.0f64..1.2, margin in 0usize..50) {
+        use mplp_dialog::{ContextError, DefaultContextManager, EstimateCounter};
+        let cost = |m: &AgentMessage| count_agent_message(&EstimateCounter, m);
+        let total: usize = d.messages().iter().map(cost).sum();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        let budget = ((total as f64 * frac) as usize).min(total + extra);
+        let cm = DefaultContextManager::new(budget + margin).with_safety_margin(margin);
+        prop_assert_eq!(cm.budget(), budget);
+        match cm.prune(&d) {
+            Ok(p) => {
+                let used: usize = p.messages().iter().map(cost).sum();
+                prop_assert!(used <= budget, "{} > {}", used, budget);
+                prop_assert_ne!(p.dialog_id(), d.dialog_id());
+                prop_assert_eq!(p.owner(), d.owner());
+                let (Some(first), Some(orig)) = (p.messages().first(), d.messages().first()) else {
+                    prop_assert!(d.messages().is_empty());
+                    prop_assert!(p.messages().is_empty());
+                    return Ok(());
+                };
+                // The first message is kept (cut at its end only if it alone is too big).
+                if cost(orig) <= budget {
+                    prop_assert_eq!(first, orig);
+                } else {
+                    prop_assert!(first.text_content().ends_with(mplp_dialog::TRUNCATED_SUFFIX));
+                    prop_assert_eq!(first.id, orig.id);
+                }
+                // The rest: an optional cut border message, then a suffix of the original.
+                let rest = &p.messages()[1..];
+                let orig_rest = &d.messages()[1..];
+                let (border, suffix) = match rest.first() {
+                    Some(m) if m.text_content().starts_with(mplp_dialog::TRUNCATED_PREFIX)
+                        && !orig_rest.ends_with(rest) => (Some(m), &rest[1..]),
+                    _ => (None, rest),
+                };
+                prop_assert!(orig_rest.ends_with(suffix));
+                if let Some(b) = border {
+                    let k = orig_rest.len() - suffix.len() - 1;
+                    let o = &orig_rest[k];
+                    prop_assert_eq!(b.id, o.id);
+                    let kept = b.text_content();
+                    let kept = kept.strip_prefix(mplp_dialog::TRUNCATED_PREFIX).unwrap();
+                    prop_assert!(o.text_content().ends_with(kept));
+                }
+                // Everything fits: nothing is dropped.
+                if total <= budget {
+                    prop_assert_eq!(p.messages(), d.messages());
+                }
+                // No tool result opens the tail without its call.
+                if let Some(m) = rest.first() {
+                    if m.role == AgentRole::Tool {
+                        let id = m.tool_call_id.as_deref();
+                        prop_assert!(p.messages().iter().any(|x| x.function_calls.iter().any(|c| Some(c.id.as_str()) == id)));
+                    }
+                }
+                // The pruned dialog still builds requests and projects exactly.
+                prop_assert_eq!(&AgentDialog::from_mplp(&p.to_mplp()).unwrap().dialog, &p);
+            }
+            Err(ContextError::BudgetTooSmall { .. }) => {
+                // Only when the first message does not fit, even cut.
+                let first = &d.messages()[0];
+                prop_assert!(cost(first) > budget);
+            }
+            Err(e) => prop_assert!(false, "unexpected {e}"),
+        }
+    }
+}
+
+#[test]
+fn context_managers_from_configuration() {
+    use std::sync::Arc;
+    let yaml_like = json!({
+        "global": {"type": "default", "max_tokens": 128000},
+        "cheap_agent": {"type": "default", "max_tokens": 16000, "safety_margin": 1000},
+        "no_prune_agent": {"type": null},
+        "custom": {"type": "keep_last", "n": 2}
+    });
+    let config =
+        |k: &str| serde_json::from_value::<ContextManagerConfig>(yaml_like[k].clone()).unwrap();
+    let mut registry = ContextManagerRegistry::new();
+    assert_eq!(
+        registry
+            .build(Some(&config("no_prune_agent")), "gpt-4o")
+            .unwrap()
+            .name(),
+        "null"
+    );
+    assert_eq!(
+        registry
+            .build(Some(&config("cheap_agent")), "unknown-model")
+            .unwrap()
+            .name(),
+        "default"
+    );
+    let Err(err) = registry.build(
+        Some(&ContextManagerConfig::of_type("default")),
+        "unknown-model",
+    ) else {
+        panic!("an unknown model needs max_tokens")
+    };
+    assert!(err.to_string().contains("give `max_tokens`"), "{err}");
+    let Err(err) = registry.build(Some(&config("custom")), "gpt-4o") else {
+        panic!("keep_last is not registered yet")
+    };
+    assert!(
+        err.to_string().contains("`keep_last`") && err.to_string().contains("default"),
+        "{err}"
+    );
+    assert!(
+        registry
+            .register(
+                "",
+                Arc::new(
+                    |_, _, _| Ok(Box::new(NullContextManager) as Box<dyn AgentContextManager>)
+                )
+            )
+            .is_err()
+    );
+
+    /// A custom manager: keeps the first message and the last `n`.
+    struct KeepLast(usize);
+    impl AgentContextManager for KeepLast {
+        fn name(&self) -> &str {
+            "keep_last"
+        }
+        fn prune(&self, d: &AgentDialog) -> Result<AgentDialog, mplp_dialog::ContextError> {
+            let mut copy = d.clone();
+            Ok(copy.fork(self.0, 1))
+        }
+    }
+    registry
+        .register(
+            "keep_last",
+            Arc::new(|c, _, _| {
+                let n = c.options.get("n").and_then(Value::as_u64).ok_or_else(|| {
+                    mplp_dialog::ContextError::BadConfig {
+                        name: "keep_last".into(),
+                        reason: "needs n".into(),
+                    }
+                })?;
+                Ok(Box::new(KeepLast(usize::try_from(n).unwrap_or(usize::MAX)))
+                    as Box<dyn AgentContextManager>)
+            }),
+        )
+        .unwrap();
+    let cm = registry.build(Some(&config("custom")), "gpt-4o").unwrap();
+    let mut d = AgentDialog::new(ContextId::new(), "a", "sys");
+    for i in 0..5 {
+        d.put_text(format!("m{i}"), Put::new()).unwrap();
+    }
+    let texts: Vec<String> = cm
+        .prune(&d)
+        .unwrap()
+        .messages()
+        .iter()
+        .map(AgentMessage::text_content)
+        .collect();
+    assert_eq!(texts, ["sys", "m3", "m4"]);
+
+    // The built-in default on a real window: the model table decides.
+    let cm = registry
+        .build(
+            Some(&ContextManagerConfig::of_type("default")),
+            "claude-sonnet-4-5-20250929",
+        )
+        .unwrap();
+    assert_eq!(cm.prune(&d).unwrap().messages().len(), 6);
+    registry.models_mut().insert("tiny", 5_010);
+    let cm = registry
+        .build(Some(&ContextManagerConfig::of_type("default")), "tiny")
+        .unwrap();
+    // 10 tokens after the default 5,000 margin: the system prompt (5) and one message (5).
+    assert_eq!(cm.prune(&d).unwrap().messages().len(), 2);
+}
