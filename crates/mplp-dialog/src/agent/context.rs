@@ -178,8 +178,8 @@ impl<C: TokenCounter> DefaultContextManager<C> {
             break;
         }
         let kept = &rest[start..];
-        let calls: BTreeSet<&str> = kept
-            .iter()
+        let calls: BTreeSet<&str> = std::iter::once(&first)
+            .chain(kept)
             .flat_map(|m| m.function_calls.iter().map(|c| c.id.as_str()))
             .collect();
         let orphans = kept

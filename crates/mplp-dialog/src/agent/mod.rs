@@ -19,6 +19,9 @@
 //!   [`AgentMessage::from_openai_response`] and
 //!   [`AgentMessage::from_anthropic_response`] (mapping tables in [`openai`]
 //!   and [`anthropic`]).
+//! - A replay log: [`ReplayLog`] writes [`ReplayEntry`]s to any
+//!   `mplp-events` sink (NDJSON with [`LogWriter`]); [`ReplayLog::rebuild`]
+//!   rebuilds the session.
 //! - Context management: [`AgentContextManager`] (the default truncator is
 //!   [`DefaultContextManager`](crate::DefaultContextManager), `null` is
 //!   [`NullContextManager`]), [`ModelWindows`] (context windows by model
@@ -35,6 +38,7 @@ mod message;
 pub mod openai;
 pub mod project;
 mod prompt;
+mod replay;
 
 pub use context::{
     AgentContextManager, ContextManagerConfig, ContextManagerFactory, ContextManagerRegistry,
@@ -45,9 +49,13 @@ pub use dialog::{AgentDialog, AgentError, Put};
 pub use message::{
     AgentMessage, AgentRole, Content, FunctionCall, ImageSource, InvocationId, Part,
 };
+/// The sink trait and NDJSON writer of `mplp-events`, which a [`ReplayLog`] writes to.
+#[doc(no_inline)]
+pub use mplp_events::log::{EventSink, LogWriter};
 pub use project::{
     AGENT_DIALOG_DATA_INVALID, AGENT_DIALOG_EVENT, AGENT_DIALOG_STATE_MISSING, AGENT_EVENT_SOURCE,
     AGENT_MESSAGE_DATA_INVALID, AGENT_MESSAGE_EVENT, AGENT_PLAIN_MESSAGE, AGENT_ROLE_MISMATCH,
     FromMplp, TOOL_SUMMARY_CHARS, ToolEvent, ToolKind, ToolStatus, mplp_role,
 };
 pub use prompt::{Prompt, PromptError, PromptRegistry, TemplatePrompt, ToolSpec};
+pub use replay::{ReplayEntry, ReplayError, ReplayLog};
