@@ -44,6 +44,8 @@
 //! # Dependencies, and why
 //! - `mplp-core`, `serde`, `serde_json`: the wire format and validation.
 //! - `thiserror`: [`ContextError`], [`ConvertError`], [`TreeError`].
+//! - `mplp-events`: the sink trait and NDJSON writer of the agent replay log
+//!   ([`agent::ReplayLog`]).
 //! - `tiktoken-rs` (optional): exact OpenAI token counts.
 //! - Tests only: `async-openai` (types-only feature) and `anthropic-ai-sdk`,
 //!   whose request types our request bodies must fit; `jsonschema` and
