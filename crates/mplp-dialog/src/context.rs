@@ -174,6 +174,33 @@ pub enum ContextError {
         /// The least the first message could cost.
         needed: usize,
     },
+    /// The model's context window is not in the model table.
+    #[error(
+        "the context window of model `{model}` is unknown: give `max_tokens` in the configuration, or add the model to the table"
+    )]
+    UnknownModel {
+        /// The model name.
+        model: String,
+    },
+    /// No context manager is registered under this type name.
+    #[error("no context manager of type `{name}` is registered (known: {known})")]
+    UnknownManager {
+        /// The configured type.
+        name: String,
+        /// The registered types, comma-separated.
+        known: String,
+    },
+    /// A context manager was registered without a name.
+    #[error("a context manager needs a non-empty name to be registered")]
+    EmptyName,
+    /// A custom manager's configuration is not what it expects.
+    #[error("context manager `{name}`: {reason}")]
+    BadConfig {
+        /// The manager's type.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// A hook applied to the working dialog before each LLM call: it may
@@ -275,7 +302,7 @@ impl<C: TokenCounter> DefaultContextManager<C> {
         &self.counter
     }
 
-    fn too_small(&self, needed: usize) -> ContextError {
+    pub(crate) fn too_small(&self, needed: usize) -> ContextError {
         ContextError::BudgetTooSmall {
             max_tokens: self.max_tokens,
             safety_margin: self.safety_margin,
@@ -350,7 +377,7 @@ impl<C: TokenCounter> DefaultContextManager<C> {
 /// end), at least one character, whose marked form costs at most `room`
 /// tokens; `None` if not even one character fits. Binary search over the
 /// character boundaries: O(log n) counts of the candidate text.
-fn cut_to_fit(
+pub(crate) fn cut_to_fit(
     counter: &impl TokenCounter,
     content: &str,
     room: usize,

@@ -36,6 +36,40 @@ pub enum ConvertError {
         /// `openai` or `anthropic`.
         provider: &'static str,
     },
+    /// An agent message has an image where the provider takes none.
+    #[error(
+        "message {index} ({role}) has an image, which the {provider} API does not take in that role"
+    )]
+    ImageNotSupported {
+        /// The message's index in the agent dialog.
+        index: usize,
+        /// The message's role.
+        role: &'static str,
+        /// `openai` or `anthropic`.
+        provider: &'static str,
+    },
+    /// A tool result does not name the call it answers.
+    #[error("message {index} is a tool result without `tool_call_id`")]
+    MissingToolCallId {
+        /// The message's index in the agent dialog.
+        index: usize,
+    },
+    /// Anthropic takes a tool call's arguments only as a JSON object.
+    #[error("message {index}: the arguments of tool call `{call}` are not a JSON object")]
+    ArgumentsNotObject {
+        /// The message's index in the agent dialog.
+        index: usize,
+        /// The call's id.
+        call: String,
+    },
+    /// A provider response cannot become an agent message.
+    #[error("the {provider} response cannot be read: {reason}")]
+    BadResponse {
+        /// `openai` or `anthropic`.
+        provider: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 // ---------------------------------------------------------------- OpenAI

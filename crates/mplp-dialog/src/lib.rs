@@ -14,6 +14,10 @@
 //! - Forking: [`Dialog::fork`] and the [`DialogTree`] of forks.
 //! - Provider formats: [`Dialog::to_openai_request`] and
 //!   [`Dialog::to_anthropic_request`], and back (see [`convert`]).
+//! - Agent runtimes: [`agent::AgentDialog`], with tool calls and results,
+//!   images, usage and cost, an owner, prompts, forks, provider requests with
+//!   tools and images, and an exact projection to MPLP Dialog documents (see
+//!   [`agent`]).
 //!
 //! ```
 //! use mplp_core::{ContextId, Document};
@@ -40,6 +44,8 @@
 //! # Dependencies, and why
 //! - `mplp-core`, `serde`, `serde_json`: the wire format and validation.
 //! - `thiserror`: [`ContextError`], [`ConvertError`], [`TreeError`].
+//! - `mplp-events`: the sink trait and NDJSON writer of the agent replay log
+//!   ([`agent::ReplayLog`]).
 //! - `tiktoken-rs` (optional): exact OpenAI token counts.
 //! - Tests only: `async-openai` (types-only feature) and `anthropic-ai-sdk`,
 //!   whose request types our request bodies must fit; `jsonschema` and
@@ -51,8 +57,9 @@
 //!
 //! 1. **Wire format is the canonical schema's.** A message is exactly
 //!    `role`, `content`, `timestamp` and an optional base `event`; the second
-//!    seed's `name`, `function_calls`, `usage`, `metadata`... are behaviour
-//!    ideas, not wire fields, and are refused (`additional-properties`).
+//!    seed's `name`, `function_calls`, `usage`, `metadata`... are not wire
+//!    fields, and are refused (`additional-properties`); [`agent`] holds them
+//!    and carries them in MPLP base events (note 8 of the spec notes).
 //!    `messages` may be empty; `content` may be the empty string.
 //! 2. **Transitions** (the seed gives statuses, not a table): `active ⇄
 //!    paused`; `active`/`paused` → `completed`/`cancelled`; `completed` and
@@ -72,8 +79,8 @@
 //!    all" comes from Python's `[-0:]`; [`Dialog::fork_all`] says it
 //!    explicitly). A fork is a new `active` dialog. Its tree node's
 //!    `split_point` is the parent's message count at the fork. The seed's
-//!    `owner` is not recorded (MPLP has no such field; `meta.created_by` is
-//!    the place for it).
+//!    `owner` is an optional member of the node ([`DialogTreeNode::owner`]),
+//!    set by agent dialogs (MPLP has no such field).
 //! 6. **Context pruning** returns a new dialog with a new `dialog_id`; the
 //!    canonical one is only borrowed. If the first message alone exceeds the
 //!    budget its end is cut; if not even that fits, it is an error rather than
@@ -81,6 +88,7 @@
 //! 7. **Anthropic requests**: see [`convert`] for what is lost and why.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod agent;
 pub mod context;
 pub mod convert;
 mod dialog;

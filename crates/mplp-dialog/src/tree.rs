@@ -102,6 +102,9 @@ pub struct DialogTreeNode {
     /// The dialogs forked from this one, oldest fork first.
     #[wire(default)]
     pub children_ids: Vec<DialogId>,
+    /// The agent that owns the dialog (seed 003: every dialog is owned by the
+    /// agent that created it); absent when not recorded.
+    pub owner: Option<String>,
 }
 
 impl DialogTreeNode {
@@ -114,7 +117,15 @@ impl DialogTreeNode {
             first_k: None,
             last_n: None,
             children_ids: Vec::new(),
+            owner: None,
         }
+    }
+
+    /// The same node with an owner.
+    #[must_use]
+    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = Some(owner.into());
+        self
     }
 
     /// True if the node has no parent.
@@ -242,10 +253,23 @@ impl DialogTree {
                 first_k: Some(first_k),
                 last_n: Some(last_n),
                 children_ids: Vec::new(),
+                owner: None,
             },
         );
         self.order.push(child);
         Ok(())
+    }
+
+    /// Records the agent that owns a dialog of the tree; false (and nothing
+    /// changed) when the dialog is not in the tree.
+    pub fn set_owner(&mut self, dialog_id: &DialogId, owner: impl Into<String>) -> bool {
+        match self.nodes.get_mut(dialog_id) {
+            Some(node) => {
+                node.owner = Some(owner.into());
+                true
+            }
+            None => false,
+        }
     }
 
     /// Rebuilds a tree from its nodes in any order, checking that every
@@ -386,6 +410,9 @@ impl DialogTree {
             Some(false) => ("├─ ", format!("{prefix}│  ")),
         };
         let _ = write!(out, "{prefix}{branch}{}", node.dialog_id);
+        if let Some(owner) = &node.owner {
+            let _ = write!(out, " owner={owner}");
+        }
         if let (Some(split), Some(kept)) = (node.split_point, node.kept()) {
             let _ = write!(
                 out,

@@ -3,6 +3,7 @@
 // Test helpers outside #[test] functions may fail loudly: a failure is a failing test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod agent;
 mod common;
 mod compat;
 mod examples;
