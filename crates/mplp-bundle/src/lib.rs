@@ -44,7 +44,7 @@
 //! let mut plan = b.build()?;
 //! plan.propose()?;
 //! let mut confirm = Confirm::for_plan(plan.plan_id, "planner");
-//! plan.decide(&mut confirm, mplp_confirm::ConfirmDecision::approve("lead"))?;
+//! plan.decide(&mut confirm, mplp_confirm::ConfirmDecision::approved("lead"))?;
 //! plan.start()?;
 //!
 //! let bundle = Bundle::new()
@@ -308,3 +308,8 @@ impl BundleReport {
         self.documents.iter().find(|d| d.name == name)
     }
 }
+
+// The crate README: its Rust snippet is a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}

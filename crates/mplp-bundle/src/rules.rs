@@ -165,7 +165,10 @@ impl<'a> Index<'a> {
 
     /// The names of the documents of one kind, for messages.
     fn names<T>(&self, list: &[(usize, &T)]) -> String {
-        let names: Vec<String> = list.iter().map(|(i, _)| format!("`{}`", self.name(*i))).collect();
+        let names: Vec<String> = list
+            .iter()
+            .map(|(i, _)| format!("`{}`", self.name(*i)))
+            .collect();
         names.join(", ")
     }
 }

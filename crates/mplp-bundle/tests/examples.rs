@@ -12,7 +12,9 @@ use mplp_core::Severity;
 use serde_json::Value;
 
 fn bundles(kind: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples/bundles").join(kind);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/examples/bundles")
+        .join(kind);
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -24,7 +26,11 @@ fn bundles(kind: &str) -> Vec<PathBuf> {
 }
 
 fn file_name(p: &str) -> String {
-    Path::new(p).file_name().unwrap().to_string_lossy().into_owned()
+    Path::new(p)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
 }
 
 type Finding = (String, String, String, Severity);
@@ -33,7 +39,14 @@ fn findings(dir: &Path) -> BTreeSet<Finding> {
     let report = mplp_bundle::check_dir(dir).unwrap();
     report
         .violations()
-        .map(|(f, v)| (file_name(f), v.pointer.clone(), v.rule.as_str().to_owned(), v.severity))
+        .map(|(f, v)| {
+            (
+                file_name(f),
+                v.pointer.clone(),
+                v.rule.as_str().to_owned(),
+                v.severity,
+            )
+        })
         .collect()
 }
 
@@ -55,7 +68,8 @@ fn each_invalid_bundle_breaks_the_one_binding_it_names() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let rule = name.split("--").next().unwrap().to_owned();
         let expect: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("bundle.expect.json")).unwrap()).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.join("bundle.expect.json")).unwrap())
+                .unwrap();
         let expected: BTreeSet<Finding> = expect
             .as_array()
             .unwrap()
@@ -73,22 +87,39 @@ fn each_invalid_bundle_breaks_the_one_binding_it_names() {
                 )
             })
             .collect();
-        assert!(expected.iter().all(|f| f.2 == rule), "{name}: the sidecar names other rules");
+        assert!(
+            expected.iter().all(|f| f.2 == rule),
+            "{name}: the sidecar names other rules"
+        );
         assert_eq!(findings(&dir), expected, "{name}");
         // Each document is valid alone: only the binding is broken.
         for path in mplp_bundle::files_in(&dir).unwrap() {
             let alone = mplp_bundle::check_files(&[&path]).unwrap();
             assert!(
-                alone.violations().all(|(_, v)| v.rule.as_str() == "bundle_partner_outside"),
+                alone
+                    .violations()
+                    .all(|(_, v)| v.rule.as_str() == "bundle_partner_outside"),
                 "{name}: {} is not valid alone",
                 path.display()
             );
         }
         covered.insert(rule);
     }
-    let mut rules: BTreeSet<String> = mplp_bundle::rules().map(|r| r.rule.as_str().to_owned()).collect();
-    rules.extend(["sa_plan_context_binding", "sa_trace_context_binding", "sa_trace_plan_binding"].map(String::from));
-    assert_eq!(covered, rules, "every binding rule has an invalid example bundle");
+    let mut rules: BTreeSet<String> = mplp_bundle::rules()
+        .map(|r| r.rule.as_str().to_owned())
+        .collect();
+    rules.extend(
+        [
+            "sa_plan_context_binding",
+            "sa_trace_context_binding",
+            "sa_trace_plan_binding",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(
+        covered, rules,
+        "every binding rule has an invalid example bundle"
+    );
 }
 
 #[test]
@@ -101,12 +132,22 @@ fn a_document_with_errors_binds_nothing_and_keeps_its_errors() {
     }
     // The plan has a schema error: it is reported, and the confirm and the
     // trace that name it are not broken bindings (there is no valid plan).
-    let mut plan: Value = serde_json::from_str(&std::fs::read_to_string(valid.join("plan.json")).unwrap()).unwrap();
+    let mut plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(valid.join("plan.json")).unwrap()).unwrap();
     plan["status"] = "done".into();
     std::fs::write(dir.join("plan.json"), plan.to_string()).unwrap();
     let got = findings(&dir);
-    assert!(got.contains(&("plan.json".into(), "/status".into(), "enum".into(), Severity::Error)));
-    assert!(got.iter().all(|f| f.0 == "plan.json" || f.2 == "bundle_partner_outside"), "{got:?}");
+    assert!(got.contains(&(
+        "plan.json".into(),
+        "/status".into(),
+        "enum".into(),
+        Severity::Error
+    )));
+    assert!(
+        got.iter()
+            .all(|f| f.0 == "plan.json" || f.2 == "bundle_partner_outside"),
+        "{got:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -31,15 +31,21 @@ struct Shape {
 }
 
 fn shape() -> impl Strategy<Value = Shape> {
-    (any::<[bool; 5]>(), prop::bool::weighted(0.3), 0u8..4, 0u8..5).prop_map(|(b, suspended, stage, break_one)| Shape {
-        with_context: b[0],
-        suspended,
-        stage,
-        with_confirm: b[1],
-        with_trace: b[2],
-        with_dialog: b[3],
-        break_one: if b[4] { break_one } else { 0 },
-    })
+    (
+        any::<[bool; 5]>(),
+        prop::bool::weighted(0.3),
+        0u8..4,
+        0u8..5,
+    )
+        .prop_map(|(b, suspended, stage, break_one)| Shape {
+            with_context: b[0],
+            suspended,
+            stage,
+            with_confirm: b[1],
+            with_trace: b[2],
+            with_dialog: b[3],
+            break_one: if b[4] { break_one } else { 0 },
+        })
 }
 
 type Finding = (String, String, String, Severity);
@@ -51,7 +57,8 @@ fn f(file: &str, pointer: &str, rule: &str, sev: Severity) -> Finding {
 /// The bundle of `s`, and the findings the model predicts.
 fn build(s: &Shape) -> (Bundle, BTreeSet<Finding>) {
     use Severity::{Error, Warning};
-    let mut ctx = Context::new("Orders migration", ContextRoot::new("commerce", "staging")).unwrap();
+    let mut ctx =
+        Context::new("Orders migration", ContextRoot::new("commerce", "staging")).unwrap();
     ctx.activate().unwrap();
     let mut b = Plan::builder(ctx.context_id, "Migrate orders", "Zero downtime");
     b.step("Export");
@@ -61,7 +68,8 @@ fn build(s: &Shape) -> (Bundle, BTreeSet<Finding>) {
         plan.propose().unwrap();
     }
     if s.stage >= 2 {
-        plan.decide(&mut confirm, ConfirmDecision::approved("lead")).unwrap();
+        plan.decide(&mut confirm, ConfirmDecision::approved("lead"))
+            .unwrap();
     }
     if s.stage >= 3 {
         plan.start().unwrap();
@@ -88,7 +96,12 @@ fn build(s: &Shape) -> (Bundle, BTreeSet<Finding>) {
             want.insert(f("plan", "/status", "bundle_plan_context_active", Error));
         }
         if s.with_dialog && s.break_one == 3 {
-            want.insert(f("dialog", "/context_id", "bundle_dialog_context_binding", Error));
+            want.insert(f(
+                "dialog",
+                "/context_id",
+                "bundle_dialog_context_binding",
+                Error,
+            ));
         }
     } else {
         want.insert(f("plan", "/context_id", "bundle_partner_outside", Warning));
@@ -96,7 +109,12 @@ fn build(s: &Shape) -> (Bundle, BTreeSet<Finding>) {
             want.insert(f("trace", "/context_id", "bundle_partner_outside", Warning));
         }
         if s.with_dialog {
-            want.insert(f("dialog", "/context_id", "bundle_partner_outside", Warning));
+            want.insert(f(
+                "dialog",
+                "/context_id",
+                "bundle_partner_outside",
+                Warning,
+            ));
         }
     }
     let confirm_for_plan = s.with_confirm && s.break_one != 4;

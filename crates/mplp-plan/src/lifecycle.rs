@@ -15,11 +15,10 @@
 
 use std::collections::BTreeSet;
 
-use mplp_core::rules::Source;
 use mplp_confirm::{Confirm, ConfirmTargetType};
+use mplp_core::rules::Source;
 use mplp_core::{
-    BaseEvent, ConfirmId, Error, EventType, JsonObject, Report, StepId, TransitionError,
-    Violation,
+    BaseEvent, ConfirmId, Error, EventType, JsonObject, Report, StepId, TransitionError, Violation,
 };
 use serde_json::Value;
 
@@ -485,8 +484,10 @@ impl Plan {
     }
 
     /// `approved → in_progress`: the runtime starts the plan. (The seed also
-    /// requires the Context to be `active`; the Context module is not part
-    /// of this SDK, so the caller checks it.) If every step was already
+    /// requires the Context to be `active`; the plan does not hold its
+    /// Context, so the caller checks it with `mplp_context::Context::ensure_active`,
+    /// and `mplp-bundle` reports an `in_progress` plan whose Context is not
+    /// `active`.) If every step was already
     /// skipped, the plan completes at once.
     pub fn start(&mut self) -> Result<(), Error> {
         self.set_status(PlanStatus::InProgress, "start", None)?;

@@ -35,12 +35,20 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 /// The model: what the two tables say, side by side.
-fn model_decide(plan: PlanStatus, confirm: ConfirmStatus, d: DecisionStatus) -> Option<(PlanStatus, ConfirmStatus)> {
+fn model_decide(
+    plan: PlanStatus,
+    confirm: ConfirmStatus,
+    d: DecisionStatus,
+) -> Option<(PlanStatus, ConfirmStatus)> {
     if plan != PlanStatus::Proposed {
         return None;
     }
     let next = confirm.decide(d).ok()?;
-    let to = if d == DecisionStatus::Approved { PlanStatus::Approved } else { PlanStatus::Draft };
+    let to = if d == DecisionStatus::Approved {
+        PlanStatus::Approved
+    } else {
+        PlanStatus::Draft
+    };
     Some((to, next))
 }
 
@@ -127,7 +135,9 @@ fn a_confirm_for_a_context_is_refused() {
     let mut plan = plan();
     plan.propose().unwrap();
     let mut c = Confirm::for_context(plan.context_id, "agent");
-    let err = plan.decide(&mut c, ConfirmDecision::approved("dba")).unwrap_err();
+    let err = plan
+        .decide(&mut c, ConfirmDecision::approved("dba"))
+        .unwrap_err();
     assert_eq!(err.pointer(), Some("/target_id"));
     assert!(matches!(err, Error::State(_)));
     assert_eq!(c.status(), ConfirmStatus::Pending);
@@ -138,7 +148,9 @@ fn a_confirm_for_a_context_is_refused() {
 fn a_draft_plan_refuses_the_decision_and_the_confirm_does_not_record_it() {
     let mut plan = plan();
     let mut c = Confirm::for_plan(plan.plan_id, "agent");
-    let err = plan.decide(&mut c, ConfirmDecision::approved("dba")).unwrap_err();
+    let err = plan
+        .decide(&mut c, ConfirmDecision::approved("dba"))
+        .unwrap_err();
     assert!(matches!(err, Error::Transition(ref t) if t.from == "draft" && t.to == "approved"));
     assert!(c.decisions().is_empty());
 }
@@ -148,6 +160,10 @@ fn a_cancelled_request_returns_the_plan_to_draft() {
     let mut plan = plan();
     plan.propose().unwrap();
     let mut c = Confirm::for_plan(plan.plan_id, "agent");
-    plan.decide(&mut c, ConfirmDecision::cancelled("agent")).unwrap();
-    assert_eq!((plan.status(), c.status()), (PlanStatus::Draft, ConfirmStatus::Cancelled));
+    plan.decide(&mut c, ConfirmDecision::cancelled("agent"))
+        .unwrap();
+    assert_eq!(
+        (plan.status(), c.status()),
+        (PlanStatus::Draft, ConfirmStatus::Cancelled)
+    );
 }

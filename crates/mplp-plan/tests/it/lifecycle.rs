@@ -107,7 +107,9 @@ fn two_steps() -> (Plan, StepId, StepId) {
 fn confirm_decisions_drive_proposed() {
     let (mut plan, _, _) = two_steps();
     plan.propose().unwrap();
-    let err = plan.approve(&ConfirmDecision::rejected("lead")).unwrap_err();
+    let err = plan
+        .approve(&ConfirmDecision::rejected("lead"))
+        .unwrap_err();
     assert!(matches!(err, Error::Transition(ref t) if t.to == "approved"));
     plan.reject(&ConfirmDecision::rejected("bob").with_reason("too vague"))
         .unwrap();
