@@ -53,6 +53,21 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
     }
 }
 
+/// The registries by crate: mplp-kinds' list, then mplp-bundle's (which
+/// depends on the module crates through mplp-validate, so mplp-kinds cannot
+/// list it without a cycle).
+pub(crate) fn rules_by_crate() -> Vec<(&'static str, Vec<&'static RuleInfo>)> {
+    let mut all = mplp_kinds::rules_by_crate();
+    all.push(("mplp-bundle", mplp_bundle::rules().collect()));
+    all
+}
+
+/// Every rule of the SDK ([`rules_by_crate`]).
+#[cfg(test)]
+pub(crate) fn all_rules() -> impl Iterator<Item = &'static RuleInfo> {
+    rules_by_crate().into_iter().flat_map(|(_, rules)| rules)
+}
+
 fn severity(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -83,11 +98,12 @@ pub(crate) fn render() -> String {
          `strict` is what the SDK reports today; `canonical` is the same, \
          except that a rule which is an SDK decision (not in the canonical \
          schemas, the frozen invariants or the normative prose) is a warning. \
-         Scope `api` rules are refusals of API calls (lifecycle guards, the \
+         Scope `bundle` rules bind documents to each other \
+         (`mplp validate --bundle`). Scope `api` rules are refusals of API calls (lifecycle guards, the \
          collab runtime), not findings of validation; profiles do not change them. \
          The reasons for SDK decisions are in `docs/spec-notes.md`.\n",
     );
-    for (krate, rules) in mplp_kinds::rules_by_crate() {
+    for (krate, rules) in rules_by_crate() {
         let _ = write!(
             out,
             "\n## {krate}\n\n\
@@ -179,7 +195,7 @@ mod tests {
 
     #[test]
     fn every_rule_id_in_the_sources_is_registered() {
-        let registered: BTreeSet<&str> = mplp_kinds::all_rules().map(|r| r.rule.as_str()).collect();
+        let registered: BTreeSet<&str> = all_rules().map(|r| r.rule.as_str()).collect();
         let raised = raised_in_sources();
         assert!(
             raised.len() >= 5,
@@ -214,7 +230,7 @@ mod tests {
                 let report = kind.validate(&std::fs::read(&path).unwrap());
                 for v in report.violations() {
                     seen += 1;
-                    let info = mplp_kinds::all_rules().find(|r| r.rule == v.rule);
+                    let info = all_rules().find(|r| r.rule == v.rule);
                     let info =
                         info.unwrap_or_else(|| panic!("{name}: rule {} is not registered", v.rule));
                     assert_eq!(v.severity, info.strict, "{name}: {v}");
@@ -232,9 +248,7 @@ mod tests {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let rule = cells.iter().find_map(|c| {
                 let id = c.strip_prefix('`')?.strip_suffix('`')?;
-                mplp_kinds::all_rules()
-                    .any(|r| r.rule.as_str() == id)
-                    .then_some(id)
+                all_rules().any(|r| r.rule.as_str() == id).then_some(id)
             });
             let severity = cells
                 .iter()
@@ -256,9 +270,7 @@ mod tests {
         let rows = severities_in_tables(&notes);
         assert!(rows.len() >= 10, "only {} rule rows found", rows.len());
         for (rule, severity) in rows {
-            let info = mplp_kinds::all_rules()
-                .find(|r| r.rule.as_str() == rule)
-                .unwrap();
+            let info = all_rules().find(|r| r.rule.as_str() == rule).unwrap();
             assert_eq!(
                 severity, info.strict,
                 "docs/spec-notes.md says `{rule}` is {severity}, its declaration says {}",
@@ -285,7 +297,7 @@ mod tests { const T: Rule = Rule::new("only_in_tests"); }
 "#;
         let ids = rule_ids_in(file);
         assert_eq!(ids, ["not_a_registered_rule", "sa_plan_dag_acyclic"]);
-        let registered: BTreeSet<&str> = mplp_kinds::all_rules().map(|r| r.rule.as_str()).collect();
+        let registered: BTreeSet<&str> = all_rules().map(|r| r.rule.as_str()).collect();
         let missing: Vec<_> = ids
             .iter()
             .filter(|id| !registered.contains(id.as_str()))

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! mplp validate [--kind auto|dialog|plan|collab|map-event|sa-event|event|map-log|sa-log]
-//!               [--profile strict|canonical] [--format text|json] FILE...        (`-` reads standard input)
+//!               [--profile strict|canonical] [--format text|json] [--bundle] FILE...  (`-` reads standard input)
 //! mplp plan render --format mermaid|dot PLAN.json
 //! mplp dialog convert --to openai|anthropic DIALOG.json
 //! mplp collab render --format mermaid LOG.ndjson

@@ -72,6 +72,11 @@ pub(crate) struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Validate the files together as one bundle (the documents of one
+    /// piece of work): each file as alone, plus the rules that bind them
+    /// (a plan's Context and Confirm, a trace's plan, ...).
+    #[arg(long)]
+    bundle: bool,
     /// Files to check (`-` reads standard input; a directory is searched
     /// for `.json` and `.ndjson` files, in name order).
     #[arg(required = true, value_name = "FILE")]
@@ -98,12 +103,19 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     let mut out = stdout.lock();
     let (mut valid, mut invalid, mut io_errors) = (0usize, 0usize, 0usize);
     let (mut n_errors, mut n_warnings) = (0usize, 0usize);
-    for file in &files {
-        match check_file(file, args.kind) {
+    let checked: Box<dyn Iterator<Item = Result<Outcome, String>>> = if args.bundle {
+        Box::new(check_bundle(&files).into_iter())
+    } else {
+        Box::new(files.iter().map(|file| check_file(file, args.kind)))
+    };
+    for result in checked {
+        match result {
             Ok(mut outcome) => {
                 outcome.report =
                     mplp_core::rules::apply(outcome.report, args.profile.profile(), |id| {
-                        mplp_kinds::all_rules().find(|r| r.rule.as_str() == id)
+                        mplp_kinds::all_rules()
+                            .chain(mplp_bundle::rules())
+                            .find(|r| r.rule.as_str() == id)
                     });
                 if outcome.report.is_valid() {
                     valid += 1;
@@ -199,6 +211,25 @@ fn check_file(file: &str, kind: KindArg) -> Result<Outcome, String> {
         kind: KindArg(kind),
         report,
     })
+}
+
+/// Checks `files` as one bundle (`--bundle`): one outcome per file, its own
+/// findings and its bindings'; a file that cannot be read fails the bundle.
+fn check_bundle(files: &[String]) -> Vec<Result<Outcome, String>> {
+    match mplp_bundle::check_files(files) {
+        Err(e) => vec![Err(format!("{e}: {}", e.source))],
+        Ok(report) => report
+            .documents
+            .into_iter()
+            .map(|d| {
+                Ok(Outcome {
+                    file: d.name,
+                    kind: KindArg(d.kind.and_then(mplp_kinds::by_name)),
+                    report: d.report,
+                })
+            })
+            .collect(),
+    }
 }
 
 fn print_text(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {

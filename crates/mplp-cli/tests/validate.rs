@@ -192,3 +192,75 @@ fn duplicate_keys_are_reported_with_their_pointer() {
     assert_eq!(v["errors"][0]["rule"], "duplicate-key");
     assert_eq!(v["errors"][0]["pointer"], "/status");
 }
+
+/// `--bundle`: every example bundle gives, per file, exactly the findings of
+/// its `bundle.expect.json` (and the valid ones none), with the exit status
+/// the errors call for; without `--bundle` the same files are all valid.
+#[test]
+fn bundle_examples_report_their_broken_binding() {
+    let root = repo().join("schemas/examples/bundles");
+    for (kind, dir) in ["valid", "invalid"].iter().flat_map(|k| {
+        std::fs::read_dir(root.join(k))
+            .unwrap()
+            .map(move |e| (*k, e.unwrap().path()))
+    }) {
+        let rel = dir
+            .strip_prefix(repo())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let alone = mplp(&["validate", &rel]);
+        assert_eq!(
+            alone.status.code(),
+            Some(0),
+            "{rel}: each file is valid alone"
+        );
+        let o = mplp(&["validate", "--bundle", "--format", "json", &rel]);
+        let mut found = Vec::new();
+        for line in stdout(&o).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let file = v["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_owned();
+            for (severity, key) in [("error", "errors"), ("warning", "warnings")] {
+                for e in v[key].as_array().unwrap() {
+                    found.push(serde_json::json!({
+                        "file": file, "pointer": e["pointer"], "rule": e["rule"], "severity": severity
+                    }));
+                }
+            }
+        }
+        let expected: Vec<serde_json::Value> = if kind == "valid" {
+            Vec::new()
+        } else {
+            serde_json::from_str(&std::fs::read_to_string(dir.join("bundle.expect.json")).unwrap())
+                .unwrap()
+        };
+        assert_eq!(found, expected, "{rel}");
+        let errors = expected.iter().any(|e| e["severity"] == "error");
+        assert_eq!(o.status.code(), Some(i32::from(errors)), "{rel}");
+    }
+}
+
+#[test]
+fn bundle_profile_canonical_relaxes_sdk_binding_rules_only() {
+    let dir = "schemas/examples/bundles/invalid/bundle_dialog_context_binding--another-context";
+    assert_eq!(mplp(&["validate", "--bundle", dir]).status.code(), Some(1));
+    let o = mplp(&["validate", "--bundle", "--profile", "canonical", dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("warning: /context_id: [bundle_dialog_context_binding]"));
+    // A Plan Module rule stays an error.
+    let dir = "schemas/examples/bundles/invalid/bundle_plan_context_active--context-suspended";
+    let o = mplp(&["validate", "--bundle", "--profile", "canonical", dir]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+}
+
+#[test]
+fn bundle_with_a_missing_file_is_an_io_error() {
+    let o = mplp(&["validate", "--bundle", "no-such-plan.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let mut plan = b.build()?;
     plan.propose()?;
-    plan.approve(&ConfirmDecision::approved().by("lead"))?;
+    plan.approve(&ConfirmDecision::approved("lead"))?;
 
     let mut people = NonEmptyVec::new(Participant::orchestrator("lead", ParticipantKind::Agent)?);
     people.push(Participant::new("planner-1", ParticipantKind::Agent)?.with_role("planner"));

@@ -233,7 +233,7 @@ fn prepare_plan(mut plan: Plan) -> Result<Plan, Error> {
         plan.propose()?;
     }
     if plan.status() == PlanStatus::Proposed {
-        plan.approve(&ConfirmDecision::approved().by("mplp-collab-simulate"))?;
+        plan.approve(&ConfirmDecision::approved("mplp-collab-simulate"))?;
     }
     if plan.status() == PlanStatus::Approved {
         plan.start()?;

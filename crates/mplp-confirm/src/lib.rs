@@ -187,6 +187,34 @@ impl ConfirmDecision {
         }
     }
 
+    /// An approval by `role`, with a fresh id, taken now.
+    ///
+    /// ```
+    /// use mplp_confirm::{ConfirmDecision, DecisionStatus};
+    /// let d = ConfirmDecision::approved("lead").with_reason("rollback documented");
+    /// assert_eq!(d.status, DecisionStatus::Approved);
+    /// assert_eq!(d.decided_by_role, "lead");
+    /// ```
+    pub fn approved(role: impl Into<String>) -> Self {
+        ConfirmDecision::new(DecisionStatus::Approved, role)
+    }
+
+    /// A rejection by `role`, with a fresh id, taken now.
+    pub fn rejected(role: impl Into<String>) -> Self {
+        ConfirmDecision::new(DecisionStatus::Rejected, role)
+    }
+
+    /// A withdrawal of the request by `role`, with a fresh id, taken now.
+    pub fn cancelled(role: impl Into<String>) -> Self {
+        ConfirmDecision::new(DecisionStatus::Cancelled, role)
+    }
+
+    /// True when the decision approves the target (`Confirm.approved` of
+    /// the Plan seed's transition table).
+    pub fn is_approval(&self) -> bool {
+        self.status == DecisionStatus::Approved
+    }
+
     /// The same decision with a reason.
     #[must_use]
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {

@@ -11,7 +11,10 @@
 //! 2. checks the evidence `pack/` if there is one: required files,
 //!    `manifest.json`, the `timeline/events.ndjson` events, and every
 //!    sha256 of `integrity/sha256sums.txt` (and that it lists every file);
-//! 3. evaluates `invariants.yaml` with an interpreter of its rule language
+//! 3. checks the rules between documents (mplp-bundle: a plan's Context
+//!    and Confirm, a trace's Context and Plan, ...) over `input/` and over
+//!    `expected/`, each read as one bundle;
+//! 4. evaluates `invariants.yaml` with an interpreter of its rule language
 //!    (see [`invariants`]) over the flow's documents: `expected/` first,
 //!    then `pack/artifacts/`, then `input/`, by scope name (file stem).
 //!
@@ -175,6 +178,12 @@ pub fn run_flow(dir: &Path) -> FlowReport {
         artifacts = read_artifacts(dir, &mut checks);
     }
     let input = validate_documents(dir, "input", &mut checks);
+    // The cross-document rules: `input/` and `expected/` are one bundle each.
+    for sub in ["input", "expected"] {
+        if dir.join(sub).is_dir() {
+            checks.push(bundle_check(dir, sub));
+        }
+    }
     for (stem, file, value) in expected.into_iter().chain(artifacts).chain(input) {
         docs.offer(&stem, &file, value);
     }
@@ -256,6 +265,48 @@ fn validate_documents(
         }
     }
     out
+}
+
+/// The binding rules of mplp-bundle over the documents of `dir/sub`, read
+/// as one bundle (the documents' own findings are in their `validate`
+/// checks). Errors fail the check; a partner outside the bundle and the
+/// other warnings are kept as warnings.
+fn bundle_check(dir: &Path, sub: &str) -> Check {
+    let name = format!("bundle {sub}/");
+    let files: Vec<PathBuf> = list_docs(&dir.join(sub), sub, &mut Vec::new())
+        .into_iter()
+        .map(|(_, _, p)| p)
+        .collect();
+    let report = match mplp_bundle::check_files(&files) {
+        Ok(r) => r,
+        Err(e) => {
+            return Check::from_findings(
+                name,
+                vec![Finding::new(sub, "", "io", format!("{e}: {}", e.source))],
+            );
+        }
+    };
+    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+    for doc in &report.documents {
+        let file = Path::new(&doc.name)
+            .file_name()
+            .map_or_else(|| doc.name.clone(), |n| n.to_string_lossy().into_owned());
+        let rel = format!("{sub}/{file}");
+        for v in doc.report.violations() {
+            if !mplp_bundle::is_binding_rule(v.rule) {
+                continue;
+            }
+            let finding = Finding::new(&rel, &v.pointer, v.rule.as_str(), v.message.clone());
+            if v.is_error() {
+                errors.push(finding);
+            } else {
+                warnings.push(finding);
+            }
+        }
+    }
+    let mut check = Check::from_findings(name, errors);
+    check.warnings = warnings;
+    check
 }
 
 /// Reads `pack/artifacts/*.json` for the invariants. They are evidence

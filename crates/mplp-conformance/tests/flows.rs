@@ -49,8 +49,29 @@ fn every_rule_kind_holds_on_the_good_flow() {
         assert_eq!(c.status, Status::Pass, "{}: {:?}", c.name, c.findings);
     }
     assert_eq!(r.status, Status::Pass);
-    // validate input/plan.json, expected/plan.json, expected/collab.json + 16 invariants
-    assert_eq!(r.checks.len(), 3 + 16);
+    // validate input/plan.json, expected/plan.json, expected/collab.json,
+    // bundle input/ and expected/ + 16 invariants
+    assert_eq!(r.checks.len(), 3 + 2 + 16);
+    // No Context in the flow: the bindings are warnings, not failures.
+    let bundle = r
+        .checks
+        .iter()
+        .find(|c| c.name == "bundle expected/")
+        .unwrap();
+    let found: Vec<(&str, &str, &str)> = bundle
+        .warnings
+        .iter()
+        .map(|w| (w.file.as_str(), w.pointer.as_str(), w.rule.as_str()))
+        .collect();
+    let outside = "bundle_partner_outside";
+    assert_eq!(
+        found,
+        [
+            ("expected/collab.json", "/context_id", outside),
+            ("expected/plan.json", "/context_id", outside),
+            ("expected/plan.json", "/status", outside),
+        ]
+    );
 }
 
 #[test]
@@ -100,8 +121,8 @@ fn each_rule_kind_fails_where_it_should() {
         .map(|c| c.findings[0].message.clone())
         .unwrap_or_default();
     assert!(unknown.contains("unknown rule kind `is-even`"), "{unknown}");
-    // The documents themselves are valid: only the invariants fail.
-    assert_eq!(r.count(Status::Pass), 2);
+    // The documents themselves are valid (and their bundle): only the invariants fail.
+    assert_eq!(r.count(Status::Pass), 3);
 }
 
 #[test]
@@ -123,6 +144,24 @@ fn an_invalid_document_fails_with_the_sdk_rule() {
     assert_eq!(
         failures(&r, "validate expected/plan.json"),
         [("/plan_id".to_owned(), "pattern".to_owned())]
+    );
+}
+
+#[test]
+fn a_broken_binding_between_documents_fails_the_flow() {
+    // Outside `fixtures/flows` (whose flow counts other tests pin).
+    let r = run_flow(&fixtures().join("../broken-binding"));
+    assert_eq!(r.status, Status::Fail);
+    // Each document is valid alone.
+    for c in r.checks.iter().filter(|c| c.name.starts_with("validate ")) {
+        assert_eq!(c.status, Status::Pass, "{c:?}");
+    }
+    assert_eq!(
+        failures(&r, "bundle input/"),
+        [(
+            "/context_id".to_owned(),
+            "sa_plan_context_binding".to_owned()
+        )]
     );
 }
 
@@ -270,8 +309,33 @@ fn published_golden_flows_do_not_fail() {
     let report = run_dir(&dir, None).unwrap();
     assert_eq!(report.flows.len(), 10);
     for f in &report.flows {
-        assert_ne!(f.status, Status::Fail, "{}", report.to_text());
+        // Every flow checked in full (none skipped for a missing module), and passing.
+        assert_eq!(f.status, Status::Pass, "{}", report.to_text());
+        let bundles = f
+            .checks
+            .iter()
+            .filter(|c| c.name.starts_with("bundle "))
+            .count();
+        let dirs = ["input", "expected"]
+            .iter()
+            .filter(|d| dir.join(&f.name).join(d).is_dir())
+            .count();
+        assert_eq!(bundles, dirs, "{}", f.name);
     }
+    // FLOW-05: the approved Confirm has not been applied to the draft plan.
+    let flow05 = report
+        .flows
+        .iter()
+        .find(|f| f.name.starts_with("flow-05"))
+        .unwrap();
+    let applied: Vec<(&str, &str)> = flow05
+        .checks
+        .iter()
+        .flat_map(|c| &c.warnings)
+        .filter(|w| w.rule.starts_with("bundle_"))
+        .map(|w| (w.file.as_str(), w.rule.as_str()))
+        .collect();
+    assert_eq!(applied, [("expected/plan.json", "bundle_confirm_applied")]);
     let tool = report
         .flows
         .iter()

@@ -103,15 +103,19 @@ pub enum Scope {
     /// A refusal of an API call (a lifecycle guard, a runtime rule): not a
     /// finding of validation, so profiles do not change it.
     Api,
+    /// Several documents validated together (a bundle: a plan and its
+    /// Context, Confirm, Trace, ...; see the `mplp-bundle` crate).
+    Bundle,
 }
 
 impl Scope {
-    /// The lowercase name (`document`, `log`, `api`).
+    /// The lowercase name (`document`, `log`, `api`, `bundle`).
     pub const fn as_str(self) -> &'static str {
         match self {
             Scope::Document => "document",
             Scope::Log => "log",
             Scope::Api => "api",
+            Scope::Bundle => "bundle",
         }
     }
 }
@@ -158,7 +162,7 @@ impl RuleInfo {
         summary: &'static str,
     ) -> Self {
         let canonical = match (source.is_normative(), scope) {
-            (false, Scope::Document | Scope::Log) => Severity::Warning,
+            (false, Scope::Document | Scope::Log | Scope::Bundle) => Severity::Warning,
             _ => strict,
         };
         RuleInfo {
@@ -411,7 +415,7 @@ mod tests {
         let sdk = Source::Sdk { note: "x" };
         let inv = Source::Invariant { file: "f", id: "i" };
         let r = Rule::new("r");
-        for scope in [Scope::Document, Scope::Log, Scope::Api] {
+        for scope in [Scope::Document, Scope::Log, Scope::Api, Scope::Bundle] {
             for strict in [Severity::Error, Severity::Warning] {
                 let normative = RuleInfo::new(r, strict, scope, inv, "");
                 assert_eq!(normative.canonical, strict);

@@ -24,7 +24,7 @@
 //! let fix = b.step_after("Write the fix", &[logs]);
 //! let mut plan = b.build()?;
 //! plan.propose()?;
-//! plan.approve(&ConfirmDecision::approved())?;
+//! plan.approve(&ConfirmDecision::approved("lead"))?;
 //! plan.start()?;
 //! assert_eq!(plan.ready_steps(), [logs]);
 //!

@@ -15,9 +15,10 @@
 
 use std::collections::BTreeSet;
 
+use mplp_confirm::{Confirm, ConfirmTargetType};
 use mplp_core::rules::Source;
 use mplp_core::{
-    BaseEvent, Error, EventType, JsonObject, MplpId, Report, StepId, TransitionError, Violation,
+    BaseEvent, ConfirmId, Error, EventType, JsonObject, Report, StepId, TransitionError, Violation,
 };
 use serde_json::Value;
 
@@ -55,6 +56,15 @@ mplp_core::declare_rules! {
         scope: Api,
         source: Source::Sdk { note: "mplp-plan: Lifecycle" },
         summary: "an operation names a step id that is not in the plan",
+    }
+
+    /// The rule of a Confirm applied to a plan it does not target (or that
+    /// has no decision to apply).
+    pub const PLAN_CONFIRM_TARGET = "plan_confirm_target" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "mplp-plan: Plan and Confirm" },
+        summary: "a Confirm applied to a plan targets another document, or has no decision",
     }
 }
 
@@ -195,83 +205,43 @@ fn refusal(terminal: bool, from: &str, next: String) -> String {
     }
 }
 
-/// The decision of the Confirm module on a proposed plan (the seed ties
-/// `proposed → approved` to `Confirm.approved = true` and `proposed → draft`
-/// to `Confirm.approved = false`).
+/// The Confirm module's decision on a proposed plan: the real
+/// [`mplp_confirm::ConfirmDecision`] (the seed ties `proposed → approved` to
+/// `Confirm.approved = true` and `proposed → draft` to
+/// `Confirm.approved = false`, i.e. a decision `rejected` or `cancelled`).
 ///
 /// ```
 /// use mplp_plan::ConfirmDecision;
-/// let yes = ConfirmDecision::approved().by("alice").reason("looks right");
-/// assert!(yes.approved);
-/// assert!(!ConfirmDecision::rejected().approved);
+/// let yes = ConfirmDecision::approved("alice").with_reason("looks right");
+/// assert!(yes.is_approval());
+/// assert!(!ConfirmDecision::rejected("bob").is_approval());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ConfirmDecision {
-    /// `Confirm.approved`.
-    pub approved: bool,
-    /// The Confirm object's id, when there is one.
-    pub confirm_id: Option<MplpId>,
-    /// Who decided.
-    pub decided_by: Option<String>,
-    /// Why.
-    pub reason: Option<String>,
+pub use mplp_confirm::ConfirmDecision;
+
+/// The plan status a decision leads to from `proposed`, and the trigger's name.
+fn decision_target(decision: &ConfirmDecision) -> (PlanStatus, &'static str) {
+    if decision.is_approval() {
+        (PlanStatus::Approved, "approve")
+    } else {
+        (PlanStatus::Draft, "reject")
+    }
 }
 
-impl ConfirmDecision {
-    /// An approval.
-    pub fn approved() -> Self {
-        ConfirmDecision {
-            approved: true,
-            confirm_id: None,
-            decided_by: None,
-            reason: None,
-        }
+/// The event data of a decision (`data.confirm` of `plan.status.changed`).
+fn decision_data(decision: &ConfirmDecision, confirm: Option<ConfirmId>) -> Value {
+    let mut o = JsonObject::new();
+    o.insert("approved", decision.is_approval());
+    if let Some(id) = confirm {
+        o.insert("confirm_id", id.to_string());
     }
-
-    /// A rejection.
-    pub fn rejected() -> Self {
-        ConfirmDecision {
-            approved: false,
-            ..ConfirmDecision::approved()
-        }
+    o.insert("decision_id", decision.decision_id.to_string());
+    o.insert("status", decision.status.as_str());
+    o.insert("decided_by_role", decision.decided_by_role.clone());
+    o.insert("decided_at", decision.decided_at.to_string());
+    if let Some(why) = &decision.reason {
+        o.insert("reason", why.clone());
     }
-
-    /// The same decision, naming who took it.
-    #[must_use]
-    pub fn by(mut self, who: impl Into<String>) -> Self {
-        self.decided_by = Some(who.into());
-        self
-    }
-
-    /// The same decision, with a reason.
-    #[must_use]
-    pub fn reason(mut self, why: impl Into<String>) -> Self {
-        self.reason = Some(why.into());
-        self
-    }
-
-    /// The same decision, naming the Confirm object.
-    #[must_use]
-    pub fn confirm_id(mut self, id: MplpId) -> Self {
-        self.confirm_id = Some(id);
-        self
-    }
-
-    fn to_data(&self) -> Value {
-        let mut o = JsonObject::new();
-        o.insert("approved", self.approved);
-        if let Some(id) = self.confirm_id {
-            o.insert("confirm_id", id.to_string());
-        }
-        if let Some(by) = &self.decided_by {
-            o.insert("decided_by", by.clone());
-        }
-        if let Some(why) = &self.reason {
-            o.insert("reason", why.clone());
-        }
-        o.into()
-    }
+    o.into()
 }
 
 /// Which steps are critical: when a critical step fails, the plan fails
@@ -352,7 +322,7 @@ impl Plan {
     /// b.step("Read error logs");
     /// let mut plan = b.build()?;
     /// plan.propose()?;
-    /// plan.approve(&ConfirmDecision::approved().by("alice"))?;
+    /// plan.approve(&ConfirmDecision::approved("alice"))?;
     /// plan.start()?;
     /// assert_eq!(plan.status(), PlanStatus::InProgress);
     /// assert!(plan.propose().is_err()); // in_progress → proposed is not in the table
@@ -363,25 +333,31 @@ impl Plan {
         self.set_status(PlanStatus::Proposed, "propose", None)
     }
 
-    /// `proposed → approved`, on a Confirm decision with `approved = true`
-    /// (a rejection is refused: use [`Plan::reject`]).
+    /// `proposed → approved`, on an approving Confirm decision (a rejection
+    /// or cancellation is refused: use [`Plan::reject`]). The decision is
+    /// recorded in the plan's `plan.status.changed` event; to record it in
+    /// the Confirm document too, use [`Plan::decide`].
     pub fn approve(&mut self, decision: &ConfirmDecision) -> Result<(), Error> {
-        if !decision.approved {
+        if !decision.is_approval() {
             return Err(TransitionError::new(
                 "plan",
                 "/status",
                 self.status.as_str(),
                 PlanStatus::Approved.as_str(),
-                "the Confirm decision is not approved (Confirm.approved = false); use reject",
+                format!(
+                    "the Confirm decision is `{}`, not an approval (Confirm.approved = false); use reject",
+                    decision.status
+                ),
             )
             .into());
         }
-        self.set_status(PlanStatus::Approved, "approve", Some(decision.to_data()))
+        self.apply_decision(decision, None)
     }
 
-    /// `proposed → draft`, on a Confirm decision with `approved = false`.
+    /// `proposed → draft`, on a Confirm decision that does not approve
+    /// (`rejected`, or `cancelled`: the request was withdrawn).
     pub fn reject(&mut self, decision: &ConfirmDecision) -> Result<(), Error> {
-        if decision.approved {
+        if decision.is_approval() {
             return Err(TransitionError::new(
                 "plan",
                 "/status",
@@ -391,21 +367,127 @@ impl Plan {
             )
             .into());
         }
-        self.set_status(PlanStatus::Draft, "reject", Some(decision.to_data()))
+        self.apply_decision(decision, None)
     }
 
     /// Applies a Confirm decision: [`Plan::approve`] or [`Plan::reject`].
     pub fn confirm(&mut self, decision: &ConfirmDecision) -> Result<(), Error> {
-        if decision.approved {
-            self.approve(decision)
-        } else {
-            self.reject(decision)
+        self.apply_decision(decision, None)
+    }
+
+    fn apply_decision(
+        &mut self,
+        decision: &ConfirmDecision,
+        confirm: Option<ConfirmId>,
+    ) -> Result<(), Error> {
+        let (to, trigger) = decision_target(decision);
+        self.set_status(to, trigger, Some(decision_data(decision, confirm)))
+    }
+
+    /// Approving driven by a Confirm: takes `decision` on `confirm` (which
+    /// must target this plan) and applies it to the plan, both or neither.
+    /// The Confirm records the decision in its `decisions` (and moves its
+    /// status by its own table); the plan moves `proposed → approved` on an
+    /// approval, `proposed → draft` otherwise, and its event names the
+    /// Confirm and the decision.
+    ///
+    /// ```
+    /// use mplp_confirm::{Confirm, ConfirmStatus};
+    /// use mplp_plan::{ConfirmDecision, Plan, PlanStatus};
+    /// let mut b = Plan::builder(mplp_core::ContextId::new(), "Migrate users", "Zero downtime");
+    /// b.step("Export the user table");
+    /// let mut plan = b.build()?;
+    /// let mut confirm = Confirm::for_plan(plan.plan_id, "agent");
+    /// plan.propose()?;
+    /// plan.decide(&mut confirm, ConfirmDecision::rejected("dba").with_reason("no rollback"))?;
+    /// assert_eq!((plan.status(), confirm.status()), (PlanStatus::Draft, ConfirmStatus::Rejected));
+    /// plan.propose()?;
+    /// plan.decide(&mut confirm, ConfirmDecision::approved("dba"))?;
+    /// assert_eq!((plan.status(), confirm.status()), (PlanStatus::Approved, ConfirmStatus::Approved));
+    /// assert_eq!(confirm.decisions().len(), 2);
+    /// // Approved is final for the Confirm: nothing changes on either side.
+    /// assert!(plan.decide(&mut confirm, ConfirmDecision::rejected("dba")).is_err());
+    /// assert_eq!(plan.status(), PlanStatus::Approved);
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PLAN_CONFIRM_TARGET`] (at `/target_id` of the Confirm) when the
+    /// Confirm targets another document; a [`TransitionError`] when the
+    /// plan is not `proposed` or the Confirm's table refuses the decision;
+    /// `confirm_unique_decision_ids` when the Confirm already has a
+    /// decision with that id. On any error neither document changes.
+    pub fn decide(
+        &mut self,
+        confirm: &mut Confirm,
+        decision: ConfirmDecision,
+    ) -> Result<(), Error> {
+        self.check_confirm_target(confirm)?;
+        let (to, _) = decision_target(&decision);
+        self.status.transition(to)?;
+        let data = decision.clone();
+        confirm.decide(decision)?;
+        self.apply_decision(&data, Some(confirm.confirm_id))
+    }
+
+    /// Applies a Confirm decided elsewhere (read from a file, say): its
+    /// last decision moves the plan as [`Plan::decide`] would, and the
+    /// plan's event names the Confirm. The Confirm must target this plan
+    /// and have a decision.
+    ///
+    /// ```
+    /// use mplp_confirm::Confirm;
+    /// use mplp_plan::{Plan, PlanStatus};
+    /// let mut b = Plan::builder(mplp_core::ContextId::new(), "Migrate users", "Zero downtime");
+    /// b.step("Export the user table");
+    /// let mut plan = b.build()?;
+    /// plan.propose()?;
+    /// let mut confirm = Confirm::for_plan(plan.plan_id, "agent");
+    /// assert!(plan.apply_confirm(&confirm).is_err()); // no decision yet
+    /// confirm.approve("dba")?;
+    /// plan.apply_confirm(&confirm)?;
+    /// assert_eq!(plan.status(), PlanStatus::Approved);
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PLAN_CONFIRM_TARGET`] when the Confirm targets another document
+    /// or has no decision; a [`TransitionError`] when the plan is not
+    /// `proposed`.
+    pub fn apply_confirm(&mut self, confirm: &Confirm) -> Result<(), Error> {
+        self.check_confirm_target(confirm)?;
+        let Some(last) = confirm.last_decision() else {
+            return Err(Error::State(Violation::error(
+                "/decisions",
+                PLAN_CONFIRM_TARGET,
+                format!(
+                    "Confirm {} has no decision yet; there is nothing to apply to the plan",
+                    confirm.confirm_id
+                ),
+            )));
+        };
+        self.apply_decision(last, Some(confirm.confirm_id))
+    }
+
+    fn check_confirm_target(&self, confirm: &Confirm) -> Result<(), Error> {
+        if confirm.target_type == ConfirmTargetType::Plan && confirm.targets(self.plan_id) {
+            return Ok(());
         }
+        Err(Error::State(Violation::error(
+            "/target_id",
+            PLAN_CONFIRM_TARGET,
+            format!(
+                "Confirm {} targets {} {}, not this plan ({})",
+                confirm.confirm_id, confirm.target_type, confirm.target_id, self.plan_id
+            ),
+        )))
     }
 
     /// `approved → in_progress`: the runtime starts the plan. (The seed also
-    /// requires the Context to be `active`; the Context module is not part
-    /// of this SDK, so the caller checks it.) If every step was already
+    /// requires the Context to be `active`; the plan does not hold its
+    /// Context, so the caller checks it with `mplp_context::Context::ensure_active`,
+    /// and `mplp-bundle` reports an `in_progress` plan whose Context is not
+    /// `active`.) If every step was already
     /// skipped, the plan completes at once.
     pub fn start(&mut self) -> Result<(), Error> {
         self.set_status(PlanStatus::InProgress, "start", None)?;
@@ -448,7 +530,7 @@ impl Plan {
     /// let cause = b.step_after("Identify the root cause", &[logs]);
     /// let mut plan = b.build()?;
     /// plan.propose()?;
-    /// plan.approve(&ConfirmDecision::approved())?;
+    /// plan.approve(&ConfirmDecision::approved("lead"))?;
     /// plan.start()?;
     /// assert!(plan.step_mut(cause)?.start().is_err()); // its dependency is not done
     /// plan.step_mut(logs)?.start()?;

@@ -62,19 +62,19 @@ fn ids(ids: Vec<StepId>) -> Vec<String> {
     ids.into_iter().map(|s| s.to_string()).collect()
 }
 
+/// A Confirm decision; `by` is the deciding role (`decided_by_role`, which
+/// the Confirm schema requires), `"user"` when not given.
 fn decision(approved: bool, by: Option<String>, reason: Option<String>) -> ConfirmDecision {
-    let mut d = if approved {
-        ConfirmDecision::approved()
+    let by = by.unwrap_or_else(|| "user".to_owned());
+    let d = if approved {
+        ConfirmDecision::approved(by)
     } else {
-        ConfirmDecision::rejected()
+        ConfirmDecision::rejected(by)
     };
-    if let Some(by) = by {
-        d = d.by(by);
+    match reason {
+        Some(reason) => d.with_reason(reason),
+        None => d,
     }
-    if let Some(reason) = reason {
-        d = d.reason(reason);
-    }
-    d
 }
 
 /// A dependency of a step given to `Plan.build`.

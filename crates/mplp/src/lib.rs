@@ -32,7 +32,7 @@
 //! let test = b.step("Run the tests");
 //! let mut plan = b.build()?;
 //! plan.propose()?;
-//! plan.approve(&ConfirmDecision::approved())?;
+//! plan.approve(&ConfirmDecision::approved("lead"))?;
 //! plan.start()?;
 //! assert_eq!(plan.ready_steps(), [test]);
 //! let again = Plan::from_json(plan.to_json())?; // exact round trip

@@ -55,7 +55,7 @@ fn build_a_plan_and_run_its_lifecycle() {
     let mut plan = b.build().unwrap();
     assert!(plan.ready_steps().is_empty(), "a draft plan runs nothing");
     plan.propose().unwrap();
-    plan.approve(&ConfirmDecision::approved()).unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
     plan.start().unwrap();
     assert_eq!(plan.ready_steps(), [logs]);
     plan.step_mut(logs).unwrap().start().unwrap();

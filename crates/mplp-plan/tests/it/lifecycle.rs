@@ -107,21 +107,23 @@ fn two_steps() -> (Plan, StepId, StepId) {
 fn confirm_decisions_drive_proposed() {
     let (mut plan, _, _) = two_steps();
     plan.propose().unwrap();
-    let err = plan.approve(&ConfirmDecision::rejected()).unwrap_err();
+    let err = plan
+        .approve(&ConfirmDecision::rejected("lead"))
+        .unwrap_err();
     assert!(matches!(err, Error::Transition(ref t) if t.to == "approved"));
-    plan.reject(&ConfirmDecision::rejected().by("bob").reason("too vague"))
+    plan.reject(&ConfirmDecision::rejected("bob").with_reason("too vague"))
         .unwrap();
     assert_eq!(plan.status(), PlanStatus::Draft);
     plan.propose().unwrap();
-    assert!(plan.reject(&ConfirmDecision::approved()).is_err());
-    plan.confirm(&ConfirmDecision::approved()).unwrap();
+    assert!(plan.reject(&ConfirmDecision::approved("lead")).is_err());
+    plan.confirm(&ConfirmDecision::approved("lead")).unwrap();
     assert_eq!(plan.status(), PlanStatus::Approved);
     let events = plan.events.as_ref().unwrap();
     assert_eq!(events.len(), 4);
     let data = events[1].data.clone().unwrap().unwrap();
     assert_eq!(data["from"], "proposed");
     assert_eq!(data["to"], "draft");
-    assert_eq!(data["confirm"]["decided_by"], "bob");
+    assert_eq!(data["confirm"]["decided_by_role"], "bob");
     assert_eq!(data["confirm"]["approved"], false);
 }
 
@@ -132,7 +134,7 @@ fn step_triggers_check_the_plan_and_the_dependencies() {
     let err = plan.step_mut(a).unwrap().start().unwrap_err();
     assert!(err.to_string().contains("the plan is `draft`"), "{err}");
     plan.propose().unwrap();
-    plan.approve(&ConfirmDecision::approved()).unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
     // Approved plans cannot be cancelled (not in the seed's table).
     assert!(plan.cancel().is_err());
     plan.start().unwrap();
@@ -190,7 +192,7 @@ fn skipping_everything_before_start_completes_at_start() {
     plan.step_mut(a).unwrap().skip().unwrap();
     plan.step_mut(c).unwrap().skip().unwrap();
     plan.propose().unwrap();
-    plan.approve(&ConfirmDecision::approved()).unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
     plan.start().unwrap();
     assert_eq!(plan.status(), PlanStatus::Completed);
     assert!(plan.check().is_empty());

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod big;
+mod confirm;
 mod dag;
 mod examples;
 mod lifecycle;

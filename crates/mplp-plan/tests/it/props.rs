@@ -224,8 +224,8 @@ fn apply(plan: &mut Plan, op: &Op) -> bool {
     let pick = |plan: &Plan, i: &Index| plan.steps()[i.index(plan.steps().len())].step_id;
     let r = match op {
         Op::Propose => plan.propose(),
-        Op::Approve => plan.approve(&ConfirmDecision::approved()),
-        Op::Reject => plan.reject(&ConfirmDecision::rejected()),
+        Op::Approve => plan.approve(&ConfirmDecision::approved("lead")),
+        Op::Reject => plan.reject(&ConfirmDecision::rejected("lead")),
         Op::Start => plan.start(),
         Op::Cancel => plan.cancel(),
         Op::StartStep(i) => {

@@ -9,7 +9,7 @@ fn plan() -> Plan {
     b.step_after("back\\slash", &[a]);
     let mut plan = b.build().unwrap();
     plan.propose().unwrap();
-    plan.approve(&mplp_plan::ConfirmDecision::approved())
+    plan.approve(&mplp_plan::ConfirmDecision::approved("lead"))
         .unwrap();
     plan.start().unwrap();
     let first = plan.steps()[0].step_id;

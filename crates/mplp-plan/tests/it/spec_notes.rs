@@ -45,7 +45,7 @@ fn running(steps: usize) -> (Plan, Vec<mplp_core::StepId>) {
     }
     let mut plan = b.build().unwrap();
     plan.propose().unwrap();
-    plan.approve(&ConfirmDecision::approved()).unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
     plan.start().unwrap();
     (plan, ids)
 }

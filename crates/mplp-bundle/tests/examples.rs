@@ -1,0 +1,166 @@
+//! The example bundles of `schemas/examples/bundles`: every valid bundle
+//! gives no finding at all; every invalid one gives exactly the findings of
+//! its `bundle.expect.json` (one broken binding, named by the directory's
+//! prefix), and every binding rule has an invalid example.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use mplp_core::Severity;
+use serde_json::Value;
+
+fn bundles(kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/examples/bundles")
+        .join(kind);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no {kind} bundles");
+    v
+}
+
+fn file_name(p: &str) -> String {
+    Path::new(p)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+type Finding = (String, String, String, Severity);
+
+fn findings(dir: &Path) -> BTreeSet<Finding> {
+    let report = mplp_bundle::check_dir(dir).unwrap();
+    report
+        .violations()
+        .map(|(f, v)| {
+            (
+                file_name(f),
+                v.pointer.clone(),
+                v.rule.as_str().to_owned(),
+                v.severity,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn valid_bundles_have_no_finding() {
+    for dir in bundles("valid") {
+        let report = mplp_bundle::check_dir(&dir).unwrap();
+        assert!(report.documents.len() >= 4, "{}", dir.display());
+        assert!(report.documents.iter().all(|d| d.kind.is_some()));
+        let all: Vec<_> = report.violations().collect();
+        assert!(all.is_empty(), "{}: {all:?}", dir.display());
+    }
+}
+
+#[test]
+fn each_invalid_bundle_breaks_the_one_binding_it_names() {
+    let mut covered = BTreeSet::new();
+    for dir in bundles("invalid") {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let rule = name.split("--").next().unwrap().to_owned();
+        let expect: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("bundle.expect.json")).unwrap())
+                .unwrap();
+        let expected: BTreeSet<Finding> = expect
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let sev = match e["severity"].as_str().unwrap() {
+                    "error" => Severity::Error,
+                    _ => Severity::Warning,
+                };
+                (
+                    e["file"].as_str().unwrap().to_owned(),
+                    e["pointer"].as_str().unwrap().to_owned(),
+                    e["rule"].as_str().unwrap().to_owned(),
+                    sev,
+                )
+            })
+            .collect();
+        assert!(
+            expected.iter().all(|f| f.2 == rule),
+            "{name}: the sidecar names other rules"
+        );
+        assert_eq!(findings(&dir), expected, "{name}");
+        // Each document is valid alone: only the binding is broken.
+        for path in mplp_bundle::files_in(&dir).unwrap() {
+            let alone = mplp_bundle::check_files(&[&path]).unwrap();
+            assert!(
+                alone
+                    .violations()
+                    .all(|(_, v)| v.rule.as_str() == "bundle_partner_outside"),
+                "{name}: {} is not valid alone",
+                path.display()
+            );
+        }
+        covered.insert(rule);
+    }
+    let mut rules: BTreeSet<String> = mplp_bundle::rules()
+        .map(|r| r.rule.as_str().to_owned())
+        .collect();
+    rules.extend(
+        [
+            "sa_plan_context_binding",
+            "sa_trace_context_binding",
+            "sa_trace_plan_binding",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(
+        covered, rules,
+        "every binding rule has an invalid example bundle"
+    );
+}
+
+#[test]
+fn a_document_with_errors_binds_nothing_and_keeps_its_errors() {
+    let dir = tempdir("broken-plan");
+    let valid = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/examples/bundles/valid/plan-approved-and-running");
+    for f in ["context.json", "confirm.json", "trace.json"] {
+        std::fs::copy(valid.join(f), dir.join(f)).unwrap();
+    }
+    // The plan has a schema error: it is reported, and the confirm and the
+    // trace that name it are not broken bindings (there is no valid plan).
+    let mut plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(valid.join("plan.json")).unwrap()).unwrap();
+    plan["status"] = "done".into();
+    std::fs::write(dir.join("plan.json"), plan.to_string()).unwrap();
+    let got = findings(&dir);
+    assert!(got.contains(&(
+        "plan.json".into(),
+        "/status".into(),
+        "enum".into(),
+        Severity::Error
+    )));
+    assert!(
+        got.iter()
+            .all(|f| f.0 == "plan.json" || f.2 == "bundle_partner_outside"),
+        "{got:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unreadable_files_are_load_errors_naming_the_file() {
+    let err = mplp_bundle::check_files(&["/no/such/plan.json"]).unwrap_err();
+    assert!(err.to_string().contains("/no/such/plan.json"));
+    assert!(mplp_bundle::check_dir(Path::new("/no/such/dir")).is_err());
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mplp-bundle-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
