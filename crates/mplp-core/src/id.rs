@@ -503,11 +503,13 @@ mod tests {
             );
             let want = (0x1111_1111u128 * i as u128) << 96 | 0x4000_8000_0000_0000_0000;
             assert_eq!(parse_canonical_v4(&s).map(|u| u.as_u128()), Ok(want), "{s}");
+            assert_eq!(parse_fast(s.as_bytes()).map(|u| u.as_u128()), Some(want), "{s}");
         }
         for c in (0u8..=255).filter(|c| !(c.is_ascii_digit() || (b'a'..=b'f').contains(c))) {
             let mut b = b"00000000-0000-4000-8000-000000000000".to_vec();
             b[0] = c;
             // Not UTF-8 for bytes >= 0x80: those cannot reach the parser as text.
+            assert_eq!(parse_fast(&b), None, "{c:#x}");
             if let Ok(s) = String::from_utf8(b) {
                 assert!(parse_canonical_v4(&s).is_err(), "{c:#x}");
             }
@@ -567,6 +569,8 @@ mod tests {
             let s = canonical(bits);
             let ours = parse_canonical_v4(&s);
             prop_assert_eq!(ours, Ok(Uuid::parse_str(&s).unwrap()));
+            // The fast path alone takes every canonical text.
+            prop_assert_eq!(parse_fast(s.as_bytes()), ours.ok());
             let id = ContextId::parse(&s).unwrap();
             prop_assert_eq!(id.to_string(), s.clone());
             prop_assert_eq!(serde_json::to_string(&id).unwrap(), format!("\"{s}\""));
@@ -599,6 +603,7 @@ mod tests {
             };
             let ours = parse_canonical_v4(&s).ok();
             prop_assert_eq!(ours, oracle(&s), "{}", s);
+            prop_assert_eq!(parse_fast(s.as_bytes()), ours, "fast path: {}", s);
         }
 
         /// Random texts over the id alphabet: accepted exactly when the
@@ -606,6 +611,7 @@ mod tests {
         #[test]
         fn agrees_with_the_schema_pattern(s in "[0-9a-fA-F-]{36}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") {
             prop_assert_eq!(parse_canonical_v4(&s).ok(), oracle(&s), "{}", s);
+            prop_assert_eq!(parse_fast(s.as_bytes()), oracle(&s), "fast path: {}", s);
         }
 
         #[test]
