@@ -510,6 +510,9 @@ mod tests {
             b[0] = c;
             // Not UTF-8 for bytes >= 0x80: those cannot reach the parser as text.
             assert_eq!(parse_fast(&b), None, "{c:#x}");
+            // Both digits of a byte wrong, nothing else.
+            b[1] = c;
+            assert_eq!(parse_fast(&b), None, "{c:#x} twice");
             if let Ok(s) = String::from_utf8(b) {
                 assert!(parse_canonical_v4(&s).is_err(), "{c:#x}");
             }
