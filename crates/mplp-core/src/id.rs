@@ -503,7 +503,11 @@ mod tests {
             );
             let want = (0x1111_1111u128 * i as u128) << 96 | 0x4000_8000_0000_0000_0000;
             assert_eq!(parse_canonical_v4(&s).map(|u| u.as_u128()), Ok(want), "{s}");
-            assert_eq!(parse_fast(s.as_bytes()).map(|u| u.as_u128()), Some(want), "{s}");
+            assert_eq!(
+                parse_fast(s.as_bytes()).map(|u| u.as_u128()),
+                Some(want),
+                "{s}"
+            );
         }
         for c in (0u8..=255).filter(|c| !(c.is_ascii_digit() || (b'a'..=b'f').contains(c))) {
             let mut b = b"00000000-0000-4000-8000-000000000000".to_vec();

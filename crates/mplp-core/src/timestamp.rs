@@ -458,7 +458,10 @@ mod tests {
         assert_eq!(plus.instant().unix_timestamp(), 1_765_076_405);
         // A negative offset under one hour keeps its sign.
         let small = Timestamp::parse("2025-12-07T00:00:05-00:30").unwrap();
-        assert_eq!(small.instant().offset(), UtcOffset::from_hms(0, -30, 0).unwrap());
+        assert_eq!(
+            small.instant().offset(),
+            UtcOffset::from_hms(0, -30, 0).unwrap()
+        );
         assert_eq!(small.instant().unix_timestamp(), 1_765_065_605 + 1_800);
         // Digits after the ninth are read and ignored (nanosecond precision).
         let long = Timestamp::parse("2025-12-07T00:00:05.123456789987Z").unwrap();
@@ -621,7 +624,11 @@ mod tests {
         );
         assert_eq!(crate::de::take_raised(), Some(Rule::FORMAT));
         let err = serde_json::from_str::<Timestamp>("5").unwrap_err();
-        assert!(err.to_string().contains("expected an RFC 3339 date-time string"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("expected an RFC 3339 date-time string"),
+            "{err}"
+        );
         let at = Pointer::root().key("at");
         let mut report = Report::new();
         Timestamp::check_value(&serde_json::json!("2025-12-07T00:00:05Z"), &at, &mut report);

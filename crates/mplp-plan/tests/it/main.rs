@@ -6,6 +6,7 @@
 mod big;
 mod dag;
 mod examples;
+mod graph;
 mod lifecycle;
 mod props;
 mod render;
