@@ -399,10 +399,11 @@ fn collab_simulate_with_a_plan_validates() {
         let args = ["--mode", mode, "--participants", "3", "--turns", "10"];
         let with = simulate_then_validate(&[&args[..], &["--plan", plan]].concat());
         let without = simulate_then_validate(&args);
-        // The plan has an effect: its agent roles take the turns, and the
-        // log is not the one without it.
+        // The plan has an effect: its first agent roles are assigned (in
+        // every mode, the orchestrator aside), and the log is not the one
+        // without it.
         assert_ne!(with, without, "{mode}: --plan changed nothing");
-        for role in ["fetcher", "ci-runner", "reviewer"] {
+        for role in ["fetcher", "ci-runner"] {
             assert!(
                 with.contains(&format!("\"{role}\"")),
                 "{mode}: no `{role}` in {with}"
