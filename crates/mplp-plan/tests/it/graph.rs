@@ -116,6 +116,7 @@ fn longest_path_ties_go_to_the_chain_met_first() {
     let d = b.step_after("d", &[c]);
     let plan = b.build().unwrap();
     assert_eq!(plan.longest_path().unwrap(), [a, bb]);
+    assert_eq!(plan.affected_by_failure(c).unwrap(), [d]);
     // Joined by e, which lists d first: between dependencies of equal
     // length, the first listed.
     let mut b = builder();
