@@ -4,7 +4,11 @@
 //! cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]
 //! cargo xtask msrv
 //! cargo xtask rules [--check]    (writes docs/rules.md from the rule registries)
+//! cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]
 //! ```
+//!
+//! `mutants` runs cargo-mutants with the project's settings and prints
+//! caught / missed / unviable / timeout per file (`mutants.rs`).
 //!
 //! `msrv` checks the workspace `rust-version` against every locked
 //! dependency (`msrv.rs`).
@@ -34,6 +38,7 @@ mod drift;
 mod examples;
 mod kinds;
 mod msrv;
+mod mutants;
 mod mutate;
 mod normalize;
 mod rules;
@@ -44,7 +49,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv";
+const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]";
 
 /// The options of `schema-check`.
 #[derive(Debug, PartialEq)]
@@ -95,6 +100,9 @@ fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     if args.first().is_some_and(|a| a == "rules") {
         return rules::main(&args[1..], &root);
+    }
+    if args.first().is_some_and(|a| a == "mutants") {
+        return mutants::main(&args[1..], &root);
     }
     let options = match parse_args(&args) {
         Ok(o) => o,

@@ -466,18 +466,55 @@ fn collab_simulate_logs_validate_for_every_mode_and_seed() {
 
 #[test]
 fn collab_simulate_with_a_plan_validates() {
+    let plan = "schemas/examples/valid/plan-code-review-dag.json";
     for mode in ["broadcast", "round_robin", "orchestrated", "swarm"] {
-        simulate_then_validate(&[
-            "--mode",
-            mode,
-            "--participants",
-            "3",
-            "--turns",
-            "10",
-            "--plan",
-            "schemas/examples/valid/plan-code-review-dag.json",
-        ]);
+        let args = ["--mode", mode, "--participants", "3", "--turns", "10"];
+        let with = simulate_then_validate(&[&args[..], &["--plan", plan]].concat());
+        let without = simulate_then_validate(&args);
+        // The plan has an effect: its first agent roles are assigned (in
+        // every mode, the orchestrator aside), and the log is not the one
+        // without it.
+        assert_ne!(with, without, "{mode}: --plan changed nothing");
+        for role in ["fetcher", "ci-runner"] {
+            assert!(
+                with.contains(&format!("\"{role}\"")),
+                "{mode}: no `{role}` in {with}"
+            );
+            assert!(
+                !without.contains(&format!("\"{role}\"")),
+                "{mode}: {without}"
+            );
+        }
     }
+    // A plan that cannot be read, or is not a plan.
+    let o = mplp(&[
+        "collab",
+        "simulate",
+        "--mode",
+        "swarm",
+        "--participants",
+        "3",
+        "--turns",
+        "2",
+        "--plan",
+        "no/such/plan.json",
+    ]);
+    assert_exit(&o, 2);
+    assert!(out(&o).is_empty());
+    let o = mplp(&[
+        "collab",
+        "simulate",
+        "--mode",
+        "swarm",
+        "--participants",
+        "3",
+        "--turns",
+        "2",
+        "--plan",
+        "schemas/examples/valid/context-draft-minimal.json",
+    ]);
+    assert_exit(&o, 1);
+    assert!(out(&o).is_empty());
 }
 
 #[test]

@@ -398,14 +398,227 @@ mod tests {
         assert!(err.to_string().contains("invalid StepId `s1`"), "{err}");
     }
 
+    /// The `uuid` crate's reading of a text, kept only when the text is in
+    /// the canonical form the schema pattern describes.
+    fn oracle(s: &str) -> Option<Uuid> {
+        let b = s.as_bytes();
+        let canonical = b.len() == 36
+            && b.iter().enumerate().all(|(i, c)| {
+                if matches!(i, 8 | 13 | 18 | 23) {
+                    *c == b'-'
+                } else {
+                    c.is_ascii_digit() || (b'a'..=b'f').contains(c)
+                }
+            })
+            && b[14] == b'4'
+            && matches!(b[19], b'8' | b'9' | b'a' | b'b');
+        canonical.then(|| Uuid::parse_str(s).unwrap())
+    }
+
+    /// A canonical v4 text from any 128 bits (version and variant forced).
+    fn canonical(bits: u128) -> String {
+        let u = uuid::Builder::from_random_bytes(bits.to_be_bytes()).into_uuid();
+        u.hyphenated().to_string()
+    }
+
+    #[test]
+    fn says_what_is_wrong() {
+        let ok = "550e8400-e29b-41d4-a716-446655440000";
+        let parsed = parse_canonical_v4(ok).unwrap();
+        assert_eq!(parsed, Uuid::parse_str(ok).unwrap());
+        assert_eq!(parsed.as_u128(), 0x550e8400_e29b_41d4_a716_446655440000);
+        let not_uuid = |reason| Err(IdError::NotUuid { reason });
+        assert_eq!(parse_canonical_v4(""), not_uuid("wrong length"));
+        assert_eq!(parse_canonical_v4(&ok[1..]), not_uuid("wrong length"));
+        assert_eq!(
+            parse_canonical_v4(&format!("{ok}0")),
+            not_uuid("wrong length")
+        );
+        let hyphens = "hyphens must be at positions 9, 14, 19 and 24";
+        let hex = "only hex digits and hyphens are allowed";
+        for (i, c, want) in [
+            (8, b'0', hyphens),
+            (13, b'a', hyphens),
+            (18, b'0', hyphens),
+            (23, b'f', hyphens),
+            (0, b'-', hex),
+            (35, b'g', hex),
+            (35, b'G', hex),
+            (0, b':', hex),
+            (0, b'/', hex),
+            (0, b'`', hex),
+            (0, b'@', hex),
+            (1, b' ', hex),
+        ] {
+            let mut b = ok.as_bytes().to_vec();
+            b[i] = c;
+            let s = String::from_utf8(b).unwrap();
+            assert_eq!(parse_canonical_v4(&s), not_uuid(want), "{s}");
+        }
+        for s in [
+            "550E8400-e29b-41d4-a716-446655440000",
+            "550e8400-e29b-41d4-a716-44665544000F",
+            "550e8400-e29b-41d4-A716-446655440000",
+            // Upper case is reported before a wrong version.
+            "550e8400-e29b-11d4-a716-44665544000A",
+        ] {
+            assert_eq!(parse_canonical_v4(s), Err(IdError::NotLowercase), "{s}");
+        }
+        for (s, found) in [
+            ("550e8400-e29b-11d4-a716-446655440000", 1),
+            ("550e8400-e29b-01d4-a716-446655440000", 0),
+            ("550e8400-e29b-71d4-a716-446655440000", 7),
+            ("550e8400-e29b-f1d4-a716-446655440000", 15),
+        ] {
+            assert_eq!(
+                parse_canonical_v4(s),
+                Err(IdError::NotVersion4 { found }),
+                "{s}"
+            );
+        }
+        for v in ["0", "7", "c", "f"] {
+            let s = format!("550e8400-e29b-41d4-{v}716-446655440000");
+            assert_eq!(parse_canonical_v4(&s), Err(IdError::WrongVariant), "{s}");
+        }
+        for v in ["8", "9", "a", "b"] {
+            let s = format!("550e8400-e29b-41d4-{v}716-446655440000");
+            assert_eq!(
+                parse_canonical_v4(&s),
+                Ok(Uuid::parse_str(&s).unwrap()),
+                "{s}"
+            );
+        }
+        assert_eq!(
+            IdError::NotVersion4 { found: 1 }.to_string(),
+            "not a version 4 UUID: found version 1 (the 13th hex digit must be 4)"
+        );
+    }
+
+    #[test]
+    fn every_hex_digit_has_its_value() {
+        for (i, c) in "0123456789abcdef".bytes().enumerate() {
+            let s = format!(
+                "{}-0000-4000-8000-000000000000",
+                (c as char).to_string().repeat(8)
+            );
+            let want = (0x1111_1111u128 * i as u128) << 96 | 0x4000_8000_0000_0000_0000;
+            assert_eq!(parse_canonical_v4(&s).map(|u| u.as_u128()), Ok(want), "{s}");
+            assert_eq!(
+                parse_fast(s.as_bytes()).map(|u| u.as_u128()),
+                Some(want),
+                "{s}"
+            );
+        }
+        for c in (0u8..=255).filter(|c| !(c.is_ascii_digit() || (b'a'..=b'f').contains(c))) {
+            let mut b = b"00000000-0000-4000-8000-000000000000".to_vec();
+            b[0] = c;
+            // Not UTF-8 for bytes >= 0x80: those cannot reach the parser as text.
+            assert_eq!(parse_fast(&b), None, "{c:#x}");
+            // Both digits of a byte wrong, nothing else.
+            b[1] = c;
+            assert_eq!(parse_fast(&b), None, "{c:#x} twice");
+            if let Ok(s) = String::from_utf8(b) {
+                assert!(parse_canonical_v4(&s).is_err(), "{c:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn typed_ids_parse_convert_and_report() {
+        use crate::{Pointer, Report, Rule, check::CheckValue};
+        let u = Uuid::parse_str("550e8400-e29b-41d4-a716-446655440000").unwrap();
+        let id = PlanId::try_from(u).unwrap();
+        assert_eq!(*id.as_uuid(), u);
+        assert_eq!(Uuid::from(id), u);
+        assert_eq!(
+            format!("{id:?}"),
+            "PlanId(550e8400-e29b-41d4-a716-446655440000)"
+        );
+        assert_eq!(MplpId::from(id).as_uuid(), &u);
+        assert_eq!(
+            PlanId::try_from(Uuid::parse_str("550e8400-e29b-11d4-a716-446655440000").unwrap()),
+            Err(IdError::NotVersion4 { found: 1 })
+        );
+        assert_eq!(
+            PlanId::try_from(Uuid::parse_str("550e8400-e29b-41d4-c716-446655440000").unwrap()),
+            Err(IdError::WrongVariant)
+        );
+        let err = serde_json::from_str::<StepId>("5").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("a StepId (lowercase UUID v4 string)"),
+            "{err}"
+        );
+        let _ = serde_json::from_str::<StepId>("\"x\"").unwrap_err();
+        assert_eq!(crate::de::take_raised(), Some(Rule::PATTERN));
+        let at = Pointer::root().key("id");
+        let mut report = Report::new();
+        PlanId::check_value(&serde_json::json!(u.to_string()), &at, &mut report);
+        assert!(report.is_empty());
+        PlanId::check_value(&serde_json::json!("ctx-1"), &at, &mut report);
+        PlanId::check_value(&serde_json::json!(7), &at, &mut report);
+        let v = report.violations();
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].pointer.as_str(), v[0].rule), ("/id", Rule::PATTERN));
+        assert!(
+            v[0].message
+                .starts_with("`ctx-1` is not an MPLP identifier: not a UUID"),
+            "{}",
+            v[0].message
+        );
+        assert_eq!(v[1].rule, Rule::TYPE);
+    }
+
     proptest! {
+        /// Canonical texts parse to the UUID the `uuid` crate reads.
+        #[test]
+        fn parses_to_the_uuid_crates_value(bits in any::<u128>()) {
+            let s = canonical(bits);
+            let ours = parse_canonical_v4(&s);
+            prop_assert_eq!(ours, Ok(Uuid::parse_str(&s).unwrap()));
+            // The fast path alone takes every canonical text.
+            prop_assert_eq!(parse_fast(s.as_bytes()), ours.ok());
+            let id = ContextId::parse(&s).unwrap();
+            prop_assert_eq!(id.to_string(), s.clone());
+            prop_assert_eq!(serde_json::to_string(&id).unwrap(), format!("\"{s}\""));
+        }
+
+        /// Near-canonical texts (one byte replaced, upper-cased, shortened,
+        /// lengthened): accepted exactly when the schema pattern matches, and
+        /// then with the `uuid` crate's value.
+        #[test]
+        fn near_canonical_texts_agree_with_the_oracle(
+            bits in any::<u128>(),
+            at in any::<proptest::sample::Index>(),
+            c in prop_oneof![
+                Just(b'-'), Just(b':'), Just(b'/'), Just(b'`'), Just(b'g'), Just(b'@'),
+                Just(b'G'), Just(b'{'), b'0'..=b'9', b'a'..=b'f', b'A'..=b'F',
+            ],
+            edit in 0u8..4,
+        ) {
+            let s = canonical(bits);
+            let s = match edit {
+                0 => {
+                    let mut b = s.into_bytes();
+                    let i = at.index(b.len());
+                    b[i] = c;
+                    String::from_utf8(b).unwrap()
+                }
+                1 => s.to_ascii_uppercase(),
+                2 => s[..at.index(36)].to_owned(),
+                _ => format!("{s}{}", c as char),
+            };
+            let ours = parse_canonical_v4(&s).ok();
+            prop_assert_eq!(ours, oracle(&s), "{}", s);
+            prop_assert_eq!(parse_fast(s.as_bytes()), ours, "fast path: {}", s);
+        }
+
+        /// Random texts over the id alphabet: accepted exactly when the
+        /// schema pattern matches, with the `uuid` crate's value.
         #[test]
         fn agrees_with_the_schema_pattern(s in "[0-9a-fA-F-]{36}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") {
-            let b = s.as_bytes();
-            let pattern_ok = b.len() == 36
-                && b.iter().enumerate().all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { *c == b'-' } else { c.is_ascii_digit() || (b'a'..=b'f').contains(c) })
-                && b[14] == b'4' && matches!(b[19], b'8' | b'9' | b'a' | b'b');
-            prop_assert_eq!(parse_canonical_v4(&s).is_ok(), pattern_ok);
+            prop_assert_eq!(parse_canonical_v4(&s).ok(), oracle(&s), "{}", s);
+            prop_assert_eq!(parse_fast(s.as_bytes()), oracle(&s), "fast path: {}", s);
         }
 
         #[test]

@@ -374,6 +374,315 @@ mod tests {
         assert!(Timestamp::parse(&s).is_ok());
     }
 
+    /// The instant `parse` must give for valid components, built with the
+    /// `time` crate's own constructors (not its parser).
+    fn expected(
+        (y, mo, d): (i32, u8, u8),
+        (h, mi, s): (u8, u8, u8),
+        frac: &str,
+        offset: Option<(bool, u8, u8)>,
+    ) -> OffsetDateTime {
+        let digits: String = frac.chars().take(9).collect();
+        let nanos = if digits.is_empty() {
+            0
+        } else {
+            format!("{digits:0<9}").parse::<u32>().unwrap()
+        };
+        let date = Date::from_calendar_date(y, Month::try_from(mo).unwrap(), d).unwrap();
+        let time = Time::from_hms_nano(h, mi, s, nanos).unwrap();
+        let offset = match offset {
+            None => UtcOffset::UTC,
+            Some((neg, oh, om)) => {
+                let (oh, om) = (oh as i8, om as i8);
+                if neg {
+                    UtcOffset::from_hms(-oh, -om, 0).unwrap()
+                } else {
+                    UtcOffset::from_hms(oh, om, 0).unwrap()
+                }
+            }
+        };
+        PrimitiveDateTime::new(date, time).assume_offset(offset)
+    }
+
+    /// Valid components of a timestamp, and its text.
+    #[allow(clippy::type_complexity)]
+    fn valid_parts() -> impl Strategy<
+        Value = (
+            (i32, u8, u8),
+            (u8, u8, u8),
+            String,
+            Option<(bool, u8, u8)>,
+            String,
+        ),
+    > {
+        (
+            (0i32..=9999, 1u8..=12, 1u8..=31),
+            (0u8..24, 0u8..60, 0u8..60),
+            prop_oneof![Just(String::new()), "[0-9]{1,12}"],
+            proptest::option::of((any::<bool>(), 0u8..24, 0u8..60)),
+            (any::<bool>(), any::<bool>()),
+        )
+            .prop_map(|((y, mo, d), hms, frac, offset, (lower_t, lower_z))| {
+                // Clamp the day into the month, so that every draw is valid.
+                let last = Month::try_from(mo).unwrap().length(y);
+                let d = d.min(last);
+                let (h, mi, s) = hms;
+                let off = match offset {
+                    None if lower_z => "z".to_owned(),
+                    None => "Z".to_owned(),
+                    Some((neg, oh, om)) => {
+                        format!("{}{oh:02}:{om:02}", if neg { '-' } else { '+' })
+                    }
+                };
+                let t = if lower_t { 't' } else { 'T' };
+                let dot = if frac.is_empty() { "" } else { "." };
+                let text = format!("{y:04}-{mo:02}-{d:02}{t}{h:02}:{mi:02}:{s:02}{dot}{frac}{off}");
+                ((y, mo, d), hms, frac, offset, text)
+            })
+    }
+
+    #[test]
+    fn reads_the_instant_and_the_offset() {
+        let t = Timestamp::parse("2025-12-07T08:30:05.25-05:30").unwrap();
+        let at = t.instant();
+        assert_eq!(at.offset(), UtcOffset::from_hms(-5, -30, 0).unwrap());
+        assert_eq!((at.year(), u8::from(at.month()), at.day()), (2025, 12, 7));
+        assert_eq!((at.hour(), at.minute(), at.second()), (8, 30, 5));
+        assert_eq!(at.nanosecond(), 250_000_000);
+        assert_eq!(at.unix_timestamp(), 1_765_116_005);
+        let plus = Timestamp::parse("2025-12-07T08:30:05+05:30").unwrap();
+        assert_eq!(
+            plus.instant().offset(),
+            UtcOffset::from_hms(5, 30, 0).unwrap()
+        );
+        assert_eq!(plus.instant().unix_timestamp(), 1_765_076_405);
+        // A negative offset under one hour keeps its sign.
+        let small = Timestamp::parse("2025-12-07T00:00:05-00:30").unwrap();
+        assert_eq!(
+            small.instant().offset(),
+            UtcOffset::from_hms(0, -30, 0).unwrap()
+        );
+        assert_eq!(small.instant().unix_timestamp(), 1_765_065_605 + 1_800);
+        // Digits after the ninth are read and ignored (nanosecond precision).
+        let long = Timestamp::parse("2025-12-07T00:00:05.123456789987Z").unwrap();
+        assert_eq!(long.instant().nanosecond(), 123_456_789);
+        assert_eq!(long.as_str(), "2025-12-07T00:00:05.123456789987Z");
+    }
+
+    #[test]
+    fn rejects_each_broken_field_with_its_reason() {
+        let reason = |s: &str| Timestamp::parse(s).unwrap_err().reason;
+        let shape =
+            "expected YYYY-MM-DDTHH:MM:SS with an optional fraction and a Z or ±HH:MM offset";
+        let good = "2025-12-07T00:00:05Z";
+        assert!(Timestamp::parse(good).is_ok());
+        // A wrong character at each separator position, and short texts.
+        for (i, why) in [
+            (4, shape),
+            (7, shape),
+            (10, "the date and time must be separated by `T`"),
+            (13, shape),
+            (16, shape),
+        ] {
+            let mut b = good.as_bytes().to_vec();
+            b[i] = b'x';
+            assert_eq!(
+                reason(std::str::from_utf8(&b).unwrap()),
+                why,
+                "position {i}"
+            );
+        }
+        assert_eq!(reason("2025-12-07T00:00:5Z"), shape);
+        // A non-digit in each field.
+        for i in [0, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] {
+            let mut b = good.as_bytes().to_vec();
+            b[i] = b'a';
+            assert_eq!(
+                reason(std::str::from_utf8(&b).unwrap()),
+                shape,
+                "position {i}"
+            );
+        }
+        assert_eq!(
+            reason("2025-12-07T00:00:05.Z"),
+            "a `.` must be followed by at least one digit"
+        );
+        let offset = "an offset (`Z` or ±HH:MM, with a colon) is required after the time";
+        // Shorter than the shortest timestamp.
+        assert_eq!(reason("2025-12-07T00:00:05"), shape);
+        for s in [
+            "2025-12-07T00:00:05.5",
+            "2025-12-07T00:00:05ZZ",
+            "2025-12-07T00:00:05*08:00",
+            "2025-12-07T00:00:05+08:000",
+            "2025-12-07T00:00:05+08-00",
+        ] {
+            assert_eq!(reason(s), offset, "{s}");
+        }
+        for s in ["2025-12-07T00:00:05+0a:00", "2025-12-07T00:00:05+08:0a"] {
+            assert_eq!(reason(s), "the offset must be ±HH:MM", "{s}");
+        }
+        for s in [
+            "2025-12-07T00:00:05+24:00",
+            "2025-12-07T00:00:05-24:00",
+            "2025-12-07T00:00:05+23:60",
+            "2025-12-07T00:00:05-00:60",
+        ] {
+            assert_eq!(reason(s), "the offset is out of range", "{s}");
+        }
+        assert!(Timestamp::parse("2025-12-07T00:00:05+23:59").is_ok());
+        assert!(Timestamp::parse("2025-12-07T00:00:05-23:59").is_ok());
+        assert_eq!(reason("2025-00-07T00:00:05Z"), "the month must be 01 to 12");
+        assert_eq!(reason("2025-13-07T00:00:05Z"), "the month must be 01 to 12");
+        assert_eq!(reason("2025-02-29T00:00:05Z"), "no such day in that month");
+        assert_eq!(reason("2025-12-00T00:00:05Z"), "no such day in that month");
+        assert!(Timestamp::parse("2024-02-29T00:00:05Z").is_ok());
+        assert_eq!(
+            reason("2025-12-31T23:59:60Z"),
+            "leap seconds (:60) are not supported"
+        );
+        for s in [
+            "2025-12-07T24:00:05Z",
+            "2025-12-07T00:60:05Z",
+            "2025-12-07T00:00:61Z",
+        ] {
+            assert_eq!(reason(s), "the time of day is out of range", "{s}");
+        }
+        let e = Timestamp::parse("2025-12-07").unwrap_err();
+        assert_eq!(e.text, "2025-12-07");
+        assert!(
+            e.to_string()
+                .starts_with("`2025-12-07` is not an RFC 3339 date-time")
+        );
+    }
+
+    #[test]
+    fn equality_follows_the_text_and_order_the_instant() {
+        let a = Timestamp::parse("2025-12-07T08:00:05+08:00").unwrap();
+        let b = Timestamp::parse("2025-12-07T00:00:05Z").unwrap();
+        let c = Timestamp::parse("2025-12-07T00:00:06Z").unwrap();
+        let d = Timestamp::parse("2025-12-07T02:00:05+08:00").unwrap(); // earlier than all
+        assert_eq!(a.instant(), b.instant());
+        assert_ne!(a, b);
+        assert_eq!(a, a.clone());
+        assert_eq!(a, Timestamp::parse(a.as_str()).unwrap());
+        // Same instant: ties broken by the text.
+        assert_eq!(a.cmp(&b), a.as_str().cmp(b.as_str()));
+        assert_eq!(a.partial_cmp(&b), Some(a.as_str().cmp(b.as_str())));
+        assert_eq!(b.cmp(&c), Ordering::Less);
+        assert_eq!(c.partial_cmp(&b), Some(Ordering::Greater));
+        // The instant decides before the text does ("2025-12-07T02" > "2025-12-07T00").
+        assert_eq!(d.cmp(&b), Ordering::Less);
+        assert!(d < b && b < c);
+        assert_eq!(b.cmp(&b.clone()), Ordering::Equal);
+        let state = std::collections::hash_map::RandomState::new();
+        use std::hash::BuildHasher;
+        assert_eq!(state.hash_one(&a), state.hash_one(a.clone()));
+        assert_ne!(state.hash_one(&a), state.hash_one(&b));
+        let set: std::collections::HashSet<Timestamp> = [a.clone(), b.clone(), a.clone()].into();
+        assert_eq!(set.len(), 2);
+        assert_eq!(format!("{a:?}"), "Timestamp(2025-12-07T08:00:05+08:00)");
+        assert_eq!(format!("{a}"), "2025-12-07T08:00:05+08:00");
+        assert_eq!("2025-12-07T00:00:05Z".parse::<Timestamp>().unwrap(), b);
+    }
+
+    #[test]
+    fn from_datetime_writes_utc_milliseconds() {
+        use time::macros::datetime;
+        let t: Timestamp = datetime!(2025-01-02 03:04:05.006789 -01:00).into();
+        assert_eq!(t.as_str(), "2025-01-02T04:04:05.006Z");
+        assert_eq!(t.instant(), datetime!(2025-01-02 04:04:05.006 UTC));
+        assert_eq!(t.instant().offset(), UtcOffset::UTC);
+        let t = Timestamp::from_datetime(datetime!(0001-01-01 00:00:00 UTC));
+        assert_eq!(t.as_str(), "0001-01-01T00:00:00.000Z");
+        // Years RFC 3339 cannot write: a readable text, refused by `parse`.
+        let t = Timestamp::from_datetime(datetime!(-0001-12-31 23:59:59.5 UTC));
+        assert_eq!(t.as_str(), "-1-12-31T23:59:59.500Z");
+        assert!(Timestamp::parse(t.as_str()).is_err());
+        assert_eq!(t.instant(), datetime!(-0001-12-31 23:59:59.5 UTC));
+    }
+
+    #[test]
+    fn long_texts_are_kept_whole() {
+        let s = "2025-12-07T00:00:05.1234567890123456789012345+05:30";
+        assert!(s.len() > INLINE);
+        let t = Timestamp::parse(s).unwrap();
+        assert_eq!(t.as_str(), s);
+        assert_eq!(t.clone().to_string(), s);
+        let s = "2025-12-07T00:00:05.123456789012+05:30"; // 38 bytes, inline
+        assert_eq!(s.len(), INLINE);
+        assert_eq!(Timestamp::parse(s).unwrap().as_str(), s);
+    }
+
+    #[test]
+    fn serde_and_check_value_report_the_format_rule() {
+        use crate::{Pointer, Report, Rule, check::CheckValue};
+        let err = serde_json::from_str::<Timestamp>("\"2025-12-07\"").unwrap_err();
+        assert!(
+            err.to_string().contains("is not an RFC 3339 date-time"),
+            "{err}"
+        );
+        assert_eq!(crate::de::take_raised(), Some(Rule::FORMAT));
+        let err = serde_json::from_str::<Timestamp>("5").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("expected an RFC 3339 date-time string"),
+            "{err}"
+        );
+        let at = Pointer::root().key("at");
+        let mut report = Report::new();
+        Timestamp::check_value(&serde_json::json!("2025-12-07T00:00:05Z"), &at, &mut report);
+        assert!(report.is_empty());
+        Timestamp::check_value(&serde_json::json!("2025-12-07"), &at, &mut report);
+        assert_eq!(report.violations().len(), 1);
+        let v = &report.violations()[0];
+        assert_eq!((v.pointer.as_str(), v.rule), ("/at", Rule::FORMAT));
+        assert!(
+            v.message.contains("`2025-12-07` is not an RFC 3339"),
+            "{}",
+            v.message
+        );
+        Timestamp::check_value(&serde_json::json!(5), &at, &mut report);
+        assert_eq!(report.violations()[1].rule, Rule::TYPE);
+    }
+
+    proptest! {
+        /// Valid components, in every spelling: `parse` keeps the text and
+        /// gives the instant and offset the components say.
+        #[test]
+        fn parses_valid_components((date, hms, frac, offset, text) in valid_parts()) {
+            let t = Timestamp::parse(&text).unwrap();
+            let want = expected(date, hms, &frac, offset);
+            prop_assert_eq!(t.as_str(), text.as_str());
+            prop_assert_eq!(t.instant(), want);
+            prop_assert_eq!(t.instant().offset(), want.offset());
+            prop_assert_eq!(t.instant().to_offset(UtcOffset::UTC).time(), want.to_offset(UtcOffset::UTC).time());
+            let back: Timestamp = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+            prop_assert_eq!(&back, &t);
+            prop_assert_eq!(back.instant(), want);
+        }
+
+        /// Near-valid texts: one byte of a valid text replaced by a byte that
+        /// does not belong there is refused.
+        #[test]
+        fn refuses_one_wrong_byte((_, _, _, _, text) in valid_parts(), at in any::<proptest::sample::Index>(), c in prop_oneof![Just(b'x'), Just(b' '), Just(b'/'), Just(b'_')]) {
+            let mut b = text.into_bytes();
+            let i = at.index(b.len());
+            b[i] = c;
+            let s = String::from_utf8(b).unwrap();
+            prop_assert!(Timestamp::parse(&s).is_err(), "{}", s);
+        }
+
+        /// Sorting follows the instant.
+        #[test]
+        fn orders_by_instant((d1, t1, f1, o1, a) in valid_parts(), (d2, t2, f2, o2, b) in valid_parts()) {
+            let (x, y) = (Timestamp::parse(&a).unwrap(), Timestamp::parse(&b).unwrap());
+            let (ix, iy) = (expected(d1, t1, &f1, o1), expected(d2, t2, &f2, o2));
+            prop_assert_eq!(x.cmp(&y), ix.cmp(&iy).then_with(|| a.cmp(&b)));
+            prop_assert_eq!(x == y, a == b);
+        }
+    }
+
     proptest! {
         /// `from_datetime` writes what `parse` reads back, to the millisecond.
         #[test]

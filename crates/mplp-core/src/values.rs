@@ -787,11 +787,47 @@ mod tests {
             prop_assert_eq!(unique, deser);
         }
 
+        /// Valid shapes (`x.y.z` of digit runs) and near-valid ones (a part
+        /// missing or empty, a fourth part, a suffix, a letter, a sign, a
+        /// space): accepted exactly when the pattern matches, keeping the
+        /// text, and the same through serde and the check.
         #[test]
-        fn version_agrees_with_pattern(s in "[0-9.a-z-]{0,8}") {
-            let parts: Vec<&str> = s.split('.').collect();
-            let expected = parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-            prop_assert_eq!(Version::parse(&s).is_ok(), expected);
+        fn version_agrees_with_pattern(
+            parts in proptest::collection::vec("[0-9]{1,4}", 3),
+            edit in prop_oneof![
+                3 => Just(None),
+                1 => (0usize..8, "[0-9a-z.+ -]{0,2}").prop_map(Some),
+            ],
+        ) {
+            let mut s = parts.join(".");
+            match edit {
+                None => {}
+                Some((0, t)) => s.push_str(&t),
+                Some((1, t)) => s.insert_str(0, &t),
+                Some((2, _)) => s.push_str(".0"),
+                Some((3, _)) => s = parts[..2].join("."),
+                Some((4, _)) => s = s.replacen('.', "..", 1),
+                Some((5, t)) => s = s.replacen('.', &t, 1),
+                Some((6, _)) => s.push_str("-beta"),
+                Some((_, t)) => {
+                    let at = s.len() / 2;
+                    s.replace_range(at..=at, &t);
+                }
+            }
+            let split: Vec<&str> = s.split('.').collect();
+            let expected = split.len() == 3 && split.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+            let parsed = Version::parse(&s);
+            prop_assert_eq!(parsed.as_ref().map(Version::as_str).ok(), expected.then_some(s.as_str()));
+            prop_assert_eq!(parsed.clone().err(), (!expected).then(|| VersionError(s.clone())));
+            let json = serde_json::Value::String(s.clone());
+            prop_assert_eq!(serde_json::from_value::<Version>(json.clone()).ok(), parsed.clone().ok());
+            let mut report = Report::new();
+            Version::check_value(&json, &Pointer::root(), &mut report);
+            prop_assert_eq!(report.is_valid(), expected);
+            if let Ok(v) = parsed {
+                prop_assert_eq!(v.to_string(), s.clone());
+                prop_assert_eq!(serde_json::to_value(&v).unwrap(), json);
+            }
         }
     }
 }

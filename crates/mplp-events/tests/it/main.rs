@@ -10,3 +10,4 @@ mod map_events;
 mod props;
 mod sa_props;
 mod unique_event_ids;
+mod validators;

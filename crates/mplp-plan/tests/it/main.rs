@@ -7,6 +7,7 @@ mod big;
 mod confirm;
 mod dag;
 mod examples;
+mod graph;
 mod lifecycle;
 mod props;
 mod render;

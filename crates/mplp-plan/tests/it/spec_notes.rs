@@ -101,7 +101,10 @@ fn a_failed_step_is_retried_as_a_new_attempt() {
         .collect();
     assert!(types.contains(&"plan.step.retried"));
     assert!(types.contains(&"plan.step.unblocked"));
-    assert!(Plan::from_json(plan.to_json()).is_ok());
+    // The retried plan reads back equal, retry history and all.
+    let back = Plan::from_json(plan.to_json()).unwrap();
+    assert_eq!(back, plan);
+    assert_eq!(back.to_json(), plan.to_json());
 }
 
 #[test]
