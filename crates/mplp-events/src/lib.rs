@@ -77,6 +77,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod core_event;
+mod invariants;
 pub mod log;
 pub mod map;
 mod payload;
