@@ -112,6 +112,11 @@ struct Container {
 }
 
 fn option_inner(ty: &Type) -> Option<&Type> {
+    // A type passed through a `macro_rules!` `$t:ty` arrives wrapped in an
+    // invisible group: look inside it.
+    if let Type::Group(g) = ty {
+        return option_inner(&g.elem);
+    }
     let Type::Path(p) = ty else { return None };
     if p.qself.is_some() {
         return None;

@@ -77,7 +77,10 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod core_event;
+pub mod formats;
+pub mod integration;
 mod invariants;
+pub mod learning;
 pub mod log;
 pub mod map;
 mod payload;

@@ -22,7 +22,7 @@
 //!
 //! // Recognising an example file from its name:
 //! assert_eq!(mplp_kinds::for_example("map-log-round-robin.ndjson").unwrap().name, "map-log");
-//! assert_eq!(KINDS.len(), 12);
+//! assert_eq!(KINDS.len(), 18);
 //! ```
 
 use std::io::BufRead;
@@ -185,6 +185,48 @@ pub static EVENT: DocKind = document_kind!(
     mplp_events::CoreEvent,
     "One core (observability) event"
 );
+/// One learning sample of the learning taxonomy (`learning/`).
+pub static LEARNING_SAMPLE: DocKind = document_kind!(
+    "learning-sample",
+    "learning-sample-",
+    mplp_events::learning::LearningSample,
+    "One learning sample (core, intent resolution or delta impact)"
+);
+/// One structured learning sample (`common/learning-sample.schema.json`).
+pub static COMMON_LEARNING_SAMPLE: DocKind = document_kind!(
+    "common-learning-sample",
+    "common-learning-sample-",
+    mplp_events::learning::CommonLearningSample,
+    "One structured learning sample (common/learning-sample)"
+);
+/// One tool integration event.
+pub static TOOL_EVENT: DocKind = document_kind!(
+    "tool-event",
+    "tool-event-",
+    mplp_events::integration::ToolEvent,
+    "One tool integration event"
+);
+/// One file update integration event.
+pub static FILE_UPDATE_EVENT: DocKind = document_kind!(
+    "file-update-event",
+    "file-update-event-",
+    mplp_events::integration::FileUpdateEvent,
+    "One file update integration event"
+);
+/// One Git integration event.
+pub static GIT_EVENT: DocKind = document_kind!(
+    "git-event",
+    "git-event-",
+    mplp_events::integration::GitEvent,
+    "One Git integration event"
+);
+/// One CI integration event.
+pub static CI_EVENT: DocKind = document_kind!(
+    "ci-event",
+    "ci-event-",
+    mplp_events::integration::CiEvent,
+    "One CI integration event"
+);
 /// An NDJSON log of MAP events.
 pub static MAP_LOG: DocKind = DocKind {
     name: "map-log",
@@ -210,8 +252,24 @@ pub static SA_LOG: DocKind = DocKind {
 
 /// Every kind, in the order the CLI lists them.
 pub static KINDS: &[&DocKind] = &[
-    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &MAP_EVENT, &SA_EVENT, &EVENT,
-    &MAP_LOG, &SA_LOG,
+    &DIALOG,
+    &PLAN,
+    &COLLAB,
+    &CONTEXT,
+    &CONFIRM,
+    &TRACE,
+    &ROLE,
+    &MAP_EVENT,
+    &SA_EVENT,
+    &EVENT,
+    &LEARNING_SAMPLE,
+    &COMMON_LEARNING_SAMPLE,
+    &TOOL_EVENT,
+    &FILE_UPDATE_EVENT,
+    &GIT_EVENT,
+    &CI_EVENT,
+    &MAP_LOG,
+    &SA_LOG,
 ];
 
 /// The kind called `name` (`plan`, `map-log`, ...).
@@ -272,6 +330,15 @@ struct Probe {
     sa_id: Option<IgnoredAny>,
     event_family: Option<IgnoredAny>,
     event_type: Option<IgnoredAny>,
+    sample_family: Option<IgnoredAny>,
+    sample_id: Option<IgnoredAny>,
+    ci_provider: Option<IgnoredAny>,
+    tool_id: Option<IgnoredAny>,
+    invocation_id: Option<IgnoredAny>,
+    repo_url: Option<IgnoredAny>,
+    event_kind: Option<IgnoredAny>,
+    file_path: Option<IgnoredAny>,
+    change_type: Option<IgnoredAny>,
 }
 
 /// Probes only the top-level `event_type` string.
@@ -282,8 +349,12 @@ struct EventTypeProbe {
 
 /// Recognises the kind of a single document from its members: a MAP
 /// `event_type` or `session_id` (MAP event), an SA `event_type` or `sa_id`
-/// (SA event), `event_family` (core event), then `plan_id`, `dialog_id`,
-/// `collab_id`. Events come first: SA events carry `plan_id` too.
+/// (SA event), `event_family` (core event), `sample_family` (learning
+/// sample), `sample_id` (structured learning sample), `ci_provider` (CI
+/// event), `tool_id` or `invocation_id` (tool event), `repo_url` or
+/// `event_kind` (Git event), `file_path` or `change_type` (file update
+/// event), then `plan_id`, `dialog_id`, `collab_id`. Events come first: SA
+/// events carry `plan_id` too.
 ///
 /// Not a JSON object: a `type` (or `json-syntax`) violation; none of the
 /// members: [`UNKNOWN_KIND`].
@@ -313,6 +384,18 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
         Ok(&SA_EVENT)
     } else if probe.event_family.is_some() {
         Ok(&EVENT)
+    } else if probe.sample_family.is_some() {
+        Ok(&LEARNING_SAMPLE)
+    } else if probe.sample_id.is_some() {
+        Ok(&COMMON_LEARNING_SAMPLE)
+    } else if probe.ci_provider.is_some() {
+        Ok(&CI_EVENT)
+    } else if probe.tool_id.is_some() || probe.invocation_id.is_some() {
+        Ok(&TOOL_EVENT)
+    } else if probe.repo_url.is_some() || probe.event_kind.is_some() {
+        Ok(&GIT_EVENT)
+    } else if probe.file_path.is_some() || probe.change_type.is_some() {
+        Ok(&FILE_UPDATE_EVENT)
     } else if probe.plan_id.is_some() {
         Ok(&PLAN)
     } else if probe.dialog_id.is_some() {
@@ -323,7 +406,7 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
         Err(Violation::error(
             "",
             UNKNOWN_KIND,
-            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, or `event_family` (or pass --kind)",
+            "cannot tell what kind of MPLP document this is: expected `plan_id`, `dialog_id`, `collab_id`, a MAP or SA `event_type`, `event_family`, `sample_family`, `sample_id`, `ci_provider`, `tool_id`, `repo_url` or `file_path` (or pass --kind)",
         ))
     }
 }
@@ -415,7 +498,21 @@ mod tests {
 
     #[test]
     fn detection_follows_the_members() {
-        let cases: [(&[u8], &str); 7] = [
+        let cases: [(&[u8], &str); 15] = [
+            (
+                br#"{"sample_family":"x","sample_id":"y"}"#,
+                "learning-sample",
+            ),
+            (
+                br#"{"sample_id":"y","success_flag":true}"#,
+                "common-learning-sample",
+            ),
+            (br#"{"ci_provider":"x","commit_id":"y"}"#, "ci-event"),
+            (br#"{"tool_id":"x"}"#, "tool-event"),
+            (br#"{"repo_url":"x","commit_id":"y"}"#, "git-event"),
+            (br#"{"event_kind":"push"}"#, "git-event"),
+            (br#"{"file_path":"x"}"#, "file-update-event"),
+            (br#"{"change_type":"created"}"#, "file-update-event"),
             (
                 br#"{"event_type":"SAInitialized","plan_id":"x"}"#,
                 "sa-event",
