@@ -41,6 +41,14 @@
 //!   (the schema's object is open there).
 //! - `#[wire(default)]`: the member may be absent (the field is then
 //!   `Default::default()`); it is always written.
+//! - `#[wire(tagged)]` (with `#[wire(tag = "member")]` on the struct): a
+//!   `mplp_core::wire::Tagged` payload whose type the tag member names.
+//! - `#[wire(tagged, flatten)]` (with `#[wire(tag = "member")]` and an
+//!   `#[wire(extra)]` map): a `mplp_core::wire::Flattened` body whose
+//!   members sit beside the struct's own, typed by the tag member (the
+//!   observability event families, the learning sample families). Members
+//!   the struct does not declare are read into the extra map; the body takes
+//!   its own out of it.
 //! - `#[wire(check = "path")]`: check the member's value with
 //!   `fn(&Value, &Pointer, &mut Report)` instead of the field type's
 //!   `CheckValue` (for a rule the type does not carry by itself).
