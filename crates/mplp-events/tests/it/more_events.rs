@@ -250,13 +250,16 @@ fn ci_event() -> impl Strategy<Value = (Value, [String; 3])> {
 }
 
 /// The expected errors for string members that must be non-empty
-/// (`min-length`) and non-blank (the invariant).
+/// (`min-length`) and non-blank (the invariant). The invariants run only
+/// on documents that pass the schema: with an empty member, only the
+/// `min-length` errors are reported.
 fn non_empty_model(members: &[(&str, &str, &str)]) -> Vec<(String, String)> {
     let mut v = Vec::new();
+    let schema_ok = members.iter().all(|(_, value, _)| !value.is_empty());
     for (member, value, rule) in members {
         if value.is_empty() {
             v.push((format!("/{member}"), "min-length".to_owned()));
-        } else if blank(value) {
+        } else if blank(value) && schema_ok {
             v.push((format!("/{member}"), (*rule).to_owned()));
         }
     }
@@ -461,7 +464,8 @@ proptest! {
                     | (SampleBody::Other(..), _)
             );
             prop_assert!(typed, "{:?}", sample.body);
-            prop_assert_eq!(sample.family().as_str(), spec.family.as_str());
+            let family = sample.family();
+            prop_assert_eq!(family.as_str(), spec.family.as_str());
             let back: Value = serde_json::from_str(&sample.to_json()).unwrap();
             prop_assert_eq!(back, v);
         }
