@@ -133,15 +133,22 @@ fn is_lowercase_v4(s: &str) -> bool {
 
 /// Every `*_id` string that names an MPLP identifier, at `pointer`.
 fn ids(v: &Value, pointer: String, out: &mut Vec<(String, String)>) {
-    // Free-text ids of the schemas (role and participant names, stage names,
-    // the Core module's module names).
-    const NOT_UUID: [&str; 6] = [
+    // Free-text ids of the schemas (role and participant names, stage names).
+    const NOT_UUID: [&str; 13] = [
         "participant_id",
         "module_id",
         "role_id",
         "stage_id",
         "broadcaster_role_id",
         "receiver_role_id",
+        // Learning samples and integration events (free text in their schemas).
+        "commit_id",
+        "run_id",
+        "tool_id",
+        "intent_id",
+        "delta_id",
+        "agent_id",
+        "source_flow_id",
     ];
     match v {
         Value::Object(m) => {
@@ -182,6 +189,18 @@ fn valid_examples_use_lowercase_v4_ids_and_version_1_0_0() {
             };
             let mut found = Vec::new();
             ids(&doc, String::new(), &mut found);
+            // Top-level members that are free text in one schema and UUIDs in
+            // others: a CI pipeline, the structured learning sample's project.
+            const FREE_TEXT: [(&str, &str); 2] = [
+                ("ci-event-", "/pipeline_id"),
+                ("common-learning-sample-", "/project_id"),
+            ];
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            found.retain(|(at, _)| {
+                !FREE_TEXT
+                    .iter()
+                    .any(|(prefix, member)| name.starts_with(prefix) && at == member)
+            });
             for (at, id) in found {
                 assert!(
                     is_lowercase_v4(&id),
@@ -190,7 +209,11 @@ fn valid_examples_use_lowercase_v4_ids_and_version_1_0_0() {
                     n + 1
                 );
             }
-            if let Some(meta) = doc.get("meta") {
+            // A learning sample's `meta` is its labels, not the protocol block.
+            let protocol_meta = doc
+                .get("meta")
+                .filter(|_| !name.starts_with("learning-sample-"));
+            if let Some(meta) = protocol_meta {
                 assert_eq!(meta["protocol_version"], "1.0.0", "{}", path.display());
                 assert_eq!(meta["schema_version"], "1.0.0", "{}", path.display());
             }

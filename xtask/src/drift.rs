@@ -110,7 +110,9 @@ pub(crate) const RUST_SIDE_NORMALISATIONS: &[(&str, &str)] = &[(
      once per file: with the core schema without the conditionals of those \
      families, and with each family's schema with that family's `then` merged into \
      the envelope (see `specialise`). A conditional on any other value is kept, \
-     so it shows as drift.",
+     so it shows as drift. mplp_events::learning::LearningSample does the same with \
+     `sample_family` (intent_resolution and delta_impact have schemas of their own, \
+     allOf of the core learning sample schema and the family's sections).",
 )];
 
 /// Compares the schemars schema of `kind`'s type with `ours`: once, or for

@@ -51,6 +51,21 @@ pub(crate) struct Variant {
     pub(crate) schema: SchemaKind,
 }
 
+/// The two learning sample families with a schema of their own (the
+/// values for which `SchemaKind::learning_sample_for` picks another schema).
+pub(crate) const SAMPLE_FAMILIES: &[Variant] = &[
+    Variant {
+        member: "sample_family",
+        value: "intent_resolution",
+        schema: SchemaKind::LearningSampleIntent,
+    },
+    Variant {
+        member: "sample_family",
+        value: "delta_impact",
+        schema: SchemaKind::LearningSampleDelta,
+    },
+];
+
 /// The three observability families with a schema of their own (the
 /// values for which `SchemaKind::event_for` picks another schema).
 pub(crate) const EVENT_FAMILIES: &[Variant] = &[
@@ -257,6 +272,49 @@ pub(crate) static KINDS: &[Kind] = &[
         Some(rust_schema::<mplp_events::CoreEvent>),
         EVENT_FAMILIES
     ),
+    doc!(
+        mplp_kinds::LEARNING_SAMPLE,
+        mplp_events::learning::LearningSample,
+        SchemaKind::LearningSampleCore,
+        Some(SchemaKind::learning_sample_for),
+        Some(rust_schema::<mplp_events::learning::LearningSample>),
+        SAMPLE_FAMILIES
+    ),
+    doc!(
+        mplp_kinds::COMMON_LEARNING_SAMPLE,
+        mplp_events::learning::CommonLearningSample,
+        SchemaKind::CommonLearningSample,
+        None,
+        Some(rust_schema::<mplp_events::learning::CommonLearningSample>)
+    ),
+    doc!(
+        mplp_kinds::TOOL_EVENT,
+        mplp_events::integration::ToolEvent,
+        SchemaKind::ToolEvent,
+        None,
+        Some(rust_schema::<mplp_events::integration::ToolEvent>)
+    ),
+    doc!(
+        mplp_kinds::FILE_UPDATE_EVENT,
+        mplp_events::integration::FileUpdateEvent,
+        SchemaKind::FileUpdateEvent,
+        None,
+        Some(rust_schema::<mplp_events::integration::FileUpdateEvent>)
+    ),
+    doc!(
+        mplp_kinds::GIT_EVENT,
+        mplp_events::integration::GitEvent,
+        SchemaKind::GitEvent,
+        None,
+        Some(rust_schema::<mplp_events::integration::GitEvent>)
+    ),
+    doc!(
+        mplp_kinds::CI_EVENT,
+        mplp_events::integration::CiEvent,
+        SchemaKind::CiEvent,
+        None,
+        Some(rust_schema::<mplp_events::integration::CiEvent>)
+    ),
 ];
 
 /// True for the schema rules of a document: the `Document`-scope entries of
@@ -343,6 +401,10 @@ mod tests {
         for v in EVENT_FAMILIES {
             let value = serde_json::json!({ v.member: v.value });
             assert_eq!(SchemaKind::event_for(&value), v.schema);
+        }
+        for v in SAMPLE_FAMILIES {
+            let value = serde_json::json!({ v.member: v.value });
+            assert_eq!(SchemaKind::learning_sample_for(&value), v.schema);
         }
     }
 

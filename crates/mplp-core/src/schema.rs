@@ -1,7 +1,7 @@
 //! The canonical schemas (our rendering), embedded, and validation of a
 //! `serde_json::Value` against them with the [`jsonschema`] crate.
 //!
-//! The 21 schema files of `schemas/` are compiled into the crate
+//! The schema files of `schemas/` are compiled into the crate
 //! ([`FILES`]). [`validate`] checks a value against one of them, fully
 //! offline: every embedded file is registered under its `$id`, so `$ref`s
 //! between files resolve without any network or file access. Format
@@ -52,10 +52,10 @@ use crate::{Pointer, Report, Rule, Violation};
 /// The embedded schema files: path below `schemas/` and text.
 ///
 /// ```
-/// assert_eq!(mplp_core::schema::FILES.len(), 21);
+/// assert_eq!(mplp_core::schema::FILES.len(), 29);
 /// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
 /// ```
-pub const FILES: [(&str, &str); 21] = [
+pub const FILES: [(&str, &str); 29] = [
     (
         "mplp-plan.schema.json",
         include_str!("../schemas/mplp-plan.schema.json"),
@@ -140,6 +140,38 @@ pub const FILES: [(&str, &str); 21] = [
         "events/mplp-pipeline-stage-event.schema.json",
         include_str!("../schemas/events/mplp-pipeline-stage-event.schema.json"),
     ),
+    (
+        "learning/mplp-learning-sample-core.schema.json",
+        include_str!("../schemas/learning/mplp-learning-sample-core.schema.json"),
+    ),
+    (
+        "learning/mplp-learning-sample-intent.schema.json",
+        include_str!("../schemas/learning/mplp-learning-sample-intent.schema.json"),
+    ),
+    (
+        "learning/mplp-learning-sample-delta.schema.json",
+        include_str!("../schemas/learning/mplp-learning-sample-delta.schema.json"),
+    ),
+    (
+        "common/learning-sample.schema.json",
+        include_str!("../schemas/common/learning-sample.schema.json"),
+    ),
+    (
+        "integration/mplp-tool-event.schema.json",
+        include_str!("../schemas/integration/mplp-tool-event.schema.json"),
+    ),
+    (
+        "integration/mplp-file-update-event.schema.json",
+        include_str!("../schemas/integration/mplp-file-update-event.schema.json"),
+    ),
+    (
+        "integration/mplp-git-event.schema.json",
+        include_str!("../schemas/integration/mplp-git-event.schema.json"),
+    ),
+    (
+        "integration/mplp-ci-event.schema.json",
+        include_str!("../schemas/integration/mplp-ci-event.schema.json"),
+    ),
 ];
 
 /// What to validate against: a whole schema file, or one definition inside one.
@@ -198,11 +230,27 @@ pub enum SchemaKind {
     GraphUpdateEvent,
     /// `events/mplp-pipeline-stage-event.schema.json`.
     PipelineStageEvent,
+    /// `learning/mplp-learning-sample-core.schema.json`.
+    LearningSampleCore,
+    /// `learning/mplp-learning-sample-intent.schema.json` (family `intent_resolution`).
+    LearningSampleIntent,
+    /// `learning/mplp-learning-sample-delta.schema.json` (family `delta_impact`).
+    LearningSampleDelta,
+    /// `common/learning-sample.schema.json` (the structured learning sample).
+    CommonLearningSample,
+    /// `integration/mplp-tool-event.schema.json`.
+    ToolEvent,
+    /// `integration/mplp-file-update-event.schema.json`.
+    FileUpdateEvent,
+    /// `integration/mplp-git-event.schema.json`.
+    GitEvent,
+    /// `integration/mplp-ci-event.schema.json`.
+    CiEvent,
 }
 
 impl SchemaKind {
     /// Every kind.
-    pub const ALL: [SchemaKind; 22] = [
+    pub const ALL: [SchemaKind; 30] = [
         SchemaKind::Plan,
         SchemaKind::Dialog,
         SchemaKind::Collab,
@@ -225,6 +273,14 @@ impl SchemaKind {
         SchemaKind::RuntimeExecutionEvent,
         SchemaKind::GraphUpdateEvent,
         SchemaKind::PipelineStageEvent,
+        SchemaKind::LearningSampleCore,
+        SchemaKind::LearningSampleIntent,
+        SchemaKind::LearningSampleDelta,
+        SchemaKind::CommonLearningSample,
+        SchemaKind::ToolEvent,
+        SchemaKind::FileUpdateEvent,
+        SchemaKind::GitEvent,
+        SchemaKind::CiEvent,
     ];
 
     /// A short name (`plan`, `map-event`, `event-core`, ...); the document
@@ -253,6 +309,14 @@ impl SchemaKind {
             SchemaKind::RuntimeExecutionEvent => "runtime-execution-event",
             SchemaKind::GraphUpdateEvent => "graph-update-event",
             SchemaKind::PipelineStageEvent => "pipeline-stage-event",
+            SchemaKind::LearningSampleCore => "learning-sample-core",
+            SchemaKind::LearningSampleIntent => "learning-sample-intent",
+            SchemaKind::LearningSampleDelta => "learning-sample-delta",
+            SchemaKind::CommonLearningSample => "common-learning-sample",
+            SchemaKind::ToolEvent => "tool-event",
+            SchemaKind::FileUpdateEvent => "file-update-event",
+            SchemaKind::GitEvent => "git-event",
+            SchemaKind::CiEvent => "ci-event",
         }
     }
 
@@ -285,6 +349,14 @@ impl SchemaKind {
             SchemaKind::RuntimeExecutionEvent => "events/mplp-runtime-execution-event.schema.json",
             SchemaKind::GraphUpdateEvent => "events/mplp-graph-update-event.schema.json",
             SchemaKind::PipelineStageEvent => "events/mplp-pipeline-stage-event.schema.json",
+            SchemaKind::LearningSampleCore => "learning/mplp-learning-sample-core.schema.json",
+            SchemaKind::LearningSampleIntent => "learning/mplp-learning-sample-intent.schema.json",
+            SchemaKind::LearningSampleDelta => "learning/mplp-learning-sample-delta.schema.json",
+            SchemaKind::CommonLearningSample => "common/learning-sample.schema.json",
+            SchemaKind::ToolEvent => "integration/mplp-tool-event.schema.json",
+            SchemaKind::FileUpdateEvent => "integration/mplp-file-update-event.schema.json",
+            SchemaKind::GitEvent => "integration/mplp-git-event.schema.json",
+            SchemaKind::CiEvent => "integration/mplp-ci-event.schema.json",
         }
     }
 
@@ -314,6 +386,24 @@ impl SchemaKind {
             Some("graph_update") => SchemaKind::GraphUpdateEvent,
             Some("pipeline_stage") => SchemaKind::PipelineStageEvent,
             _ => SchemaKind::CoreEvent,
+        }
+    }
+
+    /// The schema of a learning sample (the CLI's `learning-sample` kind),
+    /// picked by its `sample_family`: `intent_resolution` and `delta_impact`
+    /// have their own schemas, every other value (or none) uses the core one.
+    ///
+    /// ```
+    /// use mplp_core::schema::SchemaKind;
+    /// let s = serde_json::json!({"sample_family": "delta_impact"});
+    /// assert_eq!(SchemaKind::learning_sample_for(&s), SchemaKind::LearningSampleDelta);
+    /// assert_eq!(SchemaKind::learning_sample_for(&serde_json::json!({})), SchemaKind::LearningSampleCore);
+    /// ```
+    pub fn learning_sample_for(value: &Value) -> Self {
+        match value.get("sample_family").and_then(Value::as_str) {
+            Some("intent_resolution") => SchemaKind::LearningSampleIntent,
+            Some("delta_impact") => SchemaKind::LearningSampleDelta,
+            _ => SchemaKind::LearningSampleCore,
         }
     }
 
@@ -650,7 +740,13 @@ mod tests {
                 s["$schema"], "http://json-schema.org/draft-07/schema#",
                 "{path}"
             );
-            assert!(s["$id"].as_str().unwrap().ends_with(path), "{path}");
+            // The published integration schemas' `$id`s end in `.json`, not
+            // `.schema.json` (kept as published: `$id` is the schema's name).
+            let id = s["$id"].as_str().unwrap();
+            assert!(
+                id.ends_with(path) || id.ends_with(&path.replace(".schema.json", ".json")),
+                "{path}"
+            );
         }
     }
 }

@@ -123,3 +123,96 @@ impl<P: Tagged> TaggedSlot<P> {
         }
     }
 }
+
+/// Writes an object's members into a map that is already open: what a
+/// [`Flattened`] body uses to write its members beside the envelope's.
+/// `#[derive(Wire)]` implements it for every object (its `Serialize` opens
+/// a map and calls this).
+pub trait SerializeMembers {
+    /// Writes the members, in declaration order.
+    fn serialize_members<M: serde::ser::SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+}
+
+/// A body whose members sit beside the envelope's own (not under one
+/// member), and whose shape a sibling tag member decides: the observability
+/// event families (`event_family` picks `graph_id`, `update_kind`, ... at the
+/// top level of the event) and the learning sample families
+/// (`sample_family` picks the types of `input`, `state`, `output`, `meta`).
+///
+/// Declared on the envelope with `#[wire(tag = "...")]` and
+/// `#[wire(tagged, flatten)]` on the body field; the envelope also needs a
+/// `#[wire(extra)]` map (such envelopes are open objects). The derive reads
+/// every member it does not declare into that map, then lets the body take
+/// its members out of it ([`Flattened::take`]); what is left stays in the
+/// map. As with [`Tagged`], the tag is read from the body, so the two cannot
+/// disagree.
+pub trait Flattened: Sized {
+    /// The tag member's type.
+    type Tag: Clone + serde::Serialize + for<'de> serde::Deserialize<'de>;
+
+    /// The tag this body belongs to.
+    fn tag(&self) -> Self::Tag;
+
+    /// Whether `member` is one of this body's members (the envelope's extra
+    /// map never writes such a member a second time).
+    fn is_member(&self, member: &str) -> bool;
+
+    /// Takes the members of `tag`'s body out of `extra` and reads the body.
+    fn take<E: serde::de::Error>(tag: Self::Tag, extra: &mut crate::JsonObject) -> Result<Self, E>;
+
+    /// Writes the body's members into the envelope's map.
+    fn serialize_members<M: serde::ser::SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+
+    /// The all-errors check of the tag member's value.
+    fn check_tag(value: &serde_json::Value, at: &crate::Pointer, report: &mut crate::Report);
+
+    /// The all-errors check of the body's members of the envelope `object`
+    /// (at `at`), given the tag member's value (`None` when it is absent).
+    fn check_members(
+        tag: Option<&serde_json::Value>,
+        object: &serde_json::Value,
+        at: &crate::Pointer,
+        report: &mut crate::Report,
+    );
+}
+
+/// The JSON Schema side of a [`Flattened`] body (feature `schemars`): the
+/// members every tag has, and one `if {tag: const V} then {...}` branch per
+/// tag value with members of its own.
+#[cfg(feature = "schemars")]
+pub trait FlattenedSchema {
+    /// Adds the members every body has to the envelope's `properties` and
+    /// `required`, and the per-tag branches to `all_of`.
+    fn extend_schema(
+        generator: &mut schemars::SchemaGenerator,
+        properties: &mut serde_json::Map<String, serde_json::Value>,
+        required: &mut Vec<serde_json::Value>,
+        all_of: &mut Vec<serde_json::Value>,
+    );
+}
+
+/// The members `names` of `extra`, taken out of it (absent ones skipped),
+/// as one object: what a [`Flattened`] body reads.
+pub fn take_members(extra: &mut crate::JsonObject, names: &[&str]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for name in names {
+        if let Some(v) = extra.as_map_mut().remove(*name) {
+            out.insert((*name).to_owned(), v);
+        }
+    }
+    serde_json::Value::Object(out)
+}
+
+/// The members `names` of the object `value` (a copy): what a
+/// [`Flattened`] body checks.
+pub fn pick_members(value: &serde_json::Value, names: &[&str]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    if let Some(o) = value.as_object() {
+        for name in names {
+            if let Some(v) = o.get(*name) {
+                out.insert((*name).to_owned(), v.clone());
+            }
+        }
+    }
+    serde_json::Value::Object(out)
+}

@@ -41,6 +41,14 @@
 //!   (the schema's object is open there).
 //! - `#[wire(default)]`: the member may be absent (the field is then
 //!   `Default::default()`); it is always written.
+//! - `#[wire(tagged)]` (with `#[wire(tag = "member")]` on the struct): a
+//!   `mplp_core::wire::Tagged` payload whose type the tag member names.
+//! - `#[wire(tagged, flatten)]` (with `#[wire(tag = "member")]` and an
+//!   `#[wire(extra)]` map): a `mplp_core::wire::Flattened` body whose
+//!   members sit beside the struct's own, typed by the tag member (the
+//!   observability event families, the learning sample families). Members
+//!   the struct does not declare are read into the extra map; the body takes
+//!   its own out of it.
 //! - `#[wire(check = "path")]`: check the member's value with
 //!   `fn(&Value, &Pointer, &mut Report)` instead of the field type's
 //!   `CheckValue` (for a rule the type does not carry by itself).
@@ -86,6 +94,9 @@ enum Kind {
     Default,
     /// `#[wire(tagged)]`: a `Tagged` payload whose type the container's tag decides.
     Tagged,
+    /// `#[wire(tagged, flatten)]`: a `Flattened` body whose members sit
+    /// beside the envelope's, typed by the container's tag.
+    Flat,
 }
 
 struct Field {
@@ -109,6 +120,11 @@ struct Container {
 }
 
 fn option_inner(ty: &Type) -> Option<&Type> {
+    // A type passed through a `macro_rules!` `$t:ty` arrives wrapped in an
+    // invisible group: look inside it.
+    if let Type::Group(g) = ty {
+        return option_inner(&g.elem);
+    }
     let Type::Path(p) = ty else { return None };
     if p.qself.is_some() {
         return None;
@@ -191,6 +207,7 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         let mut extra = false;
         let mut default = false;
         let mut tagged = false;
+        let mut flatten = false;
         let mut check = None;
         for attr in &f.attrs {
             if !attr.path().is_ident("wire") {
@@ -210,13 +227,16 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                 } else if meta.path.is_ident("tagged") {
                     tagged = true;
                     Ok(())
+                } else if meta.path.is_ident("flatten") {
+                    flatten = true;
+                    Ok(())
                 } else if meta.path.is_ident("check") {
                     let s: LitStr = meta.value()?.parse()?;
                     check = Some(s.parse()?);
                     Ok(())
                 } else {
                     Err(meta.error(
-                        "unknown `wire` attribute (expected `rename`, `extra`, `default` or `check`)",
+                        "unknown `wire` attribute (expected `rename`, `extra`, `default`, `tagged`, `flatten` or `check`)",
                     ))
                 }
             })?;
@@ -230,6 +250,13 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             }
             extra_seen = true;
             Kind::Extra
+        } else if tagged && flatten {
+            Kind::Flat
+        } else if flatten {
+            return Err(syn::Error::new_spanned(
+                &ident,
+                "`#[wire(flatten)]` goes with `tagged`: `#[wire(tagged, flatten)]`",
+            ));
         } else if tagged {
             Kind::Tagged
         } else if default {
@@ -267,10 +294,24 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let name_str = name.to_string();
     let typed: Vec<&Field> = fields
         .iter()
-        .filter(|f| !matches!(f.kind, Kind::Extra))
+        .filter(|f| !matches!(f.kind, Kind::Extra | Kind::Flat))
         .collect();
     let extra = fields.iter().find(|f| matches!(f.kind, Kind::Extra));
-    let tagged = fields.iter().find(|f| matches!(f.kind, Kind::Tagged));
+    let tagged = fields
+        .iter()
+        .find(|f| matches!(f.kind, Kind::Tagged | Kind::Flat));
+    let flat = tagged.is_some_and(|f| matches!(f.kind, Kind::Flat));
+    if flat && extra.is_none() {
+        return Err(syn::Error::new_spanned(
+            name,
+            "a `#[wire(tagged, flatten)]` body needs a `#[wire(extra)]` map beside it",
+        ));
+    }
+    let tag_trait = if flat {
+        quote! { #krate::wire::Flattened }
+    } else {
+        quote! { #krate::wire::Tagged }
+    };
     let tag = match (&c.tag, tagged) {
         (Some(t), Some(f)) => Some((t.clone(), f)),
         (None, None) => None,
@@ -320,7 +361,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
     let tag_ty = tag.as_ref().map(|(_, f)| {
         let ty = &f.ty;
-        quote! { <#ty as #krate::wire::Tagged>::Tag }
+        quote! { <#ty as #tag_trait>::Tag }
     });
 
     let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
@@ -344,7 +385,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             }
             Kind::Optional(inner) => quote! { __map.next_value::<#inner>()? },
             Kind::Nullable(inner) => quote! { __map.next_value::<::core::option::Option<#inner>>()? },
-            Kind::Extra | Kind::Tagged => quote! {},
+            Kind::Extra | Kind::Tagged | Kind::Flat => quote! {},
         };
         if matches!(f.kind, Kind::Tagged) {
             return quote! {
@@ -429,10 +470,17 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 let s = slot();
                 quote! { #ident: #s.finish::<__A::Error>(__tag)? }
             }
+            Kind::Flat => quote! { #ident: __flat_body },
             Kind::Optional(_) | Kind::Nullable(_) => {
                 let s = slot();
                 quote! { #ident: #s }
             }
+        }
+    });
+    let flat_take = tagged.filter(|_| flat).map(|f| {
+        let ty = &f.ty;
+        quote! {
+            let __flat_body = <#ty as #krate::wire::Flattened>::take::<__A::Error>(::core::clone::Clone::clone(&__tag), &mut __extra)?;
         }
     });
     let expecting = format!("a JSON object (an MPLP `{name_str}`)");
@@ -455,7 +503,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let tag_entry = tag.as_ref().map(|(t, f)| {
         let ty = &f.ty;
         let ident = &f.ident;
-        quote! { __s.serialize_entry(#t, &<#ty as #krate::wire::Tagged>::tag(&self.#ident))?; }
+        quote! { __s.serialize_entry(#t, &<#ty as #tag_trait>::tag(&self.#ident))?; }
     });
     let ser_body = {
         let first = if tag_before_all {
@@ -463,10 +511,14 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         } else {
             None
         };
-        let entries = typed.iter().map(|f| {
+        let entries = fields.iter().filter(|f| !matches!(f.kind, Kind::Extra)).map(|f| {
             let ident = &f.ident;
             let member = &f.name;
             let entry = match &f.kind {
+                Kind::Flat => {
+                    let ty = &f.ty;
+                    quote! { <#ty as #krate::wire::Flattened>::serialize_members(&self.#ident, __s)?; }
+                }
                 Kind::Required | Kind::Default => {
                     quote! { __s.serialize_entry(#member, &self.#ident)?; }
                 }
@@ -492,30 +544,33 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             };
             quote! { #entry #tag_here }
         });
+        let flat_skip = tagged.filter(|_| flat).map(|f| {
+            let ty = &f.ty;
+            let ident = &f.ident;
+            quote! { && !<#ty as #krate::wire::Flattened>::is_member(&self.#ident, __k.as_str()) }
+        });
         let extra_entries = extra.map(|f| {
             let ident = &f.ident;
             quote! {
                 for (__k, __v) in self.#ident.iter() {
-                    if !__FIELDS.contains(&__k.as_str()) {
+                    if !__FIELDS.contains(&__k.as_str()) #flat_skip {
                         __s.serialize_entry(__k, __v)?;
                     }
                 }
             }
         });
         quote! {
-            use #krate::__private::serde::ser::SerializeMap as _;
-            let mut __s = __serializer.serialize_map(::core::option::Option::None)?;
             #first
             #(#entries)*
             #extra_entries
-            __s.end()
+            ::core::result::Result::Ok(())
         }
     };
 
     // ---------------------------------------------------------------- check
     let tag_check = tag.as_ref().map(|(t, f)| {
         let ty = &f.ty;
-        quote! { let __tag_v = __o.required_with(#t, <#ty as #krate::wire::Tagged>::check_tag); }
+        quote! { let __tag_v = __o.required_with(#t, <#ty as #tag_trait>::check_tag); }
     });
     let checks = typed.iter().map(|f| {
         let member = &f.name;
@@ -540,7 +595,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             (Kind::Nullable(inner), None) => {
                 quote! { let _ = __o.optional::<::core::option::Option<#inner>>(#member); }
             }
-            (Kind::Extra, _) => quote! {},
+            (Kind::Extra | Kind::Flat, _) => quote! {},
         };
         let tag_here = if tag_after_here(f) { tag_check.clone() } else { None };
         quote! { #check #tag_here }
@@ -557,6 +612,11 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     };
     let payload_check = tag.as_ref().map(|(_, f)| {
         let ty = &f.ty;
+        if flat {
+            return quote! {
+                <#ty as #krate::wire::Flattened>::check_members(__tag_v, __value, __at, __report);
+            };
+        }
         quote! {
             if let ::core::option::Option::Some(__t) = __tag_v {
                 <#ty as #krate::wire::Tagged>::check_payload(__t, __payload_v, __at, __report);
@@ -581,7 +641,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             Kind::Optional(inner) => quote! { #inner },
             Kind::Nullable(inner) => quote! { ::core::option::Option<#inner> },
             Kind::Tagged => quote! { #krate::JsonObject },
-            Kind::Extra => quote! { () },
+            Kind::Extra | Kind::Flat => quote! { () },
         };
         quote! {
             __props.insert(::std::string::String::from(#member), __serde_json::Value::from(__gen.subschema_for::<#ty>()));
@@ -589,6 +649,12 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     });
     let additional = extra.is_none();
     let schema_id = format!("::{name_str}");
+    let flat_schema = tagged.filter(|_| flat).map(|f| {
+        let ty = &f.ty;
+        quote! {
+            <#ty as #krate::wire::FlattenedSchema>::extend_schema(__gen, &mut __props, &mut __required, &mut __all_of);
+        }
+    });
 
     Ok(quote! {
         const _: () = {
@@ -646,6 +712,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                         }
                     }
                     #tag_finish
+                    #flat_take
                     ::core::result::Result::Ok(#name {
                         #(#finish,)*
                     })
@@ -670,9 +737,18 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 }
             }
 
+            impl #krate::wire::SerializeMembers for #name {
+                fn serialize_members<__M: __serde::ser::SerializeMap>(&self, __s: &mut __M) -> ::core::result::Result<(), __M::Error> {
+                    #ser_body
+                }
+            }
+
             impl __serde::Serialize for #name {
                 fn serialize<__S: __serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                    #ser_body
+                    use __serde::ser::SerializeMap as _;
+                    let mut __s = __serializer.serialize_map(::core::option::Option::None)?;
+                    <Self as #krate::wire::SerializeMembers>::serialize_members(self, &mut __s)?;
+                    __s.end()
                 }
             }
 
@@ -700,13 +776,18 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                     let mut __props = __serde_json::Map::new();
                     #tag_prop
                     #(#props)*
+                    #[allow(unused_mut)]
+                    let mut __required: ::std::vec::Vec<__serde_json::Value> = ::std::vec![#(__serde_json::Value::from(#required_names)),*];
+                    #[allow(unused_mut)]
+                    let mut __all_of: ::std::vec::Vec<__serde_json::Value> = ::std::vec::Vec::new();
+                    #flat_schema
                     let mut __m = __serde_json::Map::new();
                     __m.insert(::std::string::String::from("type"), __serde_json::Value::from("object"));
                     __m.insert(::std::string::String::from("properties"), __serde_json::Value::Object(__props));
-                    __m.insert(
-                        ::std::string::String::from("required"),
-                        __serde_json::Value::Array(::std::vec![#(__serde_json::Value::from(#required_names)),*]),
-                    );
+                    __m.insert(::std::string::String::from("required"), __serde_json::Value::Array(__required));
+                    if !__all_of.is_empty() {
+                        __m.insert(::std::string::String::from("allOf"), __serde_json::Value::Array(__all_of));
+                    }
                     if #additional {
                         __m.insert(::std::string::String::from("additionalProperties"), __serde_json::Value::Bool(false));
                     }

@@ -2,20 +2,25 @@
 //! and the family schemas).
 //!
 //! The generic core envelope allows additional members: a [`CoreEvent`]
-//! keeps them, in order, in [`CoreEvent::extensions`]. The three families
-//! with their own schema get typed fields ([`CoreBody`]).
+//! keeps them in [`CoreEvent::extensions`]. The three families with their
+//! own schema get typed fields ([`CoreBody`]), which sit beside the
+//! envelope's members on the wire: the body is declared with
+//! `#[wire(tagged, flatten)]` and `event_family` as its tag
+//! ([`mplp_core::wire::Flattened`]).
+//!
+//! The observability invariants (`observability-invariants.yaml`) are the
+//! rules of [`crate::rules`] named `obs_*`: those JSON Schema already says
+//! (enums, date-times) are reported with the schema rule id; the stricter
+//! ones (UUID **v4** ids, non-blank `event_type` and `stage_id`) are checked
+//! by [`Document::check_rules`] with their canonical ids.
 
-use std::fmt;
-
-use mplp_core::check::{CheckValue, ObjectCheck};
-use mplp_core::{Document, JsonObject, Pointer, Report, StrictValue, Timestamp};
-use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use mplp_core::check::CheckValue;
+use mplp_core::wire::{Flattened, SerializeMembers, pick_members, take_members};
+use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp, Wire};
 use serde_json::Value;
 
 use crate::SchemaUuid;
-use crate::payload::Key;
+use crate::rules::*;
 
 mplp_core::wire_enum! {
     /// The twelve event families of the MPLP v1.0.0 event taxonomy
@@ -167,8 +172,9 @@ impl From<GenericFamily> for CoreFamily {
     }
 }
 
-/// The fields of a `graph_update` event (`mplp-graph-update-event.schema.json`).
-#[derive(Clone, Debug, PartialEq)]
+/// The fields of a `graph_update` event (`mplp-graph-update-event.schema.json`),
+/// written beside the envelope's members.
+#[derive(Clone, Debug, PartialEq, Wire)]
 #[non_exhaustive]
 pub struct GraphUpdate {
     /// UUID of the graph that changed.
@@ -184,7 +190,7 @@ pub struct GraphUpdate {
 }
 
 /// The fields of a `runtime_execution` event (`mplp-runtime-execution-event.schema.json`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Wire)]
 #[non_exhaustive]
 pub struct RuntimeExecution {
     /// UUID of the execution reported on.
@@ -198,7 +204,7 @@ pub struct RuntimeExecution {
 }
 
 /// The fields of a `pipeline_stage` event (`mplp-pipeline-stage-event.schema.json`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Wire)]
 #[non_exhaustive]
 pub struct PipelineStage {
     /// UUID of the pipeline run.
@@ -266,6 +272,7 @@ impl PipelineStage {
 
 /// The family of a [`CoreEvent`] with its family-specific fields.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum CoreBody {
     /// `graph_update`.
     GraphUpdate(GraphUpdate),
@@ -289,50 +296,108 @@ impl CoreBody {
     }
 }
 
-/// Top-level members that no schema names (`additionalProperties: true` in
-/// the core schema): kept in their order and written back after the known ones.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Extensions(Vec<(String, Value)>);
+/// The members a family adds to the envelope: the `FIELDS` of its
+/// declaration (none for the nine generic families).
+pub fn family_members(family: CoreFamily) -> &'static [&'static str] {
+    match family {
+        CoreFamily::GraphUpdate => GraphUpdate::FIELDS,
+        CoreFamily::RuntimeExecution => RuntimeExecution::FIELDS,
+        CoreFamily::PipelineStage => PipelineStage::FIELDS,
+        _ => &[],
+    }
+}
 
-impl Extensions {
-    /// No extensions.
-    pub fn new() -> Self {
-        Extensions(Vec::new())
+fn read<T: Wire, E: serde::de::Error>(v: Value) -> Result<T, E> {
+    T::deserialize_unchecked(v).map_err(E::custom)
+}
+
+impl Flattened for CoreBody {
+    type Tag = CoreFamily;
+
+    fn tag(&self) -> CoreFamily {
+        self.family()
     }
 
-    /// The value of an extension member.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    fn is_member(&self, member: &str) -> bool {
+        family_members(self.family()).contains(&member)
     }
 
-    /// Sets a member (replacing it in place, or appending it); returns the old value.
-    pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Value>) -> Option<Value> {
-        let key = key.into();
-        let value = value.into();
-        match self.0.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => Some(std::mem::replace(v, value)),
-            None => {
-                self.0.push((key, value));
-                None
-            }
+    fn take<E: serde::de::Error>(tag: CoreFamily, extra: &mut JsonObject) -> Result<Self, E> {
+        let members = take_members(extra, family_members(tag));
+        Ok(match tag {
+            CoreFamily::GraphUpdate => CoreBody::GraphUpdate(read(members)?),
+            CoreFamily::RuntimeExecution => CoreBody::RuntimeExecution(read(members)?),
+            CoreFamily::PipelineStage => CoreBody::PipelineStage(read(members)?),
+            other => match GenericFamily::from_wire(other.as_str()) {
+                Some(g) => CoreBody::Generic(g),
+                None => return Err(E::custom("an event family without a body type")),
+            },
+        })
+    }
+
+    fn serialize_members<M: serde::ser::SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        match self {
+            CoreBody::GraphUpdate(b) => b.serialize_members(map),
+            CoreBody::RuntimeExecution(b) => b.serialize_members(map),
+            CoreBody::PipelineStage(b) => b.serialize_members(map),
+            CoreBody::Generic(_) => Ok(()),
         }
     }
 
-    /// The members, in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
+        CoreFamily::check_value(value, at, report);
     }
 
-    /// The number of members.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// True when there is none.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+    fn check_members(tag: Option<&Value>, object: &Value, at: &Pointer, report: &mut Report) {
+        let Some(family) = tag.and_then(Value::as_str).and_then(CoreFamily::from_wire) else {
+            return;
+        };
+        let members = pick_members(object, family_members(family));
+        match family {
+            CoreFamily::GraphUpdate => GraphUpdate::check_value(&members, at, report),
+            CoreFamily::RuntimeExecution => RuntimeExecution::check_value(&members, at, report),
+            CoreFamily::PipelineStage => PipelineStage::check_value(&members, at, report),
+            _ => {}
+        }
     }
 }
+
+#[cfg(feature = "schemars")]
+impl mplp_core::wire::FlattenedSchema for CoreBody {
+    fn extend_schema(
+        generator: &mut schemars::SchemaGenerator,
+        _properties: &mut serde_json::Map<String, Value>,
+        _required: &mut Vec<Value>,
+        all_of: &mut Vec<Value>,
+    ) {
+        // In the order of `CoreFamily::ALL`.
+        let branches = [
+            (
+                CoreFamily::PipelineStage,
+                <PipelineStage as schemars::JsonSchema>::json_schema(generator),
+            ),
+            (
+                CoreFamily::GraphUpdate,
+                <GraphUpdate as schemars::JsonSchema>::json_schema(generator),
+            ),
+            (
+                CoreFamily::RuntimeExecution,
+                <RuntimeExecution as schemars::JsonSchema>::json_schema(generator),
+            ),
+        ];
+        for (family, schema) in branches {
+            all_of.push(crate::schema::tag_branch(
+                "event_family",
+                family.as_str(),
+                schema,
+            ));
+        }
+    }
+}
+
+/// Top-level members that no schema names (`additionalProperties: true` in
+/// the core schema), kept and written back after the known ones.
+pub type Extensions = JsonObject;
 
 /// An observability event of the event taxonomy (`mplp-event-core.schema.json`,
 /// and the family schemas for `graph_update`, `runtime_execution` and
@@ -348,10 +413,12 @@ impl Extensions {
 /// assert_eq!(back.extensions.get("x-origin"), Some(&serde_json::json!("cli")));
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Wire)]
+#[wire(document, tag = "event_family", tag_after = "event_type")]
 #[non_exhaustive]
 pub struct CoreEvent {
-    /// UUID naming this event (`format: uuid`).
+    /// UUID naming this event (`format: uuid`; the invariant
+    /// `obs_event_id_is_uuid` wants a version 4 UUID).
     pub event_id: SchemaUuid,
     /// Finer-grained name within the family, e.g. `pipeline_stage_completed`.
     pub event_type: String,
@@ -359,11 +426,14 @@ pub struct CoreEvent {
     pub timestamp: Timestamp,
     /// UUID of the project the event concerns.
     pub project_id: Option<SchemaUuid>,
+    /// The family (written as `event_family`), with its own fields for the
+    /// three families with a schema (written beside the envelope's members).
+    #[wire(tagged, flatten)]
+    pub body: CoreBody,
     /// Family-specific event data.
     pub payload: Option<JsonObject>,
-    /// The family, with its own fields for the three families with a schema.
-    pub body: CoreBody,
-    /// Every other top-level member, in order.
+    /// Every other top-level member.
+    #[wire(extra)]
     pub extensions: Extensions,
 }
 
@@ -375,8 +445,8 @@ impl CoreEvent {
             event_type: event_type.into(),
             timestamp: Timestamp::now(),
             project_id: None,
-            payload: None,
             body,
+            payload: None,
             extensions: Extensions::new(),
         }
     }
@@ -387,286 +457,96 @@ impl CoreEvent {
     }
 }
 
-pub(crate) const CORE_FIELDS: &[&str] = &[
-    "event_id",
-    "event_type",
-    "event_family",
-    "timestamp",
-    "project_id",
-    "payload",
-];
+/// True for a UUID of version 4 and the RFC 4122 variant, in either case
+/// (the invariants' `uuid-v4` rule).
+pub(crate) fn is_v4(u: &SchemaUuid) -> bool {
+    u.as_uuid().get_version_num() == 4 && u.as_uuid().get_variant() == uuid::Variant::RFC4122
+}
 
-pub(crate) fn family_fields(f: CoreFamily) -> &'static [&'static str] {
-    match f {
-        CoreFamily::GraphUpdate => &[
-            "graph_id",
-            "update_kind",
-            "node_delta",
-            "edge_delta",
-            "source_module",
-        ],
-        CoreFamily::RuntimeExecution => {
-            &["execution_id", "executor_kind", "executor_role", "status"]
-        }
-        CoreFamily::PipelineStage => &[
-            "pipeline_id",
-            "stage_id",
-            "stage_name",
-            "stage_status",
-            "stage_order",
-        ],
-        _ => &[],
+/// True for a string with a character that is not white space (the
+/// invariants' `non-empty-string` rule).
+pub(crate) fn is_non_blank(s: &str) -> bool {
+    !s.trim().is_empty()
+}
+
+pub(crate) fn require_v4(
+    u: &SchemaUuid,
+    pointer: &str,
+    rule: mplp_core::Rule,
+    report: &mut Report,
+) {
+    if !is_v4(u) {
+        report.error(
+            pointer,
+            rule,
+            format!(
+                "expected a version 4 UUID, found `{u}` (version {})",
+                u.as_uuid().get_version_num()
+            ),
+        );
     }
 }
 
-impl Serialize for CoreEvent {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("event_id", &self.event_id)?;
-        m.serialize_entry("event_type", &self.event_type)?;
-        m.serialize_entry("event_family", &self.family())?;
-        m.serialize_entry("timestamp", &self.timestamp)?;
-        if let Some(p) = &self.project_id {
-            m.serialize_entry("project_id", p)?;
-        }
-        match &self.body {
-            CoreBody::GraphUpdate(g) => {
-                m.serialize_entry("graph_id", &g.graph_id)?;
-                m.serialize_entry("update_kind", &g.update_kind)?;
-                m.serialize_entry("node_delta", &g.node_delta)?;
-                m.serialize_entry("edge_delta", &g.edge_delta)?;
-                if let Some(v) = &g.source_module {
-                    m.serialize_entry("source_module", v)?;
-                }
-            }
-            CoreBody::RuntimeExecution(r) => {
-                m.serialize_entry("execution_id", &r.execution_id)?;
-                m.serialize_entry("executor_kind", &r.executor_kind)?;
-                if let Some(v) = &r.executor_role {
-                    m.serialize_entry("executor_role", v)?;
-                }
-                m.serialize_entry("status", &r.status)?;
-            }
-            CoreBody::PipelineStage(p) => {
-                m.serialize_entry("pipeline_id", &p.pipeline_id)?;
-                m.serialize_entry("stage_id", &p.stage_id)?;
-                if let Some(v) = &p.stage_name {
-                    m.serialize_entry("stage_name", v)?;
-                }
-                m.serialize_entry("stage_status", &p.stage_status)?;
-                if let Some(v) = &p.stage_order {
-                    m.serialize_entry("stage_order", v)?;
-                }
-            }
-            CoreBody::Generic(_) => {}
-        }
-        if let Some(p) = &self.payload {
-            m.serialize_entry("payload", p)?;
-        }
-        let family = family_fields(self.family());
-        for (k, v) in self.extensions.iter() {
-            if !CORE_FIELDS.contains(&k) && !family.contains(&k) {
-                m.serialize_entry(k, v)?;
-            }
-        }
-        m.end()
-    }
-}
-
-/// The members of an object in order, refusing duplicate keys.
-struct Entries(Vec<(String, Value)>);
-
-impl<'de> Deserialize<'de> for Entries {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Entries;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an event object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
-                let mut v: Vec<(String, Value)> = Vec::new();
-                while let Some(Key(k)) = map.next_key()? {
-                    if v.iter().any(|(x, _)| *x == k) {
-                        return Err(de::Error::custom(format_args!(
-                            "duplicate key `{k}`: an object must not name a key twice"
-                        )));
-                    }
-                    let StrictValue(value) = map.next_value()?;
-                    v.push((k.into_owned(), value));
-                }
-                Ok(Entries(v))
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-
-fn take_field<T: DeserializeOwned, E: de::Error>(
-    entries: &mut Vec<(String, Value)>,
-    key: &'static str,
-) -> Result<Option<T>, E> {
-    match entries.iter().position(|(k, _)| k == key) {
-        None => Ok(None),
-        Some(i) => {
-            let (_, v) = entries.remove(i);
-            T::deserialize(v)
-                .map(Some)
-                .map_err(|e| E::custom(format_args!("`{key}`: {e}")))
-        }
-    }
-}
-
-fn need<T, E: de::Error>(v: Option<T>, key: &'static str) -> Result<T, E> {
-    v.ok_or_else(|| E::missing_field(key))
-}
-
-fn integer<E: de::Error>(v: Option<Value>, key: &'static str) -> Result<Option<Value>, E> {
-    // `integer` fields refuse fractions, as mplp-core's check does.
-    match &v {
-        Some(Value::Number(n)) if !(n.is_i64() || n.is_u64()) => Err(E::custom(format_args!(
-            "`{key}`: expected an integer written without a fraction or exponent"
-        ))),
-        _ => Ok(v),
-    }
-}
-
-impl<'de> Deserialize<'de> for CoreEvent {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let Entries(mut e) = Entries::deserialize(d)?;
-        let event_id = need(
-            take_field::<SchemaUuid, D::Error>(&mut e, "event_id")?,
-            "event_id",
-        )?;
-        let event_type = need(
-            take_field::<String, D::Error>(&mut e, "event_type")?,
-            "event_type",
-        )?;
-        let family = need(
-            take_field::<CoreFamily, D::Error>(&mut e, "event_family")?,
-            "event_family",
-        )?;
-        let timestamp = need(
-            take_field::<Timestamp, D::Error>(&mut e, "timestamp")?,
-            "timestamp",
-        )?;
-        let project_id = take_field::<SchemaUuid, D::Error>(&mut e, "project_id")?;
-        let payload = take_field::<JsonObject, D::Error>(&mut e, "payload")?;
-        let body = match family {
-            CoreFamily::GraphUpdate => {
-                for k in ["node_delta", "edge_delta"] {
-                    let v = e.iter().find(|(x, _)| x == k).map(|(_, v)| v.clone());
-                    integer::<D::Error>(v, k)?;
-                }
-                CoreBody::GraphUpdate(GraphUpdate {
-                    graph_id: need(take_field(&mut e, "graph_id")?, "graph_id")?,
-                    update_kind: need(take_field(&mut e, "update_kind")?, "update_kind")?,
-                    node_delta: need(take_field(&mut e, "node_delta")?, "node_delta")?,
-                    edge_delta: need(take_field(&mut e, "edge_delta")?, "edge_delta")?,
-                    source_module: take_field(&mut e, "source_module")?,
-                })
-            }
-            CoreFamily::RuntimeExecution => CoreBody::RuntimeExecution(RuntimeExecution {
-                execution_id: need(take_field(&mut e, "execution_id")?, "execution_id")?,
-                executor_kind: need(take_field(&mut e, "executor_kind")?, "executor_kind")?,
-                executor_role: take_field(&mut e, "executor_role")?,
-                status: need(take_field(&mut e, "status")?, "status")?,
-            }),
-            CoreFamily::PipelineStage => {
-                let v = e
-                    .iter()
-                    .find(|(x, _)| x == "stage_order")
-                    .map(|(_, v)| v.clone());
-                integer::<D::Error>(v, "stage_order")?;
-                CoreBody::PipelineStage(PipelineStage {
-                    pipeline_id: need(take_field(&mut e, "pipeline_id")?, "pipeline_id")?,
-                    stage_id: need(take_field(&mut e, "stage_id")?, "stage_id")?,
-                    stage_name: take_field(&mut e, "stage_name")?,
-                    stage_status: need(take_field(&mut e, "stage_status")?, "stage_status")?,
-                    stage_order: take_field(&mut e, "stage_order")?,
-                })
-            }
-            other => match GenericFamily::from_wire(other.as_str()) {
-                Some(g) => CoreBody::Generic(g),
-                None => return Err(de::Error::custom("unreachable family")),
-            },
-        };
-        Ok(CoreEvent {
-            event_id,
-            event_type,
-            timestamp,
-            project_id,
-            payload,
-            body,
-            extensions: Extensions(e),
-        })
-    }
-}
-
-impl CheckValue for CoreEvent {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        let Some(mut o) = ObjectCheck::new(value, at, report) else {
-            return;
-        };
-        o.required::<SchemaUuid>("event_id");
-        o.required::<String>("event_type");
-        let family = o.required::<CoreFamily>("event_family");
-        o.required::<Timestamp>("timestamp");
-        o.optional::<SchemaUuid>("project_id");
-        o.optional::<JsonObject>("payload");
-        let int = |min: Option<i64>| {
-            move |v: &Value, at: &Pointer, r: &mut Report| {
-                mplp_core::check::check_integer(v, at, r, min);
-                if let Some(n) = v.as_u64() {
-                    if n > i64::MAX as u64 && min.is_none() {
-                        mplp_core::check::type_error(v, at, r, "an integer that fits in 64 bits");
-                    }
-                }
-            }
-        };
-        match family
-            .and_then(Value::as_str)
-            .and_then(CoreFamily::from_wire)
-        {
-            Some(CoreFamily::GraphUpdate) => {
-                o.required::<SchemaUuid>("graph_id");
-                o.required::<UpdateKind>("update_kind");
-                o.required_with("node_delta", int(None));
-                o.required_with("edge_delta", int(None));
-                o.optional::<String>("source_module");
-            }
-            Some(CoreFamily::RuntimeExecution) => {
-                o.required::<SchemaUuid>("execution_id");
-                o.required::<ExecutorKind>("executor_kind");
-                o.optional::<String>("executor_role");
-                o.required::<ExecutionStatus>("status");
-            }
-            Some(CoreFamily::PipelineStage) => {
-                o.required::<SchemaUuid>("pipeline_id");
-                o.required::<String>("stage_id");
-                o.optional::<String>("stage_name");
-                o.required::<StageStatus>("stage_status");
-                o.optional_with("stage_order", int(Some(0)));
-            }
-            _ => {}
-        }
-        o.allow_unknown();
-    }
-}
-
-// The envelope is read by a hand-written visitor (the payload's type depends
-// on `event_type`, which may come after it); `Wire` exposes it like the
-// derived objects.
-impl mplp_core::Wire for CoreEvent {
-    const NAME: &'static str = "CoreEvent";
-    const FIELDS: &'static [&'static str] = CORE_FIELDS;
-    const REQUIRED: &'static [&'static str] =
-        &["event_id", "event_family", "event_type", "timestamp"];
-    fn deserialize_unchecked<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <Self as Deserialize>::deserialize(d)
+pub(crate) fn require_non_blank(
+    s: &str,
+    pointer: &str,
+    rule: mplp_core::Rule,
+    report: &mut Report,
+) {
+    if !is_non_blank(s) {
+        report.error(
+            pointer,
+            rule,
+            format!("expected a non-blank string, found {s:?}"),
+        );
     }
 }
 
 impl Document for CoreEvent {
     const KIND: &'static str = "event";
+
+    /// The observability invariants beyond the schema: `obs_event_id_is_uuid`,
+    /// `obs_event_type_non_empty`, and per family `obs_graph_event_has_graph_id`,
+    /// `obs_runtime_event_has_execution_id`, `obs_pipeline_event_has_pipeline_id`,
+    /// `obs_pipeline_stage_id_non_empty`.
+    fn check_rules(&self, report: &mut Report) {
+        require_v4(&self.event_id, "/event_id", OBS_EVENT_ID_IS_UUID, report);
+        require_non_blank(
+            &self.event_type,
+            "/event_type",
+            OBS_EVENT_TYPE_NON_EMPTY,
+            report,
+        );
+        match &self.body {
+            CoreBody::GraphUpdate(g) => {
+                require_v4(
+                    &g.graph_id,
+                    "/graph_id",
+                    OBS_GRAPH_EVENT_HAS_GRAPH_ID,
+                    report,
+                );
+            }
+            CoreBody::RuntimeExecution(r) => require_v4(
+                &r.execution_id,
+                "/execution_id",
+                OBS_RUNTIME_EVENT_HAS_EXECUTION_ID,
+                report,
+            ),
+            CoreBody::PipelineStage(p) => {
+                require_v4(
+                    &p.pipeline_id,
+                    "/pipeline_id",
+                    OBS_PIPELINE_EVENT_HAS_PIPELINE_ID,
+                    report,
+                );
+                require_non_blank(
+                    &p.stage_id,
+                    "/stage_id",
+                    OBS_PIPELINE_STAGE_ID_NON_EMPTY,
+                    report,
+                );
+            }
+            CoreBody::Generic(_) => {}
+        }
+    }
 }

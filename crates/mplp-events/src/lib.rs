@@ -16,13 +16,22 @@
 //!
 //! - [`MapEvent`] (KIND `map-event`), [`SaEvent`] (`sa-event`) and
 //!   [`CoreEvent`] (`event`) implement [`mplp_core::Document`].
+//! - [`learning`]: learning samples, [`learning::LearningSample`]
+//!   (`learning-sample`, typed by `sample_family`) and
+//!   [`learning::CommonLearningSample`] (`common-learning-sample`).
+//! - [`integration`]: [`integration::ToolEvent`], [`integration::FileUpdateEvent`],
+//!   [`integration::GitEvent`], [`integration::CiEvent`].
+//! - [`formats`]: `format: uri`, `format: email` and bounded numbers.
 //! - [`log`]: NDJSON logs as streams ([`log::LogReader`], [`log::LogWriter`],
 //!   and [`log::EventSink`], the SDK's one sink trait).
 //! - [`validate`]: the streaming validators behind
 //!   [`validate::validate_map_log`] and [`validate::validate_sa_log`] (also
 //!   re-exported from [`log`]).
 //! - [`rules`]: the rules reported beyond the schema rules, each declared once
-//!   with its severity per profile and its source ([`rules::RULES`]).
+//!   with its severity per profile and its source ([`rules::RULES`]), and the
+//!   observability, learning and integration invariants with their canonical
+//!   ids ([`rules::OBS_RULES`], [`rules::LEARNING_RULES`],
+//!   [`rules::INTEGRATION_RULES`]).
 //! - [`unique_ids`]: repeated `event_id`s in a log (`log_unique_event_ids`),
 //!   exact within a bounded window.
 //!
@@ -62,21 +71,24 @@
 //!   may interleave sessions. A session has exactly one `MAPSessionStarted`
 //!   (first), one `MAPRolesAssigned` (before any other event), one
 //!   `MAPSessionCompleted` (last).
-//! - **JSON Schema** (feature `schemars`): [`MapEvent`], [`SaEvent`] and
-//!   [`CoreEvent`] implement `schemars::JsonSchema` by hand, describing the
-//!   envelope exactly as the `Deserialize` impls accept it (required
-//!   members, `additionalProperties: false` for MAP and SA, `format: uuid`,
-//!   `format: date-time`, enums from the event type lists); `payload` is an
-//!   object there, since the typed payloads are SDK rules. `CoreEvent`'s
-//!   three typed families are `if`/`then` branches on `event_family`.
+//! - **JSON Schema** (feature `schemars`): every event type's
+//!   `schemars::JsonSchema` comes from its `#[derive(Wire)]` declaration,
+//!   describing the envelope exactly as `Deserialize` accepts it; `payload`
+//!   is an object there, since the typed payloads are SDK rules.
+//!   `CoreEvent`'s three typed families and `LearningSample`'s two typed
+//!   families are `if`/`then` branches on the tag member.
 //! - **Round trips** are exact as JSON values; the envelope and typed
 //!   payload members keep the order the SDK writes (the seed's and examples'
-//!   order). Free-form objects (`extra`, `result`, `response`, ...) are
+//!   order). Free-form objects (`extra`, `extensions`, `result`, `response`, ...) are
 //!   `serde_json` maps, whose keys come back sorted unless serde_json's
 //!   `preserve_order` feature is on.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod core_event;
+pub mod formats;
+pub mod integration;
+mod invariants;
+pub mod learning;
 pub mod log;
 pub mod map;
 mod payload;

@@ -6,37 +6,9 @@
 //! SDK types must have the right type. Every other member is kept in
 //! `extra` and written back unchanged.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use mplp_core::{Pointer, Report, Rule, Violation};
-use serde::Deserializer;
-use serde::de::{self, Visitor};
-
-/// An object key, borrowed from the input when possible.
-pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
 
 /// The rule ids a payload check reports, per profile.
 pub(crate) struct PayloadRules {

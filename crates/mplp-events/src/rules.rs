@@ -8,6 +8,8 @@
 
 use mplp_core::rules::Source;
 
+pub use crate::invariants::*;
+
 mplp_core::declare_rules! {
     /// Every rule of this module, in declaration order.
     pub const RULES;
@@ -255,7 +257,14 @@ mplp_core::declare_rules! {
 /// ```
 /// let ids: Vec<_> = mplp_events::rules::rules().map(|r| r.rule.as_str()).collect();
 /// assert!(ids.contains(&"map_turn_completion_matches_dispatch"));
+/// assert!(ids.contains(&"obs_event_id_is_uuid"));
+/// assert!(ids.contains(&"learning_delta_risk_valid"));
+/// assert!(ids.contains(&"integration_ci_run_id_non_empty"));
 /// ```
 pub fn rules() -> impl Iterator<Item = &'static mplp_core::rules::RuleInfo> {
-    RULES.iter()
+    RULES
+        .iter()
+        .chain(OBS_RULES)
+        .chain(LEARNING_RULES)
+        .chain(INTEGRATION_RULES)
 }

@@ -1,166 +1,60 @@
-//! `schemars::JsonSchema` for the observability event envelope (feature
-//! `schemars`), and tests of the MAP and SA envelope schemas.
+//! `schemars::JsonSchema` helpers (feature `schemars`), and tests of the
+//! envelope schemas.
 //!
-//! The MAP and SA envelopes are declared with `#[derive(Wire)]` (the event
-//! type is the payload's tag), which writes their schema. `CoreEvent` has
-//! hand-written serde (the observability family picks the typed fields), so
-//! its schema is written by hand too - but from the Rust sources of truth,
-//! so that `cargo xtask schema-check` catches drift:
-//!
-//! - the members and their order are the type's `FIELDS` (MAP, SA) or the
-//!   core and family member lists the `Serialize` impl writes (core events);
-//! - each member's schema is its Rust type's own `JsonSchema`
-//!   (`generator.subschema_for::<T>()`): `SchemaUuid`, `SessionId` and `SaId`
-//!   say `format: uuid`, `Timestamp` says `format: date-time`, the event type
-//!   and family enums are generated from the `wire_enum!` name lists
-//!   (`MapEventType::NAMES`, ...), integers carry their Rust range;
-//! - `required` is what the `Deserialize` impl refuses to do without, and
-//!   `additionalProperties: false` is written exactly where it refuses
-//!   unknown members (MAP and SA envelopes; the core envelope keeps them in
-//!   `CoreEvent::extensions`). Unit tests below pin both against serde.
-//!
-//! **Payloads.** The schema describes the *envelope*: `payload` is an object
-//! (`{"type": "object"}`, as the canonical schemas say). The SDK's typed
-//! payloads ([`crate::map::MapPayload`], [`crate::sa::SaPayload`]) - which
-//! members a payload must have for a given event type, and their types -
-//! are SDK-level rules reported as `map_payload_*` / `sa_payload_*`, not
-//! JSON Schema rules; they are deliberately left out of the schema (the
-//! differential check of xtask filters those rule ids for the same reason).
-//!
-//! **Core event families.** `CoreEvent` reads the three families that have
-//! their own schema (`graph_update`, `runtime_execution`, `pipeline_stage`)
-//! with typed, partly required members. The schema says so with one
-//! `if {event_family: const F} then {members of F}` per family, inside a
-//! top-level `allOf`. xtask compares the schema without those conditionals
-//! with `mplp-event-core.schema.json`, and each family's `then` merged into
-//! the envelope with the family's schema.
+//! Every event type is declared with `#[derive(Wire)]`, which writes its
+//! schema. The MAP and SA envelopes type their `payload` by `event_type`
+//! (the schema says `payload` is an object: the typed payloads are SDK
+//! rules, `map_payload_*` / `sa_payload_*`). `CoreEvent` and
+//! `LearningSample` carry a body whose members sit beside the envelope's,
+//! typed by a tag member (`event_family`, `sample_family`): their schema
+//! says so with one `if {tag: const V} then {members of V}` per tag value
+//! with members of its own, inside a top-level `allOf` ([`tag_branch`]).
+//! xtask compares the schema without those conditionals with the base
+//! schema (`mplp-event-core`, `mplp-learning-sample-core`), and each
+//! branch merged into the envelope with that value's own schema.
 
-use std::borrow::Cow;
+use schemars::Schema;
+use serde_json::Value;
 
-use mplp_core::{JsonObject, Timestamp};
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-use serde_json::{Map, Value};
-
-use crate::SchemaUuid;
-use crate::core_event::{
-    CoreEvent, CoreFamily, ExecutionStatus, ExecutorKind, StageStatus, UpdateKind,
-};
-
-/// One member of an object: name, schema, required by the `Deserialize` impl.
-type Member = (&'static str, Schema, bool);
-
-/// An object schema with the members in the given order.
-fn object(members: Vec<Member>, additional: bool) -> Schema {
-    let required: Vec<Value> = members
-        .iter()
-        .filter(|(_, _, req)| *req)
-        .map(|(name, _, _)| Value::from(*name))
-        .collect();
-    let properties: Map<String, Value> = members
-        .into_iter()
-        .map(|(name, schema, _)| (name.to_owned(), schema.to_value()))
-        .collect();
-    json_schema!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": additional,
-    })
-}
-
-/// The schema of `T`, for the member list of `kind`'s `FIELDS`; refuses to
-/// describe a member the type does not list, so that the two stay in step.
-fn in_fields(fields: &[&str], name: &'static str, schema: Schema, required: bool) -> Member {
-    debug_assert!(fields.contains(&name), "{name} is not a field");
-    (name, schema, required)
-}
-
-/// The members of the core envelope (`CORE_FIELDS`, in that order).
-pub(crate) fn core_members(g: &mut SchemaGenerator) -> Vec<Member> {
-    let f = crate::core_event::CORE_FIELDS;
-    vec![
-        in_fields(f, "event_id", g.subschema_for::<SchemaUuid>(), true),
-        in_fields(f, "event_type", g.subschema_for::<String>(), true),
-        in_fields(f, "event_family", g.subschema_for::<CoreFamily>(), true),
-        in_fields(f, "timestamp", g.subschema_for::<Timestamp>(), true),
-        in_fields(f, "project_id", g.subschema_for::<SchemaUuid>(), false),
-        in_fields(f, "payload", g.subschema_for::<JsonObject>(), false),
-    ]
-}
-
-/// The typed members of a family with its own schema (`family_fields`
-/// order); empty for the nine generic families.
-pub(crate) fn family_members(family: CoreFamily, g: &mut SchemaGenerator) -> Vec<Member> {
-    let f = crate::core_event::family_fields(family);
-    match family {
-        CoreFamily::GraphUpdate => vec![
-            in_fields(f, "graph_id", g.subschema_for::<SchemaUuid>(), true),
-            in_fields(f, "update_kind", g.subschema_for::<UpdateKind>(), true),
-            in_fields(f, "node_delta", g.subschema_for::<i64>(), true),
-            in_fields(f, "edge_delta", g.subschema_for::<i64>(), true),
-            in_fields(f, "source_module", g.subschema_for::<String>(), false),
-        ],
-        CoreFamily::RuntimeExecution => vec![
-            in_fields(f, "execution_id", g.subschema_for::<SchemaUuid>(), true),
-            in_fields(f, "executor_kind", g.subschema_for::<ExecutorKind>(), true),
-            in_fields(f, "executor_role", g.subschema_for::<String>(), false),
-            in_fields(f, "status", g.subschema_for::<ExecutionStatus>(), true),
-        ],
-        CoreFamily::PipelineStage => vec![
-            in_fields(f, "pipeline_id", g.subschema_for::<SchemaUuid>(), true),
-            in_fields(f, "stage_id", g.subschema_for::<String>(), true),
-            in_fields(f, "stage_name", g.subschema_for::<String>(), false),
-            in_fields(f, "stage_status", g.subschema_for::<StageStatus>(), true),
-            in_fields(f, "stage_order", g.subschema_for::<u64>(), false),
-        ],
-        _ => Vec::new(),
-    }
-}
-
-impl JsonSchema for CoreEvent {
-    fn schema_name() -> Cow<'static, str> {
-        "CoreEvent".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "mplp_events::CoreEvent".into()
-    }
-    fn json_schema(g: &mut SchemaGenerator) -> Schema {
-        // Unknown members are kept in `extensions`: additionalProperties true.
-        let mut schema = object(core_members(g), true);
-        let mut conditionals = Vec::new();
-        for &family in CoreFamily::ALL {
-            let mut members = family_members(family, g);
-            if members.is_empty() {
-                continue;
-            }
-            let name = family.as_str();
-            members.insert(0, ("event_family", json_schema!({ "const": name }), true));
-            let then = object(members, true);
-            let mut then = then.to_value();
-            if let Some(o) = then.as_object_mut() {
-                // The envelope decides about other members; `then` only adds.
-                o.remove("additionalProperties");
-                o.remove("type");
-            }
-            conditionals.push(serde_json::json!({
-                "if": {
-                    "properties": { "event_family": { "const": name } },
-                    "required": ["event_family"],
-                },
-                "then": then,
-            }));
+/// `{"if": {"properties": {member: {"const": value}}, "required": [member]},
+/// "then": T}` where `T` is `schema` (a derived object's inline schema)
+/// with `member: {const: value}` added and without `type` and
+/// `additionalProperties` (the envelope decides about other members; the
+/// branch only adds).
+pub(crate) fn tag_branch(member: &str, value: &str, schema: Schema) -> Value {
+    let mut then = schema.to_value();
+    if let Some(o) = then.as_object_mut() {
+        o.remove("additionalProperties");
+        o.remove("type");
+        if let Some(Value::Object(props)) = o.get_mut("properties") {
+            let mut with_tag = serde_json::Map::new();
+            with_tag.insert(member.to_owned(), serde_json::json!({ "const": value }));
+            with_tag.extend(std::mem::take(props));
+            *props = with_tag;
         }
-        schema.insert("allOf".to_owned(), Value::Array(conditionals));
-        schema
+        let mut required = vec![Value::from(member)];
+        if let Some(Value::Array(r)) = o.remove("required") {
+            required.extend(r);
+        }
+        o.insert("required".to_owned(), Value::Array(required));
     }
+    serde_json::json!({
+        "if": {
+            "properties": { member: { "const": value } },
+            "required": [member],
+        },
+        "then": then,
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::core_event::{CoreEvent, CoreFamily};
     use crate::map::{MapEvent, MapEventType};
     use crate::sa::{SaEvent, SaEventType};
     use mplp_core::Wire;
+    use schemars::JsonSchema;
+    use serde_json::Value;
     use serde_json::json;
 
     fn root<T: JsonSchema>() -> Value {
@@ -233,7 +127,7 @@ mod tests {
     #[test]
     fn core_event_schema_has_one_conditional_per_typed_family() {
         let s = root::<CoreEvent>();
-        assert_eq!(s["additionalProperties"], true);
+        assert_ne!(s["additionalProperties"], false);
         assert_eq!(
             strings(&s["properties"]["event_family"]["enum"]),
             CoreFamily::NAMES
@@ -276,7 +170,7 @@ mod tests {
             let mut props = keys(&c["then"]["properties"]);
             props.retain(|p| p != "event_family");
             props.sort();
-            let mut fields = crate::core_event::family_fields(family).to_vec();
+            let mut fields = crate::core_event::family_members(family).to_vec();
             fields.sort_unstable();
             assert_eq!(props, fields, "{family}");
         }

@@ -32,7 +32,7 @@
 //!
 //! // Recognising an example file from its name:
 //! assert_eq!(mplp_kinds::for_example("map-log-round-robin.ndjson").unwrap().name, "map-log");
-//! assert_eq!(KINDS.len(), 15);
+//! assert_eq!(KINDS.len(), 21);
 //! ```
 
 use std::io::BufRead;
@@ -316,6 +316,55 @@ pub static EVENT: DocKind = document_kind!(
     "One core (observability) event",
     Recognise::members(30, &["event_family"])
 );
+/// One learning sample of the learning taxonomy (`learning/`).
+pub static LEARNING_SAMPLE: DocKind = document_kind!(
+    "learning-sample",
+    "learning-sample-",
+    mplp_events::learning::LearningSample,
+    "One learning sample (core, intent resolution or delta impact)",
+    // After the events, before the documents (samples carry `plan_id` too).
+    Recognise::members(31, &["sample_family"])
+);
+/// One structured learning sample (`common/learning-sample.schema.json`).
+pub static COMMON_LEARNING_SAMPLE: DocKind = document_kind!(
+    "common-learning-sample",
+    "common-learning-sample-",
+    mplp_events::learning::CommonLearningSample,
+    "One structured learning sample (common/learning-sample)",
+    Recognise::members(32, &["sample_id"])
+);
+/// One CI integration event.
+pub static CI_EVENT: DocKind = document_kind!(
+    "ci-event",
+    "ci-event-",
+    mplp_events::integration::CiEvent,
+    "One CI integration event",
+    Recognise::members(33, &["ci_provider"])
+);
+/// One tool integration event.
+pub static TOOL_EVENT: DocKind = document_kind!(
+    "tool-event",
+    "tool-event-",
+    mplp_events::integration::ToolEvent,
+    "One tool integration event",
+    Recognise::members(34, &["tool_id", "invocation_id"])
+);
+/// One Git integration event.
+pub static GIT_EVENT: DocKind = document_kind!(
+    "git-event",
+    "git-event-",
+    mplp_events::integration::GitEvent,
+    "One Git integration event",
+    Recognise::members(35, &["repo_url", "event_kind"])
+);
+/// One file update integration event.
+pub static FILE_UPDATE_EVENT: DocKind = document_kind!(
+    "file-update-event",
+    "file-update-event-",
+    mplp_events::integration::FileUpdateEvent,
+    "One file update integration event",
+    Recognise::members(36, &["file_path", "change_type"])
+);
 /// An NDJSON log of MAP events.
 pub static MAP_LOG: DocKind = DocKind {
     name: "map-log",
@@ -343,8 +392,27 @@ pub static SA_LOG: DocKind = DocKind {
 
 /// Every kind, in the order the CLI lists them.
 pub static KINDS: &[&DocKind] = &[
-    &DIALOG, &PLAN, &COLLAB, &CONTEXT, &CONFIRM, &TRACE, &ROLE, &EXTENSION, &NETWORK, &CORE,
-    &MAP_EVENT, &SA_EVENT, &EVENT, &MAP_LOG, &SA_LOG,
+    &DIALOG,
+    &PLAN,
+    &COLLAB,
+    &CONTEXT,
+    &CONFIRM,
+    &TRACE,
+    &ROLE,
+    &EXTENSION,
+    &NETWORK,
+    &CORE,
+    &MAP_EVENT,
+    &SA_EVENT,
+    &EVENT,
+    &LEARNING_SAMPLE,
+    &COMMON_LEARNING_SAMPLE,
+    &TOOL_EVENT,
+    &FILE_UPDATE_EVENT,
+    &GIT_EVENT,
+    &CI_EVENT,
+    &MAP_LOG,
+    &SA_LOG,
 ];
 
 /// The kind called `name` (`plan`, `map-log`, ...).
@@ -646,6 +714,13 @@ mod tests {
             (br#"{"network_id":1,"context_id":2}"#, &NETWORK),
             (br#"{"core_id":1,"modules":[]}"#, &CORE),
             (br#"{"core_id":1,"plan_id":2}"#, &PLAN),
+            (br#"{"sample_family":"x","plan_id":2}"#, &LEARNING_SAMPLE),
+            (br#"{"sample_id":1,"sample_family":"x"}"#, &LEARNING_SAMPLE),
+            (br#"{"sample_id":1}"#, &COMMON_LEARNING_SAMPLE),
+            (br#"{"ci_provider":1,"tool_id":2}"#, &CI_EVENT),
+            (br#"{"invocation_id":1}"#, &TOOL_EVENT),
+            (br#"{"event_kind":1,"file_path":2}"#, &GIT_EVENT),
+            (br#"{"change_type":1}"#, &FILE_UPDATE_EVENT),
             (br#"{"plan_id": null}"#, &PLAN),
             // A non-string event_type is skipped whatever its shape.
             (br#"{"event_type":{"a":[1,{"b":2}]},"plan_id":1}"#, &PLAN),
