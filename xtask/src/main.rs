@@ -4,6 +4,7 @@
 //! cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]
 //! cargo xtask msrv
 //! cargo xtask rules [--check]    (writes docs/rules.md from the rule registries)
+//! cargo xtask peak-memory [...]  (peak memory of real `mplp` processes, `peak.rs`)
 //! ```
 //!
 //! `msrv` checks the workspace `rust-version` against every locked
@@ -36,6 +37,7 @@ mod kinds;
 mod msrv;
 mod mutate;
 mod normalize;
+mod peak;
 mod rules;
 
 use std::path::{Path, PathBuf};
@@ -95,6 +97,9 @@ fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     if args.first().is_some_and(|a| a == "rules") {
         return rules::main(&args[1..], &root);
+    }
+    if args.first().is_some_and(|a| a == "peak-memory") {
+        return peak::main(&args[1..], &root);
     }
     let options = match parse_args(&args) {
         Ok(o) => o,
