@@ -3,6 +3,7 @@
 # seeded with schemas/examples, saving every crashing input.
 #
 #   fuzz/run.sh [RUNS] [TARGET...]       RUNS defaults to 1000000; targets: document log detect leaf
+#   FUZZ_SECONDS=600 fuzz/run.sh ...       also stop each target after this many seconds
 #
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # Crashing inputs go to fuzz/artifacts/TARGET/ (replay one with
@@ -41,7 +42,7 @@ for t in "${targets[@]}"; do
   status=0
   cargo +nightly fuzz run --sanitizer none "$t" "$corpus" -- \
     -runs="$runs" -artifact_prefix="artifacts/$t/" -max_len=65536 \
-    -rss_limit_mb=2048 -print_final_stats=1 2> "artifacts/$t.log" || status=$?
+    -rss_limit_mb=2048 -print_final_stats=1 ${FUZZ_SECONDS:+-max_total_time="$FUZZ_SECONDS"} 2> "artifacts/$t.log" || status=$?
   end=$(date +%s)
   execs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "artifacts/$t.log" | grep -Eo '[0-9]+$' || echo "?")
   echo "$t: $execs inputs in $((end - start)) s, exit $status, artifacts: $(ls "artifacts/$t" | wc -l)"
