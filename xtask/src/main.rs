@@ -5,6 +5,7 @@
 //! cargo xtask msrv
 //! cargo xtask rules [--check]    (writes docs/rules.md from the rule registries)
 //! cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]
+//! cargo xtask peak-memory [...]  (peak memory of real `mplp` processes, `peak.rs`)
 //! ```
 //!
 //! `mutants` runs cargo-mutants with the project's settings and prints
@@ -41,6 +42,7 @@ mod msrv;
 mod mutants;
 mod mutate;
 mod normalize;
+mod peak;
 mod rules;
 
 use std::path::{Path, PathBuf};
@@ -103,6 +105,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "mutants") {
         return mutants::main(&args[1..], &root);
+    }
+    if args.first().is_some_and(|a| a == "peak-memory") {
+        return peak::main(&args[1..], &root);
     }
     let options = match parse_args(&args) {
         Ok(o) => o,

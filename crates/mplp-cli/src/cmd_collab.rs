@@ -42,6 +42,9 @@ pub(crate) enum SessionFormat {
     /// A Mermaid sequence diagram.
     Mermaid,
 }
+/// The most turns `collab simulate` runs (a usage error beyond): the
+/// simulation streams its events, but `swarm` lists its tasks up front.
+pub(crate) const MAX_TURNS: u64 = 1_000_000;
 
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
@@ -69,8 +72,8 @@ pub(crate) enum CollabCommand {
         #[arg(long, value_parser = clap::value_parser!(u16).range(0..=10_000))]
         participants: u16,
         /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
-        /// at most this many plan steps with `--plan`).
-        #[arg(long)]
+        /// at most this many plan steps with `--plan`; at most 1,000,000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_TURNS))]
         turns: u64,
         /// The seed of the simulation.
         #[arg(long, default_value_t = 0)]

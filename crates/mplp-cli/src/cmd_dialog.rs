@@ -36,11 +36,11 @@ pub(crate) enum DialogCommand {
         #[arg(long, value_enum)]
         to: Provider,
         /// The model to name in the request (default: gpt-4o for OpenAI,
-        /// claude-sonnet-4-5 for Anthropic).
-        #[arg(long)]
+        /// claude-sonnet-4-5 for Anthropic; never empty).
+        #[arg(long, value_parser = clap::builder::NonEmptyStringValueParser::new())]
         model: Option<String>,
-        /// Anthropic's required `max_tokens` (the longest reply allowed).
-        #[arg(long, default_value_t = 1024)]
+        /// Anthropic's required `max_tokens` (the longest reply allowed; at least 1).
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
         max_tokens: u32,
         /// The dialog document (`-` reads standard input).
         dialog: String,

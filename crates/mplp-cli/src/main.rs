@@ -21,6 +21,8 @@ mod cmd_collab;
 mod cmd_conformance;
 mod cmd_dialog;
 mod cmd_plan;
+mod inputs;
+mod report;
 mod validate;
 
 use std::process::ExitCode;
@@ -70,17 +72,29 @@ pub(crate) mod io {
 
     use mplp_core::Document;
 
-    /// Reads a whole file, or standard input for `-`.
+    /// Reads a whole document from a file, or standard input for `-`,
+    /// refusing one larger than [`crate::validate::DEFAULT_MAX_DOCUMENT_BYTES`]
+    /// (256 MiB) without reading more than that.
     pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, String> {
-        if path == "-" {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok(buf)
+        let max = crate::validate::DEFAULT_MAX_DOCUMENT_BYTES;
+        let mut buf = Vec::new();
+        let read = if path == "-" {
+            std::io::stdin().lock().take(max + 1).read_to_end(&mut buf)
         } else {
-            std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+            std::fs::File::open(path).and_then(|f| f.take(max + 1).read_to_end(&mut buf))
+        };
+        let name = if path == "-" {
+            "standard input".to_owned()
+        } else {
+            format!("`{path}`")
+        };
+        read.map_err(|e| format!("cannot read {name}: {e}"))?;
+        if buf.len() as u64 > max {
+            return Err(format!(
+                "{name} is larger than {max} bytes, the limit for one document"
+            ));
         }
+        Ok(buf)
     }
 
     /// Reads and validates the document of type `T` at `path` (`-` for

@@ -1,20 +1,35 @@
 //! `mplp validate`: checks documents and event logs.
+//!
+//! Everything streams: logs are read line by line (from files, standard
+//! input or pipes alike) and each violation is printed as soon as it is
+//! found, so memory is bounded by what the log validator must remember (open
+//! sessions, turns, broadcasts), never by the input's size or by the number
+//! of violations. Documents (not logs) are read whole, up to
+//! `--max-document-bytes`. Listing a directory follows symbolic links but
+//! never twice into the same directory, and never opens what is not a
+//! regular file (see [`crate::inputs`]).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use mplp_core::{Report, Violation};
+use mplp_core::rules::RuleInfo;
+use mplp_core::{Report, Severity, Violation};
+use mplp_events::log::LogOptions;
 use mplp_kinds::{AUTO, DocKind, KINDS};
-use serde_json::json;
+
+use crate::inputs::{Input, expand};
+use crate::report::{FileReport, Limit};
 
 /// `--kind`: a kind of the library's table, or `None` for `auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KindArg(Option<&'static DocKind>);
 
 impl KindArg {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         self.0.map_or(AUTO, |k| k.name)
     }
 }
@@ -59,6 +74,17 @@ impl ProfileArg {
     }
 }
 
+/// The default of `--max-document-bytes`: 256 MiB.
+pub(crate) const DEFAULT_MAX_DOCUMENT_BYTES: u64 = 256 << 20;
+
+/// The default of `--max-errors` in text mode (JSON: all).
+pub(crate) const DEFAULT_TEXT_MAX_ERRORS: u64 = 100;
+
+/// The default of `--event-id-window` (see `mplp_events::unique_ids`):
+/// 229,376 ids, two tables of at most 2^18 buckets (~13 MiB), so that
+/// `mplp validate` stays under 64 MiB on logs of any length.
+pub(crate) const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 18) / 8 * 7;
+
 /// Arguments of `mplp validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ValidateArgs {
@@ -72,6 +98,22 @@ pub(crate) struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Logs still being written: what is open at the end of a log (sessions
+    /// or runs, turns, broadcasts, conflicts, steps) is a warning, not an
+    /// error.
+    #[arg(long, alias = "in-progress")]
+    partial: bool,
+    /// Print at most N errors and N warnings per file (`all`: no limit); the
+    /// rest are counted. Default: 100 in text, all in JSON.
+    #[arg(long, value_name = "N|all", value_parser = parse_limit)]
+    max_errors: Option<Limit>,
+    /// Refuse documents (not logs) larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES)]
+    max_document_bytes: u64,
+    /// Find repeated event ids in logs within this many events (0: not at
+    /// all); memory is about 56 bytes per id.
+    #[arg(long, value_name = "EVENTS", default_value_t = DEFAULT_EVENT_ID_WINDOW)]
+    event_id_window: usize,
     /// Validate the files together as one bundle (the documents of one
     /// piece of work): each file as alone, plus the rules that bind them
     /// (a plan's Context and Confirm, a trace's plan, ...).
@@ -83,187 +125,271 @@ pub(crate) struct ValidateArgs {
     files: Vec<String>,
 }
 
-/// The outcome for one file.
-struct Outcome {
-    file: String,
-    kind: KindArg,
-    report: Report,
+fn parse_limit(s: &str) -> Result<Limit, String> {
+    if s == "all" {
+        return Ok(Limit::All);
+    }
+    s.parse::<u64>()
+        .map(Limit::At)
+        .map_err(|e| format!("expected a number or `all`: {e}"))
+}
+
+/// What the whole run found, for the summary line and the exit status.
+#[derive(Default)]
+struct Totals {
+    files: usize,
+    valid: usize,
+    invalid: usize,
+    unreadable: usize,
+    errors: u64,
+    warnings: u64,
 }
 
 /// Runs `mplp validate`.
 pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
-    let mut files = Vec::new();
+    let mut inputs = Vec::new();
     for f in &args.files {
-        if let Err(e) = expand(f, &mut files) {
-            eprintln!("mplp validate: {e}");
-            return ExitCode::from(2);
-        }
+        expand(f, &mut inputs);
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let (mut valid, mut invalid, mut io_errors) = (0usize, 0usize, 0usize);
-    let (mut n_errors, mut n_warnings) = (0usize, 0usize);
-    let checked: Box<dyn Iterator<Item = Result<Outcome, String>>> = if args.bundle {
-        Box::new(check_bundle(&files).into_iter())
+    let rules: HashMap<&'static str, &'static RuleInfo> = mplp_kinds::all_rules()
+        .chain(mplp_bundle::rules())
+        .map(|r| (r.rule.as_str(), r))
+        .collect();
+    // A bundle: every file read and bound first (the binding rules need all
+    // the documents), then one record per file, as without `--bundle`.
+    let bundle = if args.bundle {
+        match check_bundle(&inputs) {
+            Ok(found) => Some(found),
+            Err(message) => {
+                eprintln!("mplp validate: {message}");
+                return ExitCode::from(2);
+            }
+        }
     } else {
-        Box::new(files.iter().map(|file| check_file(file, args.kind)))
+        None
     };
-    for result in checked {
-        match result {
-            Ok(mut outcome) => {
-                outcome.report =
-                    mplp_core::rules::apply(outcome.report, args.profile.profile(), |id| {
-                        mplp_kinds::all_rules()
-                            .chain(mplp_bundle::rules())
-                            .find(|r| r.rule.as_str() == id)
-                    });
-                if outcome.report.is_valid() {
-                    valid += 1;
-                } else {
-                    invalid += 1;
-                }
-                n_errors += outcome.report.errors().count();
-                n_warnings += outcome.report.warnings().count();
-                let printed = match args.format {
-                    Format::Text => print_text(&mut out, &outcome),
-                    Format::Json => print_json(&mut out, &outcome),
-                };
-                if printed.is_err() {
-                    return ExitCode::from(2);
-                }
-            }
-            Err(e) => {
-                io_errors += 1;
-                eprintln!("mplp validate: {e}");
-            }
+    let limit = args.max_errors.unwrap_or(match args.format {
+        Format::Text => Limit::At(DEFAULT_TEXT_MAX_ERRORS),
+        Format::Json => Limit::All,
+    });
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut totals = Totals::default();
+    for input in &inputs {
+        let mut report = FileReport::new(
+            &mut out,
+            args.format == Format::Json,
+            input.name(),
+            limit,
+            |v| relax(v, args.profile, &rules),
+        );
+        let flow = match &bundle {
+            Some(found) => found.iter().find(|d| d.name == input.name()).map_or(
+                ControlFlow::Continue(()),
+                |d| {
+                    report.set_kind(d.kind.unwrap_or(AUTO));
+                    d.report
+                        .violations()
+                        .iter()
+                        .try_for_each(|v| report.violation(v.clone()))
+                },
+            ),
+            None => check(input, args, &mut report),
+        };
+        let done = report.finish();
+        let Ok(outcome) = done else {
+            return output_error();
+        };
+        if flow.is_break() && outcome.write_failed {
+            return output_error();
+        }
+        totals.files += 1;
+        totals.errors += outcome.errors;
+        totals.warnings += outcome.warnings;
+        if outcome.unreadable {
+            totals.unreadable += 1;
+        } else if outcome.errors == 0 {
+            totals.valid += 1;
+        } else {
+            totals.invalid += 1;
+        }
+        // Each file's record is out before the next file is opened (a
+        // reader of the stream sees it at once, and a FIFO does not wait).
+        if out.flush().is_err() {
+            return output_error();
         }
     }
     if args.format == Format::Text {
+        let t = &totals;
         let _ = writeln!(
             out,
-            "{} file{} checked: {valid} valid, {invalid} invalid{}; {n_errors} error{}, {n_warnings} warning{}",
-            files.len(),
-            plural(files.len()),
-            if io_errors > 0 {
-                format!(", {io_errors} unreadable")
+            "{} file{} checked: {} valid, {} invalid{}; {} error{}, {} warning{}",
+            t.files,
+            plural(t.files as u64),
+            t.valid,
+            t.invalid,
+            if t.unreadable > 0 {
+                format!(", {} unreadable", t.unreadable)
             } else {
                 String::new()
             },
-            plural(n_errors),
-            plural(n_warnings),
+            t.errors,
+            plural(t.errors),
+            t.warnings,
+            plural(t.warnings),
         );
     }
-    if io_errors > 0 {
+    if out.flush().is_err() {
+        return output_error();
+    }
+    if totals.unreadable > 0 {
         ExitCode::from(2)
-    } else if invalid > 0 {
+    } else if totals.invalid > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-fn plural(n: usize) -> &'static str {
+fn output_error() -> ExitCode {
+    eprintln!("mplp validate: cannot write the output (standard output closed or full)");
+    ExitCode::from(2)
+}
+
+fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// Adds `arg` to `files`, or the `.json`/`.ndjson` files below it if it is a directory.
-fn expand(arg: &str, files: &mut Vec<String>) -> Result<(), String> {
-    let path = Path::new(arg);
-    if arg != "-" && path.is_dir() {
-        let mut found: Vec<PathBuf> = Vec::new();
-        walk(path, &mut found).map_err(|e| format!("cannot list `{arg}`: {e}"))?;
-        found.sort();
-        files.extend(found.into_iter().map(|p| p.display().to_string()));
-    } else {
-        files.push(arg.to_owned());
-    }
-    Ok(())
+/// The violations at the severity `profile` gives their rules.
+fn relax(
+    found: Report,
+    profile: ProfileArg,
+    rules: &HashMap<&'static str, &'static RuleInfo>,
+) -> Report {
+    mplp_core::rules::apply(found, profile.profile(), |id| rules.get(id).copied())
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("json" | "ndjson")
-        ) && !path.to_string_lossy().ends_with(".expect.json")
-        {
-            found.push(path);
+/// Checks one input, handing every violation to `report` as it is found.
+fn check<W: Write, F: FnMut(Report) -> Report>(
+    input: &Input,
+    args: &ValidateArgs,
+    report: &mut FileReport<'_, W, F>,
+) -> ControlFlow<()> {
+    let reader: Box<dyn BufRead> = match input {
+        Input::Problem { violation, .. } if violation.severity == Severity::Error => {
+            return unreadable(report, violation.clone());
+        }
+        Input::Problem { violation, .. } => return report.violation(violation.clone()),
+        Input::Stdin => Box::new(BufReader::with_capacity(1 << 16, std::io::stdin().lock())),
+        Input::File(path) => match File::open(path) {
+            Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
+            Err(e) => {
+                return unreadable(
+                    report,
+                    crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
+                );
+            }
+        },
+    };
+    let log_name =
+        matches!(input, Input::File(p) if mplp_kinds::is_log_file_name(&p.to_string_lossy()));
+    match args.kind.0 {
+        Some(kind) if kind.is_log() => stream_log(kind, reader, args, report),
+        None if log_name => {
+            let mut reader = reader;
+            let kind = match mplp_kinds::detect_log(&mut reader) {
+                Ok(kind) => kind,
+                Err(e) => {
+                    return unreadable(
+                        report,
+                        crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
+                    );
+                }
+            };
+            stream_log(kind, reader, args, report)
+        }
+        kind => {
+            let bytes = match read_document(reader, input, args.max_document_bytes) {
+                Ok(bytes) => bytes,
+                Err(v) => return unreadable(report, v),
+            };
+            let (kind, found) = mplp_kinds::validate_bytes(kind, &bytes);
+            drop(bytes);
+            report.set_kind(KindArg(kind).as_str());
+            for v in found {
+                report.violation(v)?;
+            }
+            ControlFlow::Continue(())
         }
     }
-    Ok(())
 }
 
-/// Checks one file (`-`: standard input) with the library's dispatch, so
-/// the Python bindings give the same verdicts.
-fn check_file(file: &str, kind: KindArg) -> Result<Outcome, String> {
-    let (kind, report) = if file == "-" {
-        let bytes = crate::io::read_input(file)?;
-        mplp_kinds::validate_bytes(kind.0, &bytes)
+/// Reports an input that cannot be checked: its record, and its message on
+/// standard error too (as before records existed).
+fn unreadable<W: Write, F: FnMut(Report) -> Report>(
+    report: &mut FileReport<'_, W, F>,
+    v: Violation,
+) -> ControlFlow<()> {
+    eprintln!("mplp validate: {}", v.message);
+    report.set_unreadable(true);
+    report.violation(v)
+}
+
+/// Streams a log through its validator into `report`.
+fn stream_log<W: Write, F: FnMut(Report) -> Report>(
+    kind: &'static DocKind,
+    reader: Box<dyn BufRead>,
+    args: &ValidateArgs,
+    report: &mut FileReport<'_, W, F>,
+) -> ControlFlow<()> {
+    report.set_kind(kind.name);
+    let options = LogOptions::default()
+        .partial(args.partial)
+        .event_id_window(args.event_id_window);
+    let on = |v| report.violation(v);
+    if *kind == mplp_kinds::SA_LOG {
+        mplp_events::log::stream_sa_log(reader, &options, on)
     } else {
-        mplp_kinds::validate_file(kind.0, Path::new(file))
-            .map_err(|e| format!("cannot read `{file}`: {e}"))?
-    };
-    Ok(Outcome {
-        file: file.to_owned(),
-        kind: KindArg(kind),
-        report,
-    })
-}
-
-/// Checks `files` as one bundle (`--bundle`): one outcome per file, its own
-/// findings and its bindings'; a file that cannot be read fails the bundle.
-fn check_bundle(files: &[String]) -> Vec<Result<Outcome, String>> {
-    match mplp_bundle::check_files(files) {
-        Err(e) => vec![Err(format!("{e}: {}", e.source))],
-        Ok(report) => report
-            .documents
-            .into_iter()
-            .map(|d| {
-                Ok(Outcome {
-                    file: d.name,
-                    kind: KindArg(d.kind.and_then(mplp_kinds::by_name)),
-                    report: d.report,
-                })
-            })
-            .collect(),
+        mplp_events::log::stream_map_log(reader, &options, on)
     }
 }
 
-fn print_text(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
-    let status = if o.report.is_valid() {
-        "valid"
-    } else {
-        "INVALID"
-    };
-    writeln!(out, "{}: {} ({})", o.file, status, o.kind.as_str())?;
-    for v in o.report.violations() {
-        let line = v.line.map(|l| format!("line {l}: ")).unwrap_or_default();
-        let pointer = if v.pointer.is_empty() {
-            "(document)"
-        } else {
-            &v.pointer
-        };
-        writeln!(
-            out,
-            "  {}: {line}{pointer}: [{}] {}",
-            v.severity, v.rule, v.message
-        )?;
+/// Reads a whole document, refusing one larger than `max` bytes without
+/// keeping more than `max + 1` of them.
+fn read_document(reader: Box<dyn BufRead>, input: &Input, max: u64) -> Result<Vec<u8>, Violation> {
+    let name = input.name();
+    if let Input::File(path) = input {
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.is_file() && meta.len() > max {
+                return Err(crate::inputs::too_large(&name, meta.len(), max));
+            }
+        }
     }
-    Ok(())
+    let mut bytes = Vec::new();
+    reader
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| crate::inputs::io_violation(&format!("cannot read `{name}`"), &e))?;
+    if bytes.len() as u64 > max {
+        return Err(crate::inputs::too_large(&name, bytes.len() as u64, max));
+    }
+    Ok(bytes)
 }
 
-fn print_json(out: &mut impl Write, o: &Outcome) -> std::io::Result<()> {
-    let errors: Vec<&Violation> = o.report.errors().collect();
-    let warnings: Vec<&Violation> = o.report.warnings().collect();
-    let line = json!({
-        "file": o.file,
-        "kind": o.kind.as_str(),
-        "valid": o.report.is_valid(),
-        "errors": errors,
-        "warnings": warnings,
-    });
-    writeln!(out, "{line}")
+/// Checks the inputs as one bundle (`--bundle`): each file's own findings
+/// and its bindings', by file name.
+///
+/// # Errors
+/// When an input is standard input or cannot be read (the message).
+fn check_bundle(inputs: &[Input]) -> Result<Vec<mplp_bundle::DocumentReport>, String> {
+    let mut files = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        match input {
+            Input::File(path) => files.push(path.clone()),
+            Input::Stdin => return Err("--bundle reads files, not standard input".to_owned()),
+            Input::Problem { violation, .. } => return Err(violation.message.clone()),
+        }
+    }
+    let report = mplp_bundle::check_files(&files).map_err(|e| format!("{e}: {}", e.source))?;
+    Ok(report.documents)
 }

@@ -344,9 +344,43 @@ pub const SCHEMA_RULES: &[RuleInfo] = &[
     ),
 ];
 
-/// The rules of mplp-core: [`SCHEMA_RULES`].
+crate::declare_rules! {
+    /// The rules of reading an input (a file, a directory entry, standard
+    /// input) before any validation: what `mplp validate` reports for an
+    /// input it cannot check. Profiles do not change them (scope `Api`).
+    pub const INPUT_RULES;
+
+    /// The input cannot be read: missing, unreadable, a directory loop; the
+    /// message carries the operating system's error.
+    pub const INPUT_IO = "io" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "Inputs that cannot be read" },
+        summary: "the input cannot be read (missing, unreadable, a directory loop)",
+    }
+
+    /// A document (not a log) is larger than the configured limit, so it was
+    /// not read into memory.
+    pub const INPUT_TOO_LARGE = "input-too-large" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "Inputs that cannot be read" },
+        summary: "a document is larger than the size limit and was not read",
+    }
+
+    /// A directory entry that is not a regular file (a FIFO, a socket, a
+    /// device) was skipped without being opened.
+    pub const INPUT_SKIPPED = "input-skipped" {
+        strict: Warning,
+        scope: Api,
+        source: Source::Sdk { note: "Inputs that cannot be read" },
+        summary: "a directory entry that is not a regular file was skipped, never opened",
+    }
+}
+
+/// The rules of mplp-core: [`SCHEMA_RULES`] and [`INPUT_RULES`].
 pub fn rules() -> impl Iterator<Item = &'static RuleInfo> {
-    SCHEMA_RULES.iter()
+    SCHEMA_RULES.iter().chain(INPUT_RULES)
 }
 
 /// Applies `profile` to a report: each violation takes the severity its rule

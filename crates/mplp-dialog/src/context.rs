@@ -376,7 +376,9 @@ impl<C: TokenCounter> DefaultContextManager<C> {
 /// The longest piece of `content` (its start when `keep_start`, else its
 /// end), at least one character, whose marked form costs at most `room`
 /// tokens; `None` if not even one character fits. Binary search over the
-/// character boundaries: O(log n) counts of the candidate text.
+/// number of characters kept: O(log n) counts of the candidate text, each
+/// O(n); memory is the content plus two candidates (no table of character
+/// boundaries, which took 8 bytes per character).
 pub(crate) fn cut_to_fit(
     counter: &impl TokenCounter,
     content: &str,
@@ -384,17 +386,19 @@ pub(crate) fn cut_to_fit(
     mark: impl Fn(&str) -> String,
     keep_start: bool,
 ) -> Option<String> {
-    let bounds: Vec<usize> = content.char_indices().map(|(i, _)| i).collect();
-    let n = bounds.len();
+    let n = content.chars().count();
     let piece = |k: usize| -> &str {
         // `k` characters kept, 1 <= k <= n.
         if keep_start {
-            match bounds.get(k) {
-                Some(&end) => &content[..end],
+            match content.char_indices().nth(k) {
+                Some((end, _)) => content.get(..end).unwrap_or(content),
                 None => content,
             }
         } else {
-            &content[bounds[n - k]..]
+            match content.char_indices().nth(n - k) {
+                Some((start, _)) => content.get(start..).unwrap_or(content),
+                None => content,
+            }
         }
     };
     let fits = |k: usize| {

@@ -250,6 +250,23 @@ mplp_core::declare_rules! {
         source: Source::Sdk { note: "mplp-events: logs" },
         summary: "a line of the log could not be read (an I/O error); reading stops",
     }
+
+    /// A line of the log is longer than the reader's limit (16 MiB by
+    /// default): it is skipped without being kept in memory.
+    pub const LOG_LINE_TOO_LONG = "log_line_too_long" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "Logs: bounded lines, empty logs, logs in progress" },
+        summary: "a line is longer than the limit for one event; it was skipped",
+    }
+
+    /// The log holds no event at all (empty, or blank lines only).
+    pub const LOG_EMPTY = "log_empty" {
+        strict: Warning,
+        scope: Log,
+        source: Source::Sdk { note: "Logs: bounded lines, empty logs, logs in progress" },
+        summary: "the log holds no event",
+    }
 }
 
 /// Every rule of mplp-events ([`RULES`]).

@@ -8,22 +8,100 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::BufRead;
+use std::ops::ControlFlow;
 
-use mplp_core::{Document, Report, Rule, Violation};
+use mplp_core::{Document, Report, Rule, Severity, Violation};
 use uuid::Uuid;
 
-use crate::log::read::{for_each_line, parse_line};
+use crate::log::read::{Line, for_each_line, parse_line};
 
 mod map;
 mod sa;
 
-pub use map::{MapLogValidator, validate_map_log};
-pub use sa::{SaLogValidator, validate_sa_log};
+pub use map::{MapLogValidator, stream_map_log, validate_map_log, validate_map_log_with};
+pub use sa::{SaLogValidator, stream_sa_log, validate_sa_log, validate_sa_log_with};
 
 /// How many completed sessions (or SA runs) a validator remembers, to report
 /// events that come after their completion. Older ones are forgotten first;
 /// an event of a forgotten session is then reported as one without a start.
 pub const DEFAULT_COMPLETED_MEMORY: usize = 1 << 18;
+
+/// The longest line the log readers keep in memory (16 MiB): a longer line
+/// is skipped up to its newline and reported (rule
+/// [`LOG_LINE_TOO_LONG`](crate::rules::LOG_LINE_TOO_LONG)), so an endless
+/// line cannot exhaust memory.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
+
+/// How a log is read and judged by [`validate_map_log_with`],
+/// [`stream_map_log`] and their SA twins.
+///
+/// ```
+/// use mplp_events::log::LogOptions;
+/// let options = LogOptions::default().partial(true).max_line_bytes(1 << 20);
+/// assert!(options.is_partial());
+/// assert_eq!(options.max_line(), 1 << 20);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogOptions {
+    partial: bool,
+    max_line_bytes: usize,
+    event_id_window: usize,
+}
+
+impl Default for LogOptions {
+    /// Strict (not partial), [`DEFAULT_MAX_LINE_BYTES`], the default
+    /// event-id window ([`crate::unique_ids::DEFAULT_EVENT_ID_WINDOW`]).
+    fn default() -> Self {
+        LogOptions {
+            partial: false,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            event_id_window: crate::unique_ids::DEFAULT_EVENT_ID_WINDOW,
+        }
+    }
+}
+
+impl LogOptions {
+    /// A log still being written: what is still open at its end (sessions
+    /// or runs not completed, turns not completed, broadcasts not answered,
+    /// conflicts not resolved, steps not finished) is reported as
+    /// **warnings** with the same rule ids, instead of errors. Everything
+    /// else is judged as usual. The default is `false` (a log is complete).
+    #[must_use]
+    pub fn partial(mut self, partial: bool) -> Self {
+        self.partial = partial;
+        self
+    }
+
+    /// The longest line kept in memory (at least 1 byte).
+    #[must_use]
+    pub fn max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes.max(1);
+        self
+    }
+
+    /// Repeated event ids are found within `window` events (0: not at all);
+    /// see [`crate::unique_ids`] for the memory this takes.
+    #[must_use]
+    pub fn event_id_window(mut self, window: usize) -> Self {
+        self.event_id_window = window;
+        self
+    }
+
+    /// Whether open items at the end are warnings ([`LogOptions::partial`]).
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// The longest line kept in memory.
+    pub fn max_line(&self) -> usize {
+        self.max_line_bytes
+    }
+
+    /// The window of the repeated-event-id check.
+    pub fn id_window(&self) -> usize {
+        self.event_id_window
+    }
+}
 
 /// The hasher of the validators' maps keyed by UUIDs and turn numbers, which
 /// are looked up on every event: foldhash, several times cheaper than SipHash
@@ -75,6 +153,10 @@ pub(crate) struct Books<S> {
     completed: Completed,
     report: Report,
     events: u64,
+    /// Non-blank lines seen (parsed or not).
+    lines: u64,
+    /// The severity of what is still open at the end ([`LogOptions::partial`]).
+    open_at_end: Severity,
 }
 
 /// The state the validators keep per open session (run).
@@ -141,12 +223,59 @@ impl<S> Books<S> {
             completed: Completed::new(completed_memory),
             report: Report::new(),
             events: 0,
+            lines: 0,
+            open_at_end: Severity::Error,
+        }
+    }
+
+    /// The violations found so far, taken out (what a streaming caller
+    /// prints as it goes).
+    pub(crate) fn take_report(&mut self) -> Report {
+        std::mem::take(&mut self.report)
+    }
+
+    /// Reports what the log leaves open at its end, at the severity of
+    /// [`LogOptions::partial`].
+    fn open_at_end(&mut self, line: u64, pointer: &str, rule: Rule, message: String) {
+        let v = match self.open_at_end {
+            Severity::Warning => Violation::warning(pointer, rule, message),
+            Severity::Error => Violation::error(pointer, rule, message),
+        };
+        self.report.push(v.at_line(line));
+    }
+
+    /// Reports an item left open: an error when its session completed
+    /// (`at_end` false), at the severity of [`LogOptions::partial`] when the
+    /// log ended with it still open.
+    fn open_item(&mut self, at_end: bool, line: u64, pointer: &str, rule: Rule, message: String) {
+        if at_end {
+            self.open_at_end(line, pointer, rule, message);
+        } else {
+            self.err(line, pointer, rule, message);
+        }
+    }
+
+    /// A line refused before parsing (too long): reported, and counted.
+    pub(crate) fn refuse(&mut self, v: Violation) {
+        self.lines += 1;
+        self.report.push(v);
+    }
+
+    /// At the end of the log: the warning of a log without any line.
+    fn empty_log_warning(&mut self) {
+        if self.events == 0 && self.lines == 0 {
+            self.report.push(Violation::warning(
+                "",
+                crate::rules::LOG_EMPTY,
+                "the log holds no event (it is empty or blank)",
+            ));
         }
     }
 
     /// Parses one line; the violations of a line that does not parse (or
     /// breaks a rule of its own) are reported.
     fn parse<T: Document>(&mut self, line: u64, bytes: &[u8]) -> Option<T> {
+        self.lines += 1;
         match parse_line::<T>(line, bytes) {
             Ok(e) => Some(e),
             Err(v) => {
@@ -162,20 +291,72 @@ impl<S> Books<S> {
     }
 }
 
+/// What the MAP and SA validators offer the streaming driver.
+pub(crate) trait LineValidator {
+    fn push_line(&mut self, line: u64, bytes: &[u8]);
+    /// The violations found so far, taken out.
+    fn take(&mut self) -> Report;
+    /// Ends the log: what is left, sorted by line.
+    fn end(self) -> Report;
+    /// Where a refused line's violation goes.
+    fn refuse(&mut self, v: Violation);
+}
+
 /// Feeds every line of `reader` to a validator and finishes it; an I/O
-/// error is reported after the validator's findings.
-pub(crate) fn validate_log<V>(
+/// error is reported after the validator's findings. Every violation goes
+/// to `on` as soon as it is found (in the order found, not sorted by line);
+/// `on` returning `Break` stops the reading (the end of the log is then not
+/// judged).
+pub(crate) fn stream_log<V: LineValidator>(
     reader: impl BufRead,
+    max_line_bytes: usize,
     mut validator: V,
-    push_line: fn(&mut V, u64, &[u8]),
-    finish: fn(V) -> Report,
-) -> Report {
+    mut on: impl FnMut(Violation) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let mut io_report = Report::new();
-    for_each_line(reader, &mut io_report, |line, bytes| {
-        push_line(&mut validator, line, bytes)
+    let mut stopped = false;
+    for_each_line(reader, max_line_bytes, &mut io_report, |line, bytes| {
+        match bytes {
+            Line::Bytes(bytes) => validator.push_line(line, bytes),
+            Line::Refused(v) => validator.refuse(v),
+        }
+        for v in validator.take() {
+            if on(v).is_break() {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
     });
-    let mut report = finish(validator);
-    report.extend(io_report);
+    if stopped {
+        return ControlFlow::Break(());
+    }
+    for v in validator.end().into_iter().chain(io_report) {
+        on(v)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// [`stream_log`] into one report sorted by line.
+pub(crate) fn validate_log<V: LineValidator>(
+    reader: impl BufRead,
+    max_line_bytes: usize,
+    validator: V,
+) -> Report {
+    let mut all = Vec::new();
+    let mut io = Vec::new();
+    let _ = stream_log(reader, max_line_bytes, validator, |v| {
+        if v.rule == crate::rules::LOG_READ_ERROR {
+            io.push(v);
+        } else {
+            all.push(v);
+        }
+        ControlFlow::Continue(())
+    });
+    let mut report = Report::new();
+    report.extend(all);
+    let mut report = sorted(report);
+    report.extend(io);
     report
 }
 
@@ -186,4 +367,179 @@ pub(crate) fn sorted(report: Report) -> Report {
     let mut r = Report::new();
     r.extend(v);
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use mplp_core::{Report, Severity, Violation};
+    use proptest::prelude::*;
+
+    use crate::log::{LogOptions, stream_map_log, validate_map_log, validate_map_log_with};
+
+    const LOG: &str = include_str!("../../../schemas/examples/valid/map-log-round-robin.ndjson");
+
+    fn collect(input: &[u8], options: &LogOptions) -> Vec<Violation> {
+        let mut all = Vec::new();
+        let flow = stream_map_log(input, options, |v| {
+            all.push(v);
+            ControlFlow::Continue(())
+        });
+        assert!(flow.is_continue());
+        all
+    }
+
+    fn key(v: &Violation) -> (Option<u64>, String, String, Severity) {
+        (v.line, v.rule.to_string(), v.pointer.clone(), v.severity)
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_refused_and_reading_goes_on() {
+        let options = LogOptions::default().max_line_bytes(64);
+        for cut in [0usize, 1, 10] {
+            // A 1,000-byte line whose bytes arrive in small reads (cut > 0)
+            // or at once: it is never kept whole.
+            let mut input = vec![b'x'; 1000];
+            input.push(b'\n');
+            input.extend_from_slice(b"{}\n");
+            input.extend_from_slice(&[b'y'; 100]); // unterminated at the end
+            let reader = std::io::BufReader::with_capacity(cut.max(8), &input[..]);
+            let report = validate_map_log_with(reader, &options);
+            let found: Vec<_> = report
+                .violations()
+                .iter()
+                .map(|v| (v.line, v.rule.as_str()))
+                .collect();
+            assert_eq!(
+                found.first(),
+                Some(&(Some(1), "log_line_too_long")),
+                "{found:?}"
+            );
+            assert!(found.contains(&(Some(2), "required")), "{found:?}");
+            assert_eq!(
+                found.last(),
+                Some(&(Some(3), "log_line_too_long")),
+                "{found:?}"
+            );
+            assert!(
+                report.violations()[0].message.contains("1000 bytes"),
+                "{:?}",
+                report.violations()[0]
+            );
+        }
+    }
+
+    #[test]
+    fn partial_turns_what_is_open_at_the_end_into_warnings() {
+        let lines: Vec<&str> = LOG.lines().collect();
+        let cut = lines[..lines.len() - 2].join("\n");
+        let strict = validate_map_log(cut.as_bytes());
+        let partial = validate_map_log_with(cut.as_bytes(), &LogOptions::default().partial(true));
+        assert!(!strict.is_valid());
+        assert!(partial.is_valid(), "{:?}", partial.violations());
+        let rules = |r: &Report, s: Severity| -> Vec<String> {
+            r.violations()
+                .iter()
+                .filter(|v| v.severity == s)
+                .map(|v| v.rule.to_string())
+                .collect()
+        };
+        assert_eq!(
+            rules(&strict, Severity::Error),
+            rules(&partial, Severity::Warning)
+        );
+        assert!(rules(&strict, Severity::Error).contains(&"map_session_completed_last".to_owned()));
+        // A completed session's open turn is an error even in partial mode.
+        let no_completion: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| !l.contains("\"turn_number\":1,") || !l.contains("MAPTurnCompleted"))
+            .collect();
+        let report = validate_map_log_with(
+            no_completion.join("\n").as_bytes(),
+            &LogOptions::default().partial(true),
+        );
+        assert!(!report.is_valid(), "{:?}", report.violations());
+    }
+
+    #[test]
+    fn an_empty_log_has_one_warning_and_a_log_of_bad_lines_has_none() {
+        for input in [&b""[..], b"\n\n  \n"] {
+            let report = validate_map_log(input);
+            assert!(report.is_valid());
+            let rules: Vec<_> = report
+                .violations()
+                .iter()
+                .map(|v| v.rule.as_str())
+                .collect();
+            assert_eq!(rules, ["log_empty"]);
+        }
+        let report = validate_map_log(&b"nope\n"[..]);
+        assert!(
+            report
+                .violations()
+                .iter()
+                .all(|v| v.rule.as_str() != "log_empty")
+        );
+    }
+
+    #[test]
+    fn breaking_the_stream_stops_reading() {
+        let input = "nope\n".repeat(100);
+        let mut seen = 0;
+        let flow = stream_map_log(input.as_bytes(), &LogOptions::default(), |_| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert!(flow.is_break());
+        assert_eq!(seen, 3);
+    }
+
+    /// Lines of a valid log, cut, repeated, swapped and broken at random.
+    fn mangled_log() -> impl Strategy<Value = String> {
+        let lines: Vec<String> = LOG.lines().map(str::to_owned).collect();
+        let n = lines.len();
+        prop::collection::vec((0..n, 0u8..6), 0..40).prop_map(move |picks| {
+            let mut out = String::new();
+            for (i, how) in picks {
+                match how {
+                    0 => out.push_str(&lines[i][..lines[i].len() / 2]),
+                    1 => out.push_str("   "),
+                    _ => out.push_str(&lines[i]),
+                }
+                out.push('\n');
+            }
+            out
+        })
+    }
+
+    proptest! {
+        /// The stream gives the same violations as the sorted report, in the
+        /// order found; with a small buffer and a small line limit too.
+        #[test]
+        fn streaming_finds_what_the_report_finds(log in mangled_log(), partial in any::<bool>(), cap in 8usize..64) {
+            let options = LogOptions::default().partial(partial);
+            let streamed = collect(log.as_bytes(), &options);
+            let report = validate_map_log_with(log.as_bytes(), &options);
+            let mut a: Vec<_> = streamed.iter().map(key).collect();
+            let b: Vec<_> = report.violations().iter().map(key).collect();
+            a.sort_by_key(|k| k.0.unwrap_or(u64::MAX));
+            prop_assert_eq!(&a, &b);
+            // A reader with a tiny buffer splits lines across reads.
+            let small = std::io::BufReader::with_capacity(cap, log.as_bytes());
+            let report_small = validate_map_log_with(small, &options);
+            let c: Vec<_> = report_small.violations().iter().map(key).collect();
+            prop_assert_eq!(&c, &b);
+            // Partial mode only changes severities, never the findings.
+            let strict = validate_map_log(log.as_bytes());
+            let d: Vec<_> = strict.violations().iter().map(|v| (v.line, v.rule.to_string())).collect();
+            let e: Vec<_> = report.violations().iter().map(|v| (v.line, v.rule.to_string())).collect();
+            prop_assert_eq!(d, e);
+        }
+    }
 }

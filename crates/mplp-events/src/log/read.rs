@@ -3,26 +3,49 @@
 
 use std::io::{self, BufRead};
 use std::marker::PhantomData;
+use std::ops::ControlFlow;
 
 use mplp_core::document::thorough;
 use mplp_core::{Document, Report, Violation};
 
-use crate::rules::LOG_READ_ERROR;
+use crate::rules::{LOG_LINE_TOO_LONG, LOG_READ_ERROR};
 
-/// Calls `f(line_number, bytes)` for every non-blank line. Lines that lie
+/// What [`for_each_line`] hands over for one non-blank line.
+pub(crate) enum Line<'a> {
+    /// The line's bytes (without the newline).
+    Bytes(&'a [u8]),
+    /// The line is longer than the limit: its bytes were skipped, and this
+    /// violation (rule [`LOG_LINE_TOO_LONG`]) says so.
+    Refused(Violation),
+}
+
+/// Calls `f(line_number, line)` for every non-blank line. Lines that lie
 /// whole in the reader's buffer are handed over in place (no copy); only a
-/// line cut by the buffer's end is gathered in a side buffer. An I/O error is
-/// reported in `report` and ends the reading.
-pub(crate) fn for_each_line(
+/// line cut by the buffer's end is gathered in a side buffer, which never
+/// grows past `max_line_bytes`: a longer line is skipped up to its newline
+/// and handed over as [`Line::Refused`]. So memory stays bounded whatever
+/// the input (an endless line included). An I/O error is pushed to `report`
+/// and ends the reading; so does `f` returning `Break`.
+pub(crate) fn for_each_line<F: FnMut(u64, Line<'_>) -> ControlFlow<()>>(
     mut reader: impl BufRead,
+    max_line_bytes: usize,
     report: &mut Report,
-    mut f: impl FnMut(u64, &[u8]),
+    mut f: F,
 ) {
     let mut carry: Vec<u8> = Vec::new();
+    // Bytes of the line being skipped because it is too long (0: none).
+    let mut skipped: u64 = 0;
     let mut line = 0u64;
-    let mut emit = |line: u64, bytes: &[u8]| {
-        if !bytes.iter().all(u8::is_ascii_whitespace) {
-            f(line, bytes);
+    let emit = |f: &mut F, line: u64, bytes: &[u8]| -> ControlFlow<()> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            ControlFlow::Continue(())
+        } else if bytes.len() > max_line_bytes {
+            f(
+                line,
+                Line::Refused(too_long(line, bytes.len() as u64, max_line_bytes)),
+            )
+        } else {
+            f(line, Line::Bytes(bytes))
         }
     };
     loop {
@@ -38,9 +61,12 @@ pub(crate) fn for_each_line(
             }
         };
         if avail.is_empty() {
-            if !carry.is_empty() {
+            if skipped > 0 {
                 line += 1;
-                emit(line, &carry);
+                let _ = f(line, Line::Refused(too_long(line, skipped, max_line_bytes)));
+            } else if !carry.is_empty() {
+                line += 1;
+                let _ = emit(&mut f, line, &carry);
             }
             return;
         }
@@ -49,18 +75,47 @@ pub(crate) fn for_each_line(
         for nl in memchr::memchr_iter(b'\n', avail) {
             line += 1;
             let piece = avail.get(start..nl).unwrap_or_default();
-            if carry.is_empty() {
-                emit(line, piece);
+            start = nl + 1;
+            let flow = if skipped > 0 {
+                let total = skipped + piece.len() as u64;
+                skipped = 0;
+                f(line, Line::Refused(too_long(line, total, max_line_bytes)))
+            } else if carry.is_empty() {
+                emit(&mut f, line, piece)
             } else {
                 carry.extend_from_slice(piece);
-                emit(line, &carry);
+                let flow = emit(&mut f, line, &carry);
                 carry.clear();
+                flow
+            };
+            if flow.is_break() {
+                return;
             }
-            start = nl + 1;
         }
-        carry.extend_from_slice(avail.get(start..).unwrap_or_default());
+        let rest = avail.get(start..).unwrap_or_default();
+        if skipped > 0 {
+            skipped += rest.len() as u64;
+        } else if carry.len() + rest.len() > max_line_bytes {
+            // Too long to keep: count it, forget its bytes.
+            skipped = (carry.len() + rest.len()) as u64;
+            carry = Vec::new();
+        } else {
+            carry.extend_from_slice(rest);
+        }
         reader.consume(len);
     }
+}
+
+/// The violation of a line of `len` bytes, over the limit.
+fn too_long(line: u64, len: u64, max: usize) -> Violation {
+    Violation::error(
+        "",
+        LOG_LINE_TOO_LONG,
+        format!(
+            "the line is {len} bytes long, more than the limit of {max} bytes for one event; it was skipped"
+        ),
+    )
+    .at_line(line)
 }
 
 /// Parses one line as a `T`: the typed fast path, and on failure every

@@ -2,10 +2,14 @@
 
 use std::collections::HashMap;
 use std::io::{self, BufRead};
+use std::ops::ControlFlow;
 
 use mplp_core::{Report, Rule, Violation};
 
-use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, Refused, Tracked, sorted, validate_log};
+use super::{
+    Books, DEFAULT_COMPLETED_MEMORY, IdMap, LineValidator, LogOptions, Refused, Tracked, sorted,
+    stream_log, validate_log,
+};
 use crate::log::EventSink;
 use crate::map::{MapEvent, MapEventType, MapPayload};
 use crate::rules::*;
@@ -105,6 +109,34 @@ impl MapLogValidator {
     pub fn with_event_id_window(mut self, window: usize) -> Self {
         self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
         self
+    }
+
+    /// The same validator, judging a log still being written: what is open
+    /// at its end is reported as warnings (see [`LogOptions::partial`]).
+    #[must_use]
+    pub fn partial(mut self, partial: bool) -> Self {
+        self.books.open_at_end = if partial {
+            mplp_core::Severity::Warning
+        } else {
+            mplp_core::Severity::Error
+        };
+        self
+    }
+
+    /// The same validator with the options' partial mode and event-id
+    /// window (the line limit belongs to the reader).
+    #[must_use]
+    pub fn with_options(self, options: &LogOptions) -> Self {
+        self.with_event_id_window(options.id_window())
+            .partial(options.is_partial())
+    }
+
+    /// Takes out the violations found so far, in the order found (a
+    /// streaming caller prints them as it goes; [`Self::finish`] then
+    /// returns only the rest). Memory then stays bounded by what is open,
+    /// however many violations the log has.
+    pub fn take_violations(&mut self) -> Report {
+        self.books.take_report()
     }
 
     /// Validates one line of the log (its bytes, without the newline or with it).
@@ -377,17 +409,18 @@ impl MapLogValidator {
         if close {
             if let Some(state) = self.books.complete(id) {
                 let session = event.session_id.to_string();
-                self.close(&session, state);
+                self.close(&session, state, false);
             }
         }
     }
 
     /// Reports everything a session leaves open.
-    fn close(&mut self, session: &str, state: SessionState) {
+    fn close(&mut self, session: &str, state: SessionState, at_end: bool) {
         let mut turns: Vec<_> = state.open_turns.into_iter().collect();
         turns.sort_by_key(|(_, (_, line))| *line);
         for (turn, (role, line)) in turns {
-            self.books.err(
+            self.books.open_item(
+                at_end,
                 line,
                 "/payload/turn_number",
                 MAP_TURN_COMPLETION_MATCHES_DISPATCH,
@@ -409,7 +442,8 @@ impl MapLogValidator {
                 || "a broadcast without broadcast_id".to_owned(),
                 |id| format!("broadcast `{id}`"),
             );
-            self.books.err(
+            self.books.open_item(
+                at_end,
                 line,
                 "/payload",
                 MAP_BROADCAST_HAS_RECEIVERS,
@@ -428,7 +462,8 @@ impl MapLogValidator {
                 || "a conflict without conflict_id".to_owned(),
                 |id| format!("conflict `{id}`"),
             );
-            self.books.err(
+            self.books.open_item(
+                at_end,
                 line,
                 "/payload",
                 MAP_CONFLICT_RESOLVED,
@@ -443,7 +478,7 @@ impl MapLogValidator {
         let open = self.books.take_open();
         for (id, state) in open {
             let session = id.hyphenated().to_string();
-            self.books.err(
+            self.books.open_at_end(
                 state.started_line,
                 "/session_id",
                 MAP_SESSION_COMPLETED_LAST,
@@ -451,8 +486,9 @@ impl MapLogValidator {
                     "session {session} is never completed: a session ends with MAPSessionCompleted"
                 ),
             );
-            self.close(&session, state);
+            self.close(&session, state, true);
         }
+        self.books.empty_log_warning();
         sorted(self.books.report)
     }
 }
@@ -477,10 +513,62 @@ impl EventSink<&MapEvent> for MapLogValidator {
 /// Validates a MAP event log (NDJSON), streaming: every violation carries its
 /// line. See [`MapLogValidator`] for the rules.
 pub fn validate_map_log(reader: impl BufRead) -> Report {
+    validate_map_log_with(reader, &LogOptions::default())
+}
+
+/// [`validate_map_log`] with options: a log in progress
+/// ([`LogOptions::partial`]), another line limit or event-id window.
+pub fn validate_map_log_with(reader: impl BufRead, options: &LogOptions) -> Report {
     validate_log(
         reader,
-        MapLogValidator::new(),
-        MapLogValidator::push_line,
-        MapLogValidator::finish,
+        options.max_line(),
+        MapLogValidator::new().with_options(options),
     )
+}
+
+/// Validates a log as a stream: each violation goes to `on` as soon as it
+/// is found (so in the order found, not sorted by line: what a session
+/// leaves open is reported when it completes or at the end of the log),
+/// and memory stays bounded by what is open, not by the number of
+/// violations. `on` returning `ControlFlow::Break` stops the reading
+/// (then the end of the log is not judged), and so does this function's
+/// result.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use mplp_events::log::{LogOptions, stream_map_log};
+/// let mut rules = Vec::new();
+/// let flow = stream_map_log(&b"not json\n\nnot json either\n"[..], &LogOptions::default(), |v| {
+///     rules.push((v.line, v.rule.as_str()));
+///     ControlFlow::Continue(())
+/// });
+/// assert!(flow.is_continue());
+/// assert_eq!(rules, [(Some(1), "json-syntax"), (Some(3), "json-syntax")]);
+/// ```
+pub fn stream_map_log(
+    reader: impl BufRead,
+    options: &LogOptions,
+    on: impl FnMut(Violation) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    stream_log(
+        reader,
+        options.max_line(),
+        MapLogValidator::new().with_options(options),
+        on,
+    )
+}
+
+impl LineValidator for MapLogValidator {
+    fn push_line(&mut self, line: u64, bytes: &[u8]) {
+        MapLogValidator::push_line(self, line, bytes);
+    }
+    fn take(&mut self) -> Report {
+        self.books.take_report()
+    }
+    fn end(self) -> Report {
+        self.finish()
+    }
+    fn refuse(&mut self, v: Violation) {
+        self.books.refuse(v);
+    }
 }

@@ -1,11 +1,15 @@
 //! The streaming SA log validator.
 
 use std::io::{self, BufRead};
+use std::ops::ControlFlow;
 
 use mplp_core::{Report, Rule, Violation};
 use uuid::Uuid;
 
-use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, Refused, Tracked, sorted, validate_log};
+use super::{
+    Books, DEFAULT_COMPLETED_MEMORY, IdMap, LineValidator, LogOptions, Refused, Tracked, sorted,
+    stream_log, validate_log,
+};
 use crate::log::EventSink;
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
@@ -80,6 +84,34 @@ impl SaLogValidator {
     pub fn with_event_id_window(mut self, window: usize) -> Self {
         self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
         self
+    }
+
+    /// The same validator, judging a log still being written: what is open
+    /// at its end is reported as warnings (see [`LogOptions::partial`]).
+    #[must_use]
+    pub fn partial(mut self, partial: bool) -> Self {
+        self.books.open_at_end = if partial {
+            mplp_core::Severity::Warning
+        } else {
+            mplp_core::Severity::Error
+        };
+        self
+    }
+
+    /// The same validator with the options' partial mode and event-id
+    /// window (the line limit belongs to the reader).
+    #[must_use]
+    pub fn with_options(self, options: &LogOptions) -> Self {
+        self.with_event_id_window(options.id_window())
+            .partial(options.is_partial())
+    }
+
+    /// Takes out the violations found so far, in the order found (a
+    /// streaming caller prints them as it goes; [`Self::finish`] then
+    /// returns only the rest). Memory then stays bounded by what is open,
+    /// however many violations the log has.
+    pub fn take_violations(&mut self) -> Report {
+        self.books.take_report()
     }
 
     /// Validates one line of the log.
@@ -217,16 +249,17 @@ impl SaLogValidator {
         self.books.report.extend(out);
         if close {
             if let Some(state) = self.books.complete(id) {
-                self.close(&event.sa_id.to_string(), state);
+                self.close(&event.sa_id.to_string(), state, false);
             }
         }
     }
 
-    fn close(&mut self, run: &str, state: RunState) {
+    fn close(&mut self, run: &str, state: RunState, at_end: bool) {
         let mut steps: Vec<_> = state.open_steps.into_iter().collect();
         steps.sort_by_key(|(_, line)| *line);
         for (step, line) in steps {
-            self.books.err(
+            self.books.open_item(
+                at_end,
                 line,
                 "/payload/step_id",
                 SA_STEP_STARTED_IS_FINISHED,
@@ -244,14 +277,15 @@ impl SaLogValidator {
         let open = self.books.take_open();
         for (id, state) in open {
             let run = id.hyphenated().to_string();
-            self.books.err(
+            self.books.open_at_end(
                 state.started_line,
                 "/sa_id",
                 SA_COMPLETED_LAST,
                 format!("run {run} is never completed: a run ends with SACompleted"),
             );
-            self.close(&run, state);
+            self.close(&run, state, true);
         }
+        self.books.empty_log_warning();
         sorted(self.books.report)
     }
 }
@@ -267,10 +301,62 @@ impl EventSink<SaEvent> for SaLogValidator {
 /// Validates an SA event log (NDJSON), streaming: every violation carries its
 /// line. See [`SaLogValidator`] for the rules.
 pub fn validate_sa_log(reader: impl BufRead) -> Report {
+    validate_sa_log_with(reader, &LogOptions::default())
+}
+
+/// [`validate_sa_log`] with options: a log in progress
+/// ([`LogOptions::partial`]), another line limit or event-id window.
+pub fn validate_sa_log_with(reader: impl BufRead, options: &LogOptions) -> Report {
     validate_log(
         reader,
-        SaLogValidator::new(),
-        SaLogValidator::push_line,
-        SaLogValidator::finish,
+        options.max_line(),
+        SaLogValidator::new().with_options(options),
     )
+}
+
+/// Validates a log as a stream: each violation goes to `on` as soon as it
+/// is found (so in the order found, not sorted by line: what a session
+/// leaves open is reported when it completes or at the end of the log),
+/// and memory stays bounded by what is open, not by the number of
+/// violations. `on` returning `ControlFlow::Break` stops the reading
+/// (then the end of the log is not judged), and so does this function's
+/// result.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use mplp_events::log::{LogOptions, stream_sa_log};
+/// let mut rules = Vec::new();
+/// let flow = stream_sa_log(&b"not json\n\nnot json either\n"[..], &LogOptions::default(), |v| {
+///     rules.push((v.line, v.rule.as_str()));
+///     ControlFlow::Continue(())
+/// });
+/// assert!(flow.is_continue());
+/// assert_eq!(rules, [(Some(1), "json-syntax"), (Some(3), "json-syntax")]);
+/// ```
+pub fn stream_sa_log(
+    reader: impl BufRead,
+    options: &LogOptions,
+    on: impl FnMut(Violation) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    stream_log(
+        reader,
+        options.max_line(),
+        SaLogValidator::new().with_options(options),
+        on,
+    )
+}
+
+impl LineValidator for SaLogValidator {
+    fn push_line(&mut self, line: u64, bytes: &[u8]) {
+        SaLogValidator::push_line(self, line, bytes);
+    }
+    fn take(&mut self) -> Report {
+        self.books.take_report()
+    }
+    fn end(self) -> Report {
+        self.finish()
+    }
+    fn refuse(&mut self, v: Violation) {
+        self.books.refuse(v);
+    }
 }

@@ -1,0 +1,225 @@
+//! What `mplp validate` checks: its arguments, with directories listed.
+//!
+//! A directory is searched depth-first for `.json` and `.ndjson` files
+//! (not `.expect.json`), entries in name order. Symbolic links are
+//! followed, but a directory is entered once: a link back to a directory
+//! being listed (a loop) is an `io` error record, a second way into a
+//! directory already listed is skipped with an `input-skipped` warning, so
+//! no file is checked twice and listing always ends. Entries that are not
+//! regular files (FIFOs, sockets, devices) are never opened: each is an
+//! `input-skipped` warning (a FIFO named on the command line is read, as
+//! standard input is). Names that are not UTF-8 are kept as they are for
+//! opening and shown lossily.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use mplp_core::Violation;
+use mplp_core::rules::{INPUT_IO, INPUT_SKIPPED, INPUT_TOO_LARGE};
+
+/// One thing to check.
+pub(crate) enum Input {
+    /// Standard input (`-`).
+    Stdin,
+    /// A file (or a FIFO named on the command line).
+    File(PathBuf),
+    /// Something that cannot be checked, with the violation that says why
+    /// (an `io` error, or an `input-skipped` warning).
+    Problem {
+        /// The path, lossily shown.
+        name: String,
+        /// Why.
+        violation: Violation,
+    },
+}
+
+impl Input {
+    /// The name shown in reports: `-`, or the path as given (lossily).
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Input::Stdin => "-".to_owned(),
+            Input::File(p) => p.display().to_string(),
+            Input::Problem { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// The `io` violation of an operating-system error.
+pub(crate) fn io_violation(what: &str, e: &std::io::Error) -> Violation {
+    Violation::error("", INPUT_IO, format!("{what}: {e}"))
+}
+
+/// The violation of a document over the size limit.
+pub(crate) fn too_large(name: &str, len: u64, max: u64) -> Violation {
+    Violation::error(
+        "",
+        INPUT_TOO_LARGE,
+        format!(
+            "`{name}` holds at least {len} bytes, more than the limit of {max} bytes for one document (`--max-document-bytes` raises it; logs are streamed and have no limit)"
+        ),
+    )
+}
+
+/// Adds `arg` to `inputs`, or what a directory holds.
+pub(crate) fn expand(arg: &str, inputs: &mut Vec<Input>) {
+    if arg == "-" {
+        inputs.push(Input::Stdin);
+        return;
+    }
+    let path = Path::new(arg);
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            let mut walk = Walk {
+                listing: Vec::new(),
+                listed: HashSet::new(),
+                inputs,
+            };
+            walk.dir(path);
+        }
+        // A file, a FIFO, or something that cannot be opened: opening it
+        // tells (and reports the operating system's error).
+        _ => inputs.push(Input::File(path.to_owned())),
+    }
+}
+
+struct Walk<'a> {
+    /// The canonical paths of the directories being listed (the current
+    /// branch): a link to one of them is a loop.
+    listing: Vec<PathBuf>,
+    /// Every directory entered so far, canonical.
+    listed: HashSet<PathBuf>,
+    inputs: &'a mut Vec<Input>,
+}
+
+impl Walk<'_> {
+    fn problem(&mut self, path: &Path, violation: Violation) {
+        self.inputs.push(Input::Problem {
+            name: path.display().to_string(),
+            violation,
+        });
+    }
+
+    fn dir(&mut self, dir: &Path) {
+        let canonical = match std::fs::canonicalize(dir) {
+            Ok(c) => c,
+            Err(e) => {
+                let v = io_violation(&format!("cannot list `{}`", dir.display()), &e);
+                return self.problem(dir, v);
+            }
+        };
+        if let Some(ancestor) = self.listing.iter().find(|a| **a == canonical) {
+            let v = Violation::error(
+                "",
+                INPUT_IO,
+                format!(
+                    "directory loop: `{}` leads back to `{}`, which is being listed; not followed",
+                    dir.display(),
+                    ancestor.display()
+                ),
+            );
+            return self.problem(dir, v);
+        }
+        if !self.listed.insert(canonical.clone()) {
+            let v = Violation::warning(
+                "",
+                INPUT_SKIPPED,
+                format!(
+                    "`{}` is `{}`, already listed through another path; skipped",
+                    dir.display(),
+                    canonical.display()
+                ),
+            );
+            return self.problem(dir, v);
+        }
+        let mut entries = Vec::new();
+        match std::fs::read_dir(dir) {
+            Ok(list) => {
+                for entry in list {
+                    match entry {
+                        Ok(e) => entries.push(e),
+                        Err(e) => {
+                            let v = io_violation(&format!("cannot list `{}`", dir.display()), &e);
+                            self.problem(dir, v);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                let v = io_violation(&format!("cannot list `{}`", dir.display()), &e);
+                return self.problem(dir, v);
+            }
+        }
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        self.listing.push(canonical);
+        for entry in entries {
+            self.entry(&entry.path(), entry.file_type());
+        }
+        self.listing.pop();
+    }
+
+    fn entry(&mut self, path: &Path, file_type: std::io::Result<std::fs::FileType>) {
+        let wanted = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("json" | "ndjson")
+        ) && !path.to_string_lossy().ends_with(".expect.json");
+        let file_type = match file_type {
+            Ok(t) if t.is_symlink() => std::fs::metadata(path).map(|m| m.file_type()),
+            other => other,
+        };
+        match file_type {
+            Ok(t) if t.is_dir() => self.dir(path),
+            Ok(t) if t.is_file() => {
+                if wanted {
+                    self.inputs.push(Input::File(path.to_owned()));
+                }
+            }
+            Ok(t) => {
+                if wanted {
+                    let v = Violation::warning(
+                        "",
+                        INPUT_SKIPPED,
+                        format!(
+                            "`{}` is {}, not a regular file; skipped without opening it",
+                            path.display(),
+                            describe(t)
+                        ),
+                    );
+                    self.problem(path, v);
+                }
+            }
+            // A dangling link, a link loop, or an entry that vanished.
+            Err(e) => {
+                if wanted || is_link_loop(&e) {
+                    let v = io_violation(&format!("cannot open `{}`", path.display()), &e);
+                    self.problem(path, v);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `e` is "too many levels of symbolic links" (ELOOP).
+fn is_link_loop(e: &std::io::Error) -> bool {
+    // ELOOP is 40 on Linux and 62 on the BSDs and macOS.
+    cfg!(target_os = "linux") && e.raw_os_error() == Some(40)
+        || cfg!(any(target_os = "macos", target_os = "freebsd")) && e.raw_os_error() == Some(62)
+}
+
+/// "a FIFO", "a socket", ... for a file type that is not a file or directory.
+fn describe(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    let _ = t;
+    "not a regular file"
+}
