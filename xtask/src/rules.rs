@@ -189,6 +189,22 @@ mod tests {
                 let rest = &code[i + "Rule::new(\"".len()..];
                 ids.push(rest.split('"').next().unwrap_or_default().to_owned());
             }
+            // A rule declared in a `declare_rules!` block:
+            // `pub const NAME = "id" {`.
+            if let Some(rest) = code
+                .split_once("const ")
+                .map(|(_, r)| r)
+                .filter(|r| r.trim_end().ends_with('{'))
+            {
+                if let Some((name, value)) = rest.split_once(" = \"") {
+                    if name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                    {
+                        ids.push(value.split('"').next().unwrap_or_default().to_owned());
+                    }
+                }
+            }
         }
         ids
     }

@@ -322,8 +322,10 @@ pub static LEARNING_SAMPLE: DocKind = document_kind!(
     "learning-sample-",
     mplp_events::learning::LearningSample,
     "One learning sample (core, intent resolution or delta impact)",
-    // After the events, before the documents (samples carry `plan_id` too).
-    Recognise::members(31, &["sample_family"])
+    // After the events, before the documents (samples carry `plan_id` too),
+    // and after the structured sample, whose required members tell it apart
+    // (`sample_id` alone is read as this kind).
+    Recognise::members(32, &["sample_family", "sample_id"])
 );
 /// One structured learning sample (`common/learning-sample.schema.json`).
 pub static COMMON_LEARNING_SAMPLE: DocKind = document_kind!(
@@ -331,7 +333,8 @@ pub static COMMON_LEARNING_SAMPLE: DocKind = document_kind!(
     "common-learning-sample-",
     mplp_events::learning::CommonLearningSample,
     "One structured learning sample (common/learning-sample)",
-    Recognise::members(32, &["sample_id"])
+    // Its required members, none of which a learning sample of the taxonomy has.
+    Recognise::members(31, &["success_flag", "timestamps", "project_id"])
 );
 /// One CI integration event.
 pub static CI_EVENT: DocKind = document_kind!(
@@ -716,7 +719,11 @@ mod tests {
             (br#"{"core_id":1,"plan_id":2}"#, &PLAN),
             (br#"{"sample_family":"x","plan_id":2}"#, &LEARNING_SAMPLE),
             (br#"{"sample_id":1,"sample_family":"x"}"#, &LEARNING_SAMPLE),
-            (br#"{"sample_id":1}"#, &COMMON_LEARNING_SAMPLE),
+            (br#"{"sample_id":1}"#, &LEARNING_SAMPLE),
+            (
+                br#"{"sample_id":1,"success_flag":true,"sample_family":"x"}"#,
+                &COMMON_LEARNING_SAMPLE,
+            ),
             (br#"{"ci_provider":1,"tool_id":2}"#, &CI_EVENT),
             (br#"{"invocation_id":1}"#, &TOOL_EVENT),
             (br#"{"event_kind":1,"file_path":2}"#, &GIT_EVENT),
