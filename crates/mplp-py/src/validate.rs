@@ -77,6 +77,11 @@ impl ValidationResult {
             };
         d.set_item("errors", dicts(&mut self.report.errors())?)?;
         d.set_item("warnings", dicts(&mut self.report.warnings())?)?;
+        // The counts of the CLI's record (nothing is cut here).
+        d.set_item("error_count", self.report.errors().count())?;
+        d.set_item("warning_count", self.report.warnings().count())?;
+        d.set_item("suppressed_errors", 0)?;
+        d.set_item("suppressed_warnings", 0)?;
         Ok(d)
     }
 
