@@ -3,7 +3,7 @@
 /// Derives the lifecycle methods of a status enum from its trigger table,
 /// so that the table stays the only place the lifecycle lives.
 ///
-/// The trigger enum (a [`wire_enum!`](crate::wire_enum)) must have `ALL`
+/// The trigger enum (a [`wire_enum!`](macro@crate::wire_enum)) must have `ALL`
 /// and `const fn rule(self) -> (&'static [Status], Status)`: the statuses
 /// the trigger fires from and the one it leads to. The macro writes, on the
 /// status enum:

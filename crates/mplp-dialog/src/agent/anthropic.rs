@@ -13,7 +13,7 @@
 //! Then the API's rules are made to hold: blank text blocks are left out,
 //! consecutive turns of one role are merged (so roles alternate), turns left
 //! empty are dropped, a conversation that would start with the assistant
-//! gets a [`ANTHROPIC_LEADING_USER`](crate::ANTHROPIC_LEADING_USER) turn, and a final assistant
+//! gets a [`ANTHROPIC_LEADING_USER`] turn, and a final assistant
 //! text block loses its trailing whitespace. Images in system and assistant
 //! messages are refused ([`ConvertError::ImageNotSupported`]), and so are
 //! tool-call arguments that are not a JSON object
