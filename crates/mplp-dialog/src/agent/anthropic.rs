@@ -164,17 +164,6 @@ fn blocks(content: &Content) -> Vec<Block> {
     }
 }
 
-fn no_images(m: &AgentMessage, index: usize) -> Result<(), ConvertError> {
-    if m.content.images().next().is_some() {
-        return Err(ConvertError::ImageNotSupported {
-            index,
-            role: m.role.as_str(),
-            provider: PROVIDER,
-        });
-    }
-    Ok(())
-}
-
 impl AgentDialog {
     /// A Messages request for `model` with `max_tokens`, offering `tools`
     /// (see the [module docs](self) for the mapping and the API's rules).
@@ -208,7 +197,7 @@ impl AgentDialog {
         for (index, m) in self.messages.iter().enumerate() {
             let (role, content) = match m.role {
                 AgentRole::System => {
-                    no_images(m, index)?;
+                    m.no_images(index, PROVIDER)?;
                     let t = m.content.text();
                     if !t.trim().is_empty() {
                         system.push(t);
@@ -217,7 +206,7 @@ impl AgentDialog {
                 }
                 AgentRole::User => (AnthropicRole::User, blocks(&m.content)),
                 AgentRole::Assistant | AgentRole::Agent | AgentRole::ToolCall => {
-                    no_images(m, index)?;
+                    m.no_images(index, PROVIDER)?;
                     let mut b = blocks(&m.content);
                     for c in &m.function_calls {
                         if !c.arguments.is_object() {

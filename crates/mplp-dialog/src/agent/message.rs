@@ -279,6 +279,23 @@ pub struct AgentMessage {
 }
 
 impl AgentMessage {
+    /// Refuses a message with an image part where `provider` takes none
+    /// (message `index` of the request).
+    pub(crate) fn no_images(
+        &self,
+        index: usize,
+        provider: &'static str,
+    ) -> Result<(), crate::ConvertError> {
+        if self.content.images().next().is_some() {
+            return Err(crate::ConvertError::ImageNotSupported {
+                index,
+                role: self.role.as_str(),
+                provider,
+            });
+        }
+        Ok(())
+    }
+
     /// A message of `role` with the given content, stamped now, with a fresh id.
     pub fn new(role: AgentRole, content: impl Into<Content>) -> Self {
         AgentMessage::at(role, content, Timestamp::now())

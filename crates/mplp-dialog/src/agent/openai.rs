@@ -187,17 +187,6 @@ fn text_or_none(text: String) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-fn no_images(m: &AgentMessage, index: usize) -> Result<(), ConvertError> {
-    if m.content.images().next().is_some() {
-        return Err(ConvertError::ImageNotSupported {
-            index,
-            role: m.role.as_str(),
-            provider: PROVIDER,
-        });
-    }
-    Ok(())
-}
-
 fn parts(content: &Content) -> UserContent {
     match content {
         Content::Text(t) => UserContent::Text(t.clone()),
@@ -251,7 +240,7 @@ impl AgentDialog {
             let name = m.sanitized_name();
             let msg = match m.role {
                 AgentRole::System => {
-                    no_images(m, index)?;
+                    m.no_images(index, PROVIDER)?;
                     ChatMessage::System {
                         content: m.content.text(),
                         name,
@@ -262,7 +251,7 @@ impl AgentDialog {
                     name,
                 },
                 AgentRole::Assistant | AgentRole::Agent | AgentRole::ToolCall => {
-                    no_images(m, index)?;
+                    m.no_images(index, PROVIDER)?;
                     let tool_calls = m
                         .function_calls
                         .iter()
