@@ -140,8 +140,7 @@ fn run_simulate(
 /// `mplp collab render`: reads the log line by line (streamed), draws the
 /// events that parse.
 fn render(format: SessionFormat, path: &str) -> ExitCode {
-    use std::io::BufRead;
-    let reader: Box<dyn BufRead> = if path == "-" {
+    let reader: Box<dyn std::io::BufRead> = if path == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         match std::fs::File::open(path) {
@@ -154,22 +153,18 @@ fn render(format: SessionFormat, path: &str) -> ExitCode {
     };
     let mut events = Vec::new();
     let mut bad = 0usize;
-    for (n, line) in reader.lines().enumerate() {
-        let line = match line {
-            Ok(line) => line,
-            Err(e) => {
-                eprintln!("mplp: cannot read `{path}`: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        match <mplp_events::MapEvent as mplp_core::Document>::from_json(&line) {
+    for entry in mplp_events::log::LogReader::<_, mplp_events::MapEvent>::new(reader) {
+        match entry.event {
             Ok(e) => events.push(e),
-            Err(e) => {
+            Err(found) => {
+                for v in &found {
+                    if v.rule == mplp_events::log::LOG_READ_ERROR {
+                        eprintln!("mplp: cannot read `{path}`: {}", v.message);
+                        return ExitCode::from(2);
+                    }
+                    eprintln!("{path}:{}: error: {v}", entry.line);
+                }
                 bad += 1;
-                eprintln!("{path}:{}: error: {e}", n + 1);
             }
         }
     }
