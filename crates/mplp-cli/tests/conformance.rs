@@ -15,15 +15,15 @@ fn exit_status_follows_failures_not_skips() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(stdout(&o).contains("1 flow: 1 passed, 0 failed, 0 skipped"));
 
-    let o = mplp(&["conformance", "--flow", "network-only", FLOWS]);
+    let o = mplp(&["conformance", "--flow", "unknown-module", FLOWS]);
     assert_eq!(o.status.code(), Some(0), "skipped is not a failure");
-    assert!(stdout(&o).contains("SKIP validate input/network.json"));
+    assert!(stdout(&o).contains("SKIP validate input/workflow.json"));
     assert!(stdout(&o).contains("NOTE: 1 flow was only partly checked"));
     let o = mplp(&[
         "conformance",
         "--deny-skipped",
         "--flow",
-        "network-only",
+        "unknown-module",
         FLOWS,
     ]);
     assert_eq!(o.status.code(), Some(1), "--deny-skipped");

@@ -5,9 +5,10 @@
 //!
 //! For each flow the runner:
 //! 1. validates every `input/` and `expected/` document with the SDK's
-//!    validator for its module, looked up by file stem in ONE table,
-//!    [`registry::MODULES`]; a module the SDK does not have yet is reported
-//!    as **skipped, with the reason** — never as passed;
+//!    validator for its kind, looked up by file stem in the one table of
+//!    document kinds, [`mplp_kinds::KINDS`] (see [`registry`]); a document
+//!    no kind is named after is reported as **skipped, with the reason** —
+//!    never as passed;
 //! 2. checks the evidence `pack/` if there is one: required files,
 //!    `manifest.json`, the `timeline/events.ndjson` events, and every
 //!    sha256 of `integrity/sha256sums.txt` (and that it lists every file);
@@ -34,7 +35,7 @@
 //!   a finding per malformed entry.
 //! - `sha2` (0.10, MSRV 1.72): the packs' `sha256sums.txt`.
 //! - The module crates: their `Document::validate_json` and log validators,
-//!   through [`registry::MODULES`].
+//!   through the one table of kinds, [`mplp_kinds::KINDS`].
 //!
 //! Decisions where the published suite is silent or lenient are in
 //! `docs/spec-notes.md` ("mplp-conformance: golden-flow runner").
@@ -244,20 +245,13 @@ fn validate_documents(
             serde_json::from_slice::<Value>(&bytes).ok()
         };
         let check = match registry::validator(&stem) {
-            Some(Validator::Json(f) | Validator::Log(f)) => {
-                from_report(check_name, &rel, &f(&bytes))
-            }
-            Some(Validator::Missing(reason)) if is_log || parsed.is_some() => {
-                Check::skipped(check_name, format!("module `{stem}`: {reason}"))
-            }
+            Some(validator) => from_report(check_name, &rel, &validator.validate(&bytes)),
             None if is_log || parsed.is_some() => Check::skipped(
                 check_name,
                 format!("no MPLP module or log kind is named `{stem}`"),
             ),
             // Not JSON: that much can be said without a module validator.
-            Some(Validator::Missing(_)) | None => {
-                Check::from_findings(check_name, vec![json_syntax(&rel, &bytes)])
-            }
+            None => Check::from_findings(check_name, vec![json_syntax(&rel, &bytes)]),
         };
         checks.push(check);
         if let Some(v) = parsed {

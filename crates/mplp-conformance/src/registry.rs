@@ -1,92 +1,160 @@
-//! The module validators the runner knows: ONE table, [`MODULES`].
+//! Which validator the runner uses for a flow document, looked up by its file
+//! stem (`plan.json` -> `plan`).
 //!
-//! A flow document is looked up by its file stem (`plan.json` -> `plan`).
-//! When the SDK gains a module, its line here changes from
-//! `Validator::Missing(..)` to `Validator::Json(..)` (or `Validator::Log(..)`
-//! for an NDJSON log); nothing else in the runner changes.
+//! The runner keeps no table of kinds of its own: a stem is looked up in the
+//! one table of document kinds, [`mplp_kinds::KINDS`] (by
+//! [`mplp_kinds::by_name`]). Only what the published flows call differently
+//! is written here: two log names ([`ALIASES`]) and the two event families
+//! whose flow documents may be of several kinds ([`FAMILIES`], told apart by
+//! [`mplp_kinds::detect`]). When the SDK gains a kind, the runner validates
+//! flow documents of that name without a change here.
 
-use std::io::Cursor;
-
-use mplp_core::{Document, Report};
+use mplp_core::{Report, Violation};
+use mplp_kinds::DocKind;
 
 /// How a document of one kind is validated.
 #[derive(Clone, Copy, Debug)]
 pub enum Validator {
-    /// A JSON document, validated whole.
-    Json(fn(&[u8]) -> Report),
-    /// An NDJSON log, validated line by line (findings carry line numbers).
-    Log(fn(&[u8]) -> Report),
-    /// The SDK has no validator for this kind yet: the reason is reported
-    /// and the document is counted as skipped, never as passed.
-    Missing(&'static str),
+    /// Validated as this kind: a whole JSON document, or an NDJSON log line
+    /// by line (findings carry line numbers).
+    Kind(&'static DocKind),
+    /// A document of one of these kinds, which one read from its members
+    /// ([`mplp_kinds::detect`]); a document of any other kind is an error.
+    Family(&'static [&'static DocKind]),
 }
 
-fn plan(b: &[u8]) -> Report {
-    mplp_plan::Plan::validate_json(b).report
-}
-fn dialog(b: &[u8]) -> Report {
-    mplp_dialog::Dialog::validate_json(b).report
-}
-fn collab(b: &[u8]) -> Report {
-    mplp_collab::Collab::validate_json(b).report
-}
-fn map_event(b: &[u8]) -> Report {
-    mplp_events::MapEvent::validate_json(b).report
-}
-fn sa_event(b: &[u8]) -> Report {
-    mplp_events::SaEvent::validate_json(b).report
-}
-fn core_event(b: &[u8]) -> Report {
-    mplp_events::CoreEvent::validate_json(b).report
-}
-fn map_log(b: &[u8]) -> Report {
-    mplp_events::log::validate_map_log(Cursor::new(b))
-}
-fn sa_log(b: &[u8]) -> Report {
-    mplp_events::log::validate_sa_log(Cursor::new(b))
+impl Validator {
+    /// Every error and warning of `bytes` read as this kind.
+    ///
+    /// ```
+    /// use mplp_conformance::registry::validator;
+    /// let plan = validator("plan").unwrap();
+    /// assert!(!plan.validate(b"{}").is_valid());
+    /// ```
+    pub fn validate(&self, bytes: &[u8]) -> Report {
+        match self {
+            Validator::Kind(kind) => kind.validate(bytes),
+            Validator::Family(kinds) => match mplp_kinds::detect(bytes) {
+                Ok(kind) if kinds.iter().any(|k| std::ptr::eq(*k, kind)) => kind.validate(bytes),
+                Ok(kind) => {
+                    let expected: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+                    let mut report = Report::new();
+                    report.push(Violation::error(
+                        "",
+                        mplp_kinds::UNKNOWN_KIND,
+                        format!(
+                            "this document reads as a `{}`, but its file name asks for one of: {}",
+                            kind.name,
+                            expected.join(", ")
+                        ),
+                    ));
+                    report
+                }
+                Err(violation) => {
+                    let mut report = Report::new();
+                    report.push(violation);
+                    report
+                }
+            },
+        }
+    }
 }
 
-const NOT_YET: &str = "the SDK has no validator for this module yet";
+/// Flow file stems that name a kind of [`mplp_kinds::KINDS`] by another
+/// name: `(stem, kind name)`. The flows call their logs `map-events.ndjson`
+/// and `sa-events.ndjson`.
+pub const ALIASES: &[(&str, &str)] = &[("map-events", "map-log"), ("sa-events", "sa-log")];
 
-/// Every document kind the runner recognises, by file stem.
-///
-/// `map-events`/`sa-events` (`.ndjson`) are logs; `map-event`, `sa-event`,
-/// `event` are single events.
-pub const MODULES: &[(&str, Validator)] = &[
-    ("plan", Validator::Json(plan)),
-    ("dialog", Validator::Json(dialog)),
-    ("collab", Validator::Json(collab)),
-    ("map-event", Validator::Json(map_event)),
-    ("sa-event", Validator::Json(sa_event)),
-    ("event", Validator::Json(core_event)),
-    ("map-events", Validator::Log(map_log)),
-    ("sa-events", Validator::Log(sa_log)),
+/// Flow file stems that name an event family rather than one kind:
+/// `(stem, the kinds a document of that name may be)`.
+pub const FAMILIES: &[(&str, &[&DocKind])] = &[
     (
-        "context",
-        Validator::Json(|b| mplp_kinds::CONTEXT.validate(b)),
+        "learning",
+        &[
+            &mplp_kinds::LEARNING_SAMPLE,
+            &mplp_kinds::COMMON_LEARNING_SAMPLE,
+        ],
     ),
     (
-        "confirm",
-        Validator::Json(|b| mplp_kinds::CONFIRM.validate(b)),
+        "integration",
+        &[
+            &mplp_kinds::CI_EVENT,
+            &mplp_kinds::TOOL_EVENT,
+            &mplp_kinds::GIT_EVENT,
+            &mplp_kinds::FILE_UPDATE_EVENT,
+        ],
     ),
-    ("trace", Validator::Json(|b| mplp_kinds::TRACE.validate(b))),
-    ("role", Validator::Json(|b| mplp_kinds::ROLE.validate(b))),
-    ("extension", Validator::Missing(NOT_YET)),
-    ("network", Validator::Missing(NOT_YET)),
-    ("core", Validator::Missing(NOT_YET)),
-    ("learning", Validator::Missing(NOT_YET)),
-    ("integration", Validator::Missing(NOT_YET)),
 ];
 
 /// The validator for documents named `stem`, if the runner knows the kind.
 ///
 /// ```
 /// use mplp_conformance::registry::{validator, Validator};
-/// assert!(matches!(validator("plan"), Some(Validator::Json(_))));
-/// assert!(matches!(validator("context"), Some(Validator::Json(_))));
-/// assert!(matches!(validator("network"), Some(Validator::Missing(_))));
+/// assert!(matches!(validator("plan"), Some(Validator::Kind(k)) if k.name == "plan"));
+/// assert!(matches!(validator("map-events"), Some(Validator::Kind(k)) if k.name == "map-log"));
+/// assert!(matches!(validator("integration"), Some(Validator::Family(_))));
 /// assert!(validator("README").is_none());
 /// ```
 pub fn validator(stem: &str) -> Option<Validator> {
-    MODULES.iter().find(|(k, _)| *k == stem).map(|(_, v)| *v)
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == stem)
+        .map_or(stem, |(_, name)| name);
+    if let Some(kind) = mplp_kinds::by_name(name) {
+        return Some(Validator::Kind(kind));
+    }
+    FAMILIES
+        .iter()
+        .find(|(family, _)| *family == stem)
+        .map(|(_, kinds)| Validator::Family(kinds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_found_by_its_name_and_every_alias_names_a_log() {
+        for kind in mplp_kinds::KINDS {
+            assert!(
+                matches!(validator(kind.name), Some(Validator::Kind(k)) if std::ptr::eq(k, *kind))
+            );
+        }
+        for (alias, name) in ALIASES {
+            let Some(Validator::Kind(kind)) = validator(alias) else {
+                panic!("{alias}")
+            };
+            assert_eq!(kind.name, *name);
+            assert!(kind.is_log(), "{alias}");
+        }
+    }
+
+    #[test]
+    fn a_family_validates_its_members_and_refuses_other_kinds() {
+        let examples =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples/valid");
+        let tool = std::fs::read(examples.join("tool-event-eslint.json")).unwrap();
+        let tool = tool.as_slice();
+        let integration = validator("integration").unwrap();
+        let learning = validator("learning").unwrap();
+        assert_eq!(mplp_kinds::detect(tool).unwrap().name, "tool-event");
+        assert!(integration.validate(tool).is_valid());
+        let mut broken: serde_json::Value = serde_json::from_slice(tool).unwrap();
+        broken["status"] = "exploded".into();
+        let broken = serde_json::to_vec(&broken).unwrap();
+        let as_integration = integration.validate(&broken);
+        assert!(!as_integration.is_valid());
+        assert_eq!(
+            as_integration.violations(),
+            mplp_kinds::TOOL_EVENT.validate(&broken).violations()
+        );
+        let refused = learning.validate(tool);
+        assert!(!refused.is_valid());
+        assert!(
+            refused.violations().iter().any(
+                |v| v.rule == mplp_kinds::UNKNOWN_KIND && v.message.contains("learning-sample")
+            )
+        );
+        assert!(!learning.validate(b"[1]").is_valid());
+    }
 }
