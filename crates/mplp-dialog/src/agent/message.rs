@@ -173,11 +173,10 @@ impl From<String> for Content {
     }
 }
 
-mplp_core::mplp_id! {
-    /// Identifies one tool invocation: the `invocation_id` of the MPLP
-    /// integration tool event that records it.
-    pub struct InvocationId;
-}
+/// Identifies one tool invocation: the `invocation_id` of the MPLP
+/// integration tool event ([`ToolEvent`](super::ToolEvent)) that records it.
+/// The integration module's id, re-exported: one declaration.
+pub use mplp_events::integration::InvocationId;
 
 /// A tool call requested by a model.
 ///

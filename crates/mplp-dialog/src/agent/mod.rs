@@ -49,13 +49,17 @@ pub use dialog::{AgentDialog, AgentError, Put};
 pub use message::{
     AgentMessage, AgentRole, Content, FunctionCall, ImageSource, InvocationId, Part,
 };
+/// The MPLP integration tool event a projected tool call or result is
+/// recorded as (`event.data.tool_events`): the integration module's types,
+/// re-exported (one declaration of the wire object).
+pub use mplp_events::integration::{RunStatus, ToolEvent, ToolKind};
 /// The sink trait and NDJSON writer of `mplp-events`, which a [`ReplayLog`] writes to.
 #[doc(no_inline)]
 pub use mplp_events::log::{EventSink, LogWriter};
 pub use project::{
     AGENT_DIALOG_DATA_INVALID, AGENT_DIALOG_EVENT, AGENT_DIALOG_STATE_MISSING, AGENT_EVENT_SOURCE,
     AGENT_MESSAGE_DATA_INVALID, AGENT_MESSAGE_EVENT, AGENT_PLAIN_MESSAGE, AGENT_ROLE_MISMATCH,
-    FromMplp, TOOL_SUMMARY_CHARS, ToolEvent, ToolKind, ToolStatus, mplp_role,
+    FromMplp, TOOL_SUMMARY_CHARS, mplp_role,
 };
 pub use prompt::{Prompt, PromptError, PromptRegistry, TemplatePrompt, ToolSpec};
 pub use replay::{ReplayEntry, ReplayError, ReplayLog};

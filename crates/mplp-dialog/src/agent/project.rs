@@ -32,9 +32,11 @@ use std::collections::BTreeMap;
 
 use mplp_core::{
     BaseEvent, EventId, EventType, JsonObject, NonEmptyString, Pointer, Report, Timestamp,
-    Violation, Wire,
+    Violation,
 };
 use serde_json::{Map, Value};
+
+use mplp_events::integration::{RunStatus, ToolEvent, ToolKind};
 
 use super::dialog::AgentDialog;
 use super::message::{AgentMessage, AgentRole, Content, InvocationId};
@@ -98,97 +100,6 @@ mplp_core::declare_rules! {
         scope: Api,
         source: AGENT,
         summary: "reading an MPLP dialog as an agent dialog: no `agent.dialog` event (owner from `meta.created_by`, a tree root)",
-    }
-}
-
-mplp_core::wire_enum! {
-    /// `tool_kind` of an integration tool event.
-    pub enum ToolKind {
-        /// A formatter.
-        Formatter = "formatter",
-        /// A linter.
-        Linter = "linter",
-        /// A test runner.
-        TestRunner = "test_runner",
-        /// A code generator.
-        Generator = "generator",
-        /// Anything else (every tool a model calls, in the projection).
-        Other = "other",
-    }
-}
-
-mplp_core::wire_enum! {
-    /// `status` of an integration tool event.
-    pub enum ToolStatus {
-        /// Requested, not started.
-        Pending = "pending",
-        /// Running.
-        Running = "running",
-        /// Finished successfully.
-        Succeeded = "succeeded",
-        /// Finished with an error.
-        Failed = "failed",
-        /// Cancelled.
-        Cancelled = "cancelled",
-    }
-}
-
-/// An MPLP v1.0 integration tool event (`integration/mplp-tool-event`): one
-/// external tool invocation and its result.
-///
-/// ```
-/// use mplp_dialog::agent::{InvocationId, ToolEvent, ToolKind, ToolStatus};
-/// let e = ToolEvent::new("search".parse()?, ToolKind::Other, InvocationId::new(), ToolStatus::Pending);
-/// let json = serde_json::to_string(&e)?;
-/// assert_eq!(serde_json::from_str::<ToolEvent>(&json)?, e);
-/// assert!(serde_json::from_str::<ToolEvent>(r#"{"tool_id":"","tool_kind":"other"}"#).is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Wire)]
-#[non_exhaustive]
-pub struct ToolEvent {
-    /// Identifies the tool. Required.
-    pub tool_id: NonEmptyString,
-    /// Category of tool. Required.
-    pub tool_kind: ToolKind,
-    /// UUID v4 of this invocation. Required.
-    pub invocation_id: InvocationId,
-    /// Execution status. Required.
-    pub status: ToolStatus,
-    /// When the invocation started.
-    pub started_at: Option<Timestamp>,
-    /// When it completed.
-    pub completed_at: Option<Timestamp>,
-    /// The tool's exit code, if it has one.
-    pub exit_code: Option<i64>,
-    /// A brief summary of the output or errors.
-    pub output_summary: Option<String>,
-    /// Command-line arguments, if any.
-    pub args: Option<Vec<String>>,
-    /// Working directory, if any.
-    pub working_directory: Option<String>,
-}
-
-impl ToolEvent {
-    /// A tool event with the required members only.
-    pub fn new(
-        tool_id: NonEmptyString,
-        tool_kind: ToolKind,
-        invocation_id: InvocationId,
-        status: ToolStatus,
-    ) -> Self {
-        ToolEvent {
-            tool_id,
-            tool_kind,
-            invocation_id,
-            status,
-            started_at: None,
-            completed_at: None,
-            exit_code: None,
-            output_summary: None,
-            args: None,
-            working_directory: None,
-        }
     }
 }
 
@@ -381,27 +292,20 @@ fn tool_events(m: &AgentMessage, calls: &BTreeMap<&str, Requested<'_>>) -> Vec<T
         .function_calls
         .iter()
         .map(|c| {
-            ToolEvent::new(
-                c.name.clone(),
-                ToolKind::Other,
-                c.invocation_id,
-                ToolStatus::Pending,
-            )
+            let mut e = ToolEvent::new(c.name.clone(), ToolKind::Other, RunStatus::Pending);
+            e.invocation_id = c.invocation_id;
+            e
         })
         .collect();
     if m.role == AgentRole::Tool {
         if let Some(call) = m.tool_call_id.as_deref().and_then(|id| calls.get(id)) {
             let status = if m.is_error {
-                ToolStatus::Failed
+                RunStatus::Failed
             } else {
-                ToolStatus::Succeeded
+                RunStatus::Succeeded
             };
-            let mut e = ToolEvent::new(
-                call.name.clone(),
-                ToolKind::Other,
-                call.invocation_id,
-                status,
-            );
+            let mut e = ToolEvent::new(call.name.clone(), ToolKind::Other, status);
+            e.invocation_id = call.invocation_id;
             e.started_at = Some(call.at.clone());
             e.completed_at = Some(m.timestamp.clone());
             e.output_summary = Some(m.content.text().chars().take(TOOL_SUMMARY_CHARS).collect());

@@ -714,7 +714,7 @@ fn projection_example_and_foreign_events() {
     assert_eq!(data["role"], "tool");
     assert_eq!(data["is_error"], true);
     let te: ToolEvent = serde_json::from_value(data["tool_events"][0].clone()).unwrap();
-    assert_eq!(te.status, ToolStatus::Failed);
+    assert_eq!(te.status, RunStatus::Failed);
     assert_eq!(te.invocation_id, call.invocation_id);
     assert_eq!(te.tool_id.as_str(), "lint");
     assert_eq!(te.output_summary.as_deref(), Some("2 warnings"));
