@@ -32,51 +32,29 @@ impl DecisionStatus {
     }
 }
 
+mplp_core::trigger_table!(
+    ConfirmStatus,
+    DecisionStatus,
+    "confirm",
+    refusal = "a decision `{}` is taken only on a Confirm that is {}; this one is `{}`"
+);
+
 impl ConfirmStatus {
-    /// The status a `decision` leads to from this one, or the typed refusal.
+    /// The status a `decision` leads to from this one, or the typed refusal
+    /// (at `/status`). `is_final` is true when no decision may be taken any
+    /// more (`approved`, `cancelled`).
     ///
     /// ```
     /// use mplp_confirm::{ConfirmStatus::*, DecisionStatus};
     /// assert_eq!(Rejected.decide(DecisionStatus::Approved), Ok(Approved));
+    /// assert!(Approved.is_final() && Cancelled.is_final() && !Rejected.is_final());
     /// let err = Approved.decide(DecisionStatus::Rejected).unwrap_err();
     /// assert_eq!(err.to_string(), "confirm cannot go from `approved` to `rejected`: `approved` is a final status");
+    /// let err = Rejected.decide(DecisionStatus::Rejected).unwrap_err();
+    /// assert!(err.to_string().ends_with("a decision `rejected` is taken only on a Confirm that is `pending`; this one is `rejected`"));
     /// ```
     pub fn decide(self, decision: DecisionStatus) -> Result<ConfirmStatus, TransitionError> {
-        let (from, to) = decision.rule();
-        if from.contains(&self) {
-            return Ok(to);
-        }
-        let reason = if self.is_final() {
-            format!("`{self}` is a final status")
-        } else {
-            let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-            format!(
-                "a decision `{decision}` is taken only on a Confirm that is {}; this one is `{self}`",
-                allowed.join(" or ")
-            )
-        };
-        Err(TransitionError::new(
-            "confirm",
-            "/status",
-            self.as_str(),
-            to.as_str(),
-            reason,
-        ))
-    }
-
-    /// True when some decision leads from this status to `to`.
-    pub fn can_transition_to(self, to: ConfirmStatus) -> bool {
-        DecisionStatus::ALL.iter().any(|d| {
-            let (from, target) = d.rule();
-            target == to && from.contains(&self)
-        })
-    }
-
-    /// True when no decision may be taken any more (`approved`, `cancelled`).
-    pub fn is_final(self) -> bool {
-        DecisionStatus::ALL
-            .iter()
-            .all(|d| !d.rule().0.contains(&self))
+        self.fire_at(decision, "/status")
     }
 }
 

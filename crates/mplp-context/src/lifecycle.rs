@@ -60,57 +60,23 @@ impl ContextTrigger {
     }
 }
 
+mplp_core::trigger_table!(ContextStatus, ContextTrigger, "context");
+
 impl ContextStatus {
-    /// The status `trigger` leads to from this one, or the typed refusal.
+    /// The status `trigger` leads to from this one, or the typed refusal
+    /// (at `/status`).
     ///
     /// ```
     /// use mplp_context::{ContextStatus::*, ContextTrigger};
     /// assert_eq!(Suspended.fire(ContextTrigger::Resume), Ok(Active));
+    /// assert!(Archived.can_transition_to(Active));
+    /// assert!(!Draft.can_transition_to(Suspended));
+    /// assert!(Closed.is_final() && !Archived.is_final());
     /// let err = Closed.fire(ContextTrigger::Restore).unwrap_err();
     /// assert_eq!(err.to_string(), "context cannot go from `closed` to `active`: `closed` is a final status");
     /// ```
     pub fn fire(self, trigger: ContextTrigger) -> Result<ContextStatus, TransitionError> {
-        let (from, to) = trigger.rule();
-        if from.contains(&self) {
-            return Ok(to);
-        }
-        let reason = if self.is_final() {
-            format!("`{self}` is a final status")
-        } else {
-            let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-            format!(
-                "`{trigger}` fires only from {}, the context is `{self}`",
-                allowed.join(", ")
-            )
-        };
-        Err(TransitionError::new(
-            "context",
-            "/status",
-            self.as_str(),
-            to.as_str(),
-            reason,
-        ))
-    }
-
-    /// True when some trigger leads from this status to `to`.
-    ///
-    /// ```
-    /// use mplp_context::ContextStatus::*;
-    /// assert!(Archived.can_transition_to(Active));
-    /// assert!(!Draft.can_transition_to(Suspended));
-    /// ```
-    pub fn can_transition_to(self, to: ContextStatus) -> bool {
-        ContextTrigger::ALL.iter().any(|t| {
-            let (from, target) = t.rule();
-            target == to && from.contains(&self)
-        })
-    }
-
-    /// True when no trigger fires from this status (only `closed`).
-    pub fn is_final(self) -> bool {
-        ContextTrigger::ALL
-            .iter()
-            .all(|t| !t.rule().0.contains(&self))
+        self.fire_at(trigger, "/status")
     }
 }
 

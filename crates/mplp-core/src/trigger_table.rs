@@ -14,6 +14,11 @@
 /// - `can_transition_to(self, to)`: some trigger leads from here to `to`;
 /// - `is_final(self)`: no trigger fires from here.
 ///
+/// The refusal of a trigger from a status that is not final reads
+/// "`` `close` fires only from `open`, the door is `shut` ``"; a table whose
+/// triggers read better otherwise passes its own format, `refusal = "..."`,
+/// with three `{}`: the trigger, the statuses it fires from, the status.
+///
 /// ```
 /// mplp_core::wire_enum! {
 ///     /// A door.
@@ -52,6 +57,14 @@
 #[macro_export]
 macro_rules! trigger_table {
     ($status:ident, $trigger:ident, $entity:literal) => {
+        $crate::trigger_table!(
+            $status,
+            $trigger,
+            $entity,
+            refusal = concat!("`{}` fires only from {}, the ", $entity, " is `{}`")
+        );
+    };
+    ($status:ident, $trigger:ident, $entity:literal, refusal = $($refusal:tt)+) => {
         impl $status {
             /// The status `trigger` leads to from this one, or the typed
             /// refusal (rule `lifecycle-transition`, at `pointer`).
@@ -68,12 +81,7 @@ macro_rules! trigger_table {
                     format!("`{self}` is a final status")
                 } else {
                     let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-                    format!(
-                        concat!("`{}` fires only from {}, the ", $entity, " is `{}`"),
-                        trigger,
-                        allowed.join(", "),
-                        self
-                    )
+                    format!($($refusal)+, trigger, allowed.join(", "), self)
                 };
                 Err($crate::TransitionError::new(
                     $entity,

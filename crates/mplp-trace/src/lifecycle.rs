@@ -1,7 +1,7 @@
 //! The trace and segment lifecycles: one table of triggers each
 //! ([`TraceTrigger::rule`], [`SegmentTrigger::rule`]).
 
-use mplp_core::{Error, Timestamp, TransitionError};
+use mplp_core::{Error, Timestamp};
 
 use crate::{
     SegmentId, SegmentStatus, TRACE_FINISHED_AFTER_STARTED, TRACE_SEGMENTS_NEED_RUNNING_TRACE,
@@ -95,58 +95,8 @@ impl SegmentTrigger {
     }
 }
 
-/// The shared shape of the two tables' queries.
-macro_rules! table_queries {
-    ($status:ident, $trigger:ident, $entity:literal) => {
-        impl $status {
-            /// The status `trigger` leads to from this one, or the typed refusal
-            /// (located at `pointer`).
-            pub fn fire_at(
-                self,
-                trigger: $trigger,
-                pointer: &str,
-            ) -> Result<$status, TransitionError> {
-                let (from, to) = trigger.rule();
-                if from.contains(&self) {
-                    return Ok(to);
-                }
-                let reason = if self.is_final() {
-                    format!("`{self}` is a final status")
-                } else {
-                    let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
-                    format!(
-                        "`{trigger}` fires only from {}, the {} is `{self}`",
-                        allowed.join(", "),
-                        $entity
-                    )
-                };
-                Err(TransitionError::new(
-                    $entity,
-                    pointer,
-                    self.as_str(),
-                    to.as_str(),
-                    reason,
-                ))
-            }
-
-            /// True when some trigger leads from this status to `to`.
-            pub fn can_transition_to(self, to: $status) -> bool {
-                $trigger::ALL.iter().any(|t| {
-                    let (from, target) = t.rule();
-                    target == to && from.contains(&self)
-                })
-            }
-
-            /// True when no trigger fires from this status.
-            pub fn is_final(self) -> bool {
-                $trigger::ALL.iter().all(|t| !t.rule().0.contains(&self))
-            }
-        }
-    };
-}
-
-table_queries!(TraceStatus, TraceTrigger, "trace");
-table_queries!(SegmentStatus, SegmentTrigger, "segment");
+mplp_core::trigger_table!(TraceStatus, TraceTrigger, "trace");
+mplp_core::trigger_table!(SegmentStatus, SegmentTrigger, "segment");
 
 impl Trace {
     /// Fires `trigger` if the table allows it, stamping `started_at`
@@ -154,7 +104,7 @@ impl Trace {
     /// refusal nothing changes.
     ///
     /// # Errors
-    /// A [`TransitionError`] (rule `lifecycle-transition`, at `/status`).
+    /// A [`TransitionError`](mplp_core::TransitionError) (rule `lifecycle-transition`, at `/status`).
     pub fn fire(&mut self, trigger: TraceTrigger, at: Timestamp) -> Result<(), Error> {
         let next = self.status.fire_at(trigger, "/status")?;
         if next.is_final() {
@@ -207,7 +157,7 @@ impl Trace {
     ///
     /// # Errors
     /// `unknown-segment`; `trace_segments_need_running_trace`; a
-    /// [`TransitionError`] at `/segments/i/status`.
+    /// [`TransitionError`](mplp_core::TransitionError) at `/segments/i/status`.
     pub fn fire_segment(
         &mut self,
         id: SegmentId,
