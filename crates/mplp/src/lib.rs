@@ -12,6 +12,12 @@
 //! | [`dialog`] | `mplp-dialog` | `dialog` | yes |
 //! | [`collab`] | `mplp-collab` | `collab` (turns on `plan` and `events`) | yes |
 //! | [`events`] | `mplp-events` | `events` | yes |
+//! | [`context`] | `mplp-context` | `context` | yes |
+//! | [`confirm`] | `mplp-confirm` | `confirm` | yes |
+//! | [`trace`] | `mplp-trace` | `trace` (turns on `plan`) | yes |
+//! | [`role`] | `mplp-role` | `role` | yes |
+//! | `kinds` | `mplp-kinds` (the one table of document kinds) | `kinds` (turns on every module) | no |
+//! | `bundle` | `mplp-bundle` (rules between documents) | `bundle` (turns on `kinds`) | no |
 //! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
 //! | [`extension`] | `mplp-extension` | `extension` | yes |
 //! | [`network`] | `mplp-network` | `network` | yes |
@@ -74,6 +80,41 @@ pub use mplp_collab as collab;
 #[doc(inline)]
 pub use mplp_events as events;
 
+/// Contexts (`mplp-context`): the root of a piece of work, its lifecycle and
+/// owner role.
+#[cfg(feature = "context")]
+#[doc(inline)]
+pub use mplp_context as context;
+
+/// Confirms (`mplp-confirm`): approval requests, decisions taken as a
+/// lifecycle.
+#[cfg(feature = "confirm")]
+#[doc(inline)]
+pub use mplp_confirm as confirm;
+
+/// Traces (`mplp-trace`): execution records of a plan, segments and their
+/// lifecycles.
+#[cfg(feature = "trace")]
+#[doc(inline)]
+pub use mplp_trace as trace;
+
+/// Roles (`mplp-role`): capabilities and permissions of an agent role.
+#[cfg(feature = "role")]
+#[doc(inline)]
+pub use mplp_role as role;
+
+/// The one table of document kinds (`mplp-kinds`): detect a document's kind,
+/// validate bytes of any kind by name.
+#[cfg(feature = "kinds")]
+#[doc(inline)]
+pub use mplp_kinds as kinds;
+
+/// The rules between documents (`mplp-bundle`): a plan's Context and
+/// Confirm, a trace's Context and Plan, ...
+#[cfg(feature = "bundle")]
+#[doc(inline)]
+pub use mplp_bundle as bundle;
+
 /// Extensions (`mplp-extension`): type, SemVer version, configuration,
 /// lifecycle.
 #[cfg(feature = "extension")]
@@ -131,6 +172,18 @@ pub mod prelude {
 
     #[cfg(feature = "events")]
     pub use mplp_events::{MapEvent, SaEvent};
+
+    #[cfg(feature = "context")]
+    pub use mplp_context::{Context, ContextStatus};
+
+    #[cfg(feature = "confirm")]
+    pub use mplp_confirm::{Confirm, ConfirmStatus, DecisionStatus};
+
+    #[cfg(feature = "trace")]
+    pub use mplp_trace::{Trace, TraceStatus};
+
+    #[cfg(feature = "role")]
+    pub use mplp_role::Role;
 }
 
 // The workspace README: every Rust snippet in it is a doc test of this crate.
