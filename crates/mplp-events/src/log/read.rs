@@ -156,7 +156,11 @@ pub struct LogEntry<T> {
 
 /// Reads an NDJSON log as a stream of typed events, one buffer reused for
 /// every line. Blank lines are skipped; an I/O error ends the stream with one
-/// [`LOG_READ_ERROR`] entry.
+/// [`LOG_READ_ERROR`] entry. A line longer than the limit
+/// ([`DEFAULT_MAX_LINE_BYTES`](crate::validate::DEFAULT_MAX_LINE_BYTES)
+/// unless [`LogReader::max_line_bytes`] says otherwise) is skipped up to its
+/// newline without being kept, and read as one [`LOG_LINE_TOO_LONG`] entry:
+/// memory stays bounded by the limit whatever the input.
 ///
 /// ```
 /// use mplp_events::log::LogReader;
@@ -167,25 +171,78 @@ pub struct LogEntry<T> {
 /// assert!(entries[0].event.is_ok());
 /// assert_eq!(entries[1].line, 3);
 /// assert_eq!(entries[1].event.as_ref().unwrap_err()[0].rule.as_str(), "json-syntax");
+///
+/// let long: Vec<_> = LogReader::<_, MapEvent>::new(text.as_bytes()).max_line_bytes(100).collect();
+/// assert_eq!(long[0].event.as_ref().unwrap_err()[0].rule.as_str(), "log_line_too_long");
 /// ```
 pub struct LogReader<R, T> {
     reader: R,
     buf: Vec<u8>,
     line: u64,
+    max_line_bytes: usize,
     done: bool,
     _t: PhantomData<fn() -> T>,
 }
 
 impl<R: BufRead, T: Document> LogReader<R, T> {
-    /// Reads from `reader`.
+    /// Reads from `reader`, with lines of at most
+    /// [`DEFAULT_MAX_LINE_BYTES`](crate::validate::DEFAULT_MAX_LINE_BYTES).
     pub fn new(reader: R) -> Self {
         LogReader {
             reader,
             buf: Vec::with_capacity(1024),
             line: 0,
+            max_line_bytes: crate::validate::DEFAULT_MAX_LINE_BYTES,
             done: false,
             _t: PhantomData,
         }
+    }
+
+    /// The longest line kept, in bytes without its newline (at least 1); a
+    /// longer one is read as a [`LOG_LINE_TOO_LONG`] entry.
+    #[must_use]
+    pub fn max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes.max(1);
+        self
+    }
+
+    /// Reads the next line into `buf` (with its newline, if any), keeping at
+    /// most `max_line_bytes` of it: `Ok(None)` at the end of the input,
+    /// `Ok(Some(n))` where `n` counts the bytes of an over-long line (the
+    /// buffer is then empty), `Ok(Some(0))` for a line that was kept.
+    fn read_line(&mut self) -> io::Result<Option<u64>> {
+        self.buf.clear();
+        let mut skipped: u64 = 0;
+        let mut read_any = false;
+        loop {
+            let (used, found) = match self.reader.fill_buf() {
+                Ok([]) => break,
+                Ok(avail) => {
+                    let (used, found) = memchr::memchr(b'\n', avail)
+                        .map_or((avail.len(), false), |i| (i + 1, true));
+                    let piece = avail.get(..used).unwrap_or_default();
+                    let content = piece.len() - usize::from(found);
+                    if skipped == 0 && self.buf.len() + content <= self.max_line_bytes {
+                        self.buf.extend_from_slice(piece);
+                    } else {
+                        if skipped == 0 {
+                            skipped = self.buf.len() as u64;
+                            self.buf = Vec::with_capacity(1024);
+                        }
+                        skipped += content as u64;
+                    }
+                    (used, found)
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            read_any = true;
+            self.reader.consume(used);
+            if found {
+                break;
+            }
+        }
+        Ok(read_any.then_some(skipped))
     }
 }
 
@@ -193,20 +250,23 @@ impl<R: BufRead, T: Document> Iterator for LogReader<R, T> {
     type Item = LogEntry<T>;
     fn next(&mut self) -> Option<LogEntry<T>> {
         while !self.done {
-            self.buf.clear();
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => self.done = true,
-                Ok(_) => {
+            match self.read_line() {
+                Ok(None) => self.done = true,
+                Ok(Some(skipped)) => {
                     self.line += 1;
-                    if self.buf.iter().all(u8::is_ascii_whitespace) {
+                    let event = if skipped > 0 {
+                        Err(vec![too_long(self.line, skipped, self.max_line_bytes)])
+                    } else if self.buf.iter().all(u8::is_ascii_whitespace) {
                         continue;
-                    }
+                    } else {
+                        let text = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+                        parse_line(self.line, text)
+                    };
                     return Some(LogEntry {
                         line: self.line,
-                        event: parse_line(self.line, &self.buf),
+                        event,
                     });
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.done = true;
                     self.line += 1;
@@ -225,5 +285,83 @@ impl<R: BufRead, T: Document> Iterator for LogReader<R, T> {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MapEvent;
+    use proptest::prelude::*;
+    use std::io::Read;
+
+    const EVENT: &str = r#"{"event_id":"ca7350a9-f7ff-4c29-b07d-de720544a6a0","event_type":"MAPConflictResolved","timestamp":"2025-12-07T00:00:00Z","session_id":"35e68fcd-928b-41d2-b8ee-b6a4232ea2a3"}"#;
+
+    /// What the reader must say of one line, by a model written without
+    /// buffers: blank lines are skipped, over-long lines are refused with
+    /// their exact length, the rest parse as `parse_line` says.
+    fn model(lines: &[String], max: usize) -> Vec<(u64, Result<MapEvent, Vec<Violation>>)> {
+        let mut out = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let n = i as u64 + 1;
+            if l.len() > max {
+                out.push((n, Err(vec![too_long(n, l.len() as u64, max)])));
+            } else if !l.bytes().all(|b| b.is_ascii_whitespace()) {
+                out.push((n, parse_line::<MapEvent>(n, l.as_bytes())));
+            }
+        }
+        out
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => Just(EVENT.to_string()),
+            1 => Just(String::new()),
+            1 => Just("  \t".to_string()),
+            1 => "[a-z{}\":, ]{0,40}",
+            1 => (1usize..400).prop_map(|n| format!("{{\"pad\":\"{}\"}}", "x".repeat(n))),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn the_reader_agrees_with_the_model_whatever_the_buffer_and_limit(
+            lines in prop::collection::vec(line(), 0..12),
+            capacity in 1usize..64,
+            max in prop_oneof![Just(crate::validate::DEFAULT_MAX_LINE_BYTES), 1usize..300],
+            final_newline in any::<bool>(),
+        ) {
+            let mut text = lines.join("\n");
+            if final_newline && !lines.is_empty() {
+                text.push('\n');
+            }
+            // Without a final newline the last line still counts; an empty
+            // last piece after a final newline is no line.
+            let reader = io::BufReader::with_capacity(capacity, text.as_bytes());
+            let got: Vec<_> = LogReader::<_, MapEvent>::new(reader)
+                .max_line_bytes(max)
+                .map(|e| (e.line, e.event))
+                .collect();
+            prop_assert_eq!(got, model(&lines, max));
+        }
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_in_bounded_memory() {
+        // 64 MiB of one line, over a 1 KiB limit: the buffer never holds it.
+        let endless = io::repeat(b'x').take(64 << 20);
+        let tail = io::Cursor::new(format!("\n{EVENT}\n"));
+        let mut reader = LogReader::<_, MapEvent>::new(io::BufReader::new(endless.chain(tail)))
+            .max_line_bytes(1024);
+        let first = reader.next().unwrap();
+        assert_eq!(first.line, 1);
+        let v = first.event.unwrap_err();
+        assert_eq!(v[0].rule, LOG_LINE_TOO_LONG);
+        assert!(v[0].message.contains("67108864 bytes"), "{}", v[0].message);
+        assert!(reader.buf.capacity() <= 4096, "{}", reader.buf.capacity());
+        let second = reader.next().unwrap();
+        assert_eq!(second.line, 2);
+        assert!(second.event.is_ok());
+        assert!(reader.next().is_none());
     }
 }
