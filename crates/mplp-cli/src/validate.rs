@@ -291,8 +291,23 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
             }
         },
     };
-    let log_name =
-        matches!(input, Input::File(p) if mplp_kinds::is_log_file_name(&p.to_string_lossy()));
+    // A log is known by its file name; standard input by its first lines
+    // (`--kind auto -` streams a log instead of reading it whole).
+    let (log_name, reader) = match (input, args.kind.0) {
+        (Input::Stdin, None) => match mplp_kinds::sniff_log(reader) {
+            Ok(sniffed) => (sniffed.is_log, Box::new(sniffed.reader) as Box<dyn BufRead>),
+            Err(e) => {
+                return unreadable(
+                    report,
+                    crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
+                );
+            }
+        },
+        _ => (
+            matches!(input, Input::File(p) if mplp_kinds::is_log_file_name(&p.to_string_lossy())),
+            reader,
+        ),
+    };
     match args.kind.0 {
         Some(kind) if kind.is_log() => stream_log(kind, reader, args, report),
         None if log_name => {

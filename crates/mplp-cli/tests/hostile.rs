@@ -514,3 +514,47 @@ fn dialog_convert_refuses_zero_max_tokens_and_an_empty_model() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+/// `--kind auto -` (the default) streams a log from standard input instead
+/// of reading it whole as one document: a log is known by its first lines
+/// (`mplp_kinds::sniff_log`), a document (pretty-printed or one line) still
+/// reads as a document, and line numbers count every line.
+#[test]
+fn auto_kind_on_stdin_streams_a_log_and_reads_a_document_as_a_document() {
+    let log = valid_log();
+    let o = mplp_stdin(&["validate", "--format", "json", "-"], log.as_bytes());
+    let r = &records(&o.stdout)[0];
+    assert_eq!(o.status.code(), Some(0), "{r}");
+    assert_eq!(r["kind"], "map-log", "{r}");
+
+    // Blank lines first, a bad third event: the error is on its real line.
+    let mut lines: Vec<&str> = log.lines().collect();
+    lines[2] = "{\"event_type\": 7}";
+    let bad = format!("\n\n{}\n", lines.join("\n"));
+    let o = mplp_stdin(&["validate", "--format", "json", "-"], bad.as_bytes());
+    let r = &records(&o.stdout)[0];
+    assert_eq!(o.status.code(), Some(1), "{r}");
+    assert_eq!(r["kind"], "map-log", "{r}");
+    let at: Vec<u64> = r["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["line"].as_u64())
+        .collect();
+    // The broken event is on line 5; what follows from its loss comes after.
+    assert_eq!(at.first(), Some(&5), "{r}");
+    assert!(at.windows(2).all(|w| w[0] <= w[1]), "{r}");
+
+    // A pretty-printed plan and the same plan on one line: documents.
+    let plan = plan_bytes();
+    let compact = serde_json::to_vec(&serde_json::from_slice::<Value>(&plan).unwrap()).unwrap();
+    for bytes in [plan, compact] {
+        let o = mplp_stdin(&["validate", "--format", "json", "-"], &bytes);
+        let r = &records(&o.stdout)[0];
+        assert_eq!(
+            (o.status.code(), r["kind"].as_str()),
+            (Some(0), Some("plan")),
+            "{r}"
+        );
+    }
+}

@@ -41,6 +41,7 @@ use mplp_core::rules::{RuleInfo, Source};
 use mplp_core::{Document, Report, Severity, Violation};
 
 mod detect;
+mod sniff;
 
 /// Whether a kind is one JSON document or an NDJSON log of events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -572,6 +573,7 @@ pub fn rules() -> impl Iterator<Item = &'static RuleInfo> {
 }
 
 pub use detect::{detect, detect_log};
+pub use sniff::{SNIFF_LIMIT, Sniffed, sniff_log};
 
 /// The rule registries of the SDK, by crate: mplp-core's schema rules,
 /// then plan, dialog, collab, events and this crate's (`cargo xtask rules`
