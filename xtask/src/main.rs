@@ -6,6 +6,8 @@
 //! cargo xtask rules [--check]    (writes docs/rules.md from the rule registries)
 //! cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]
 //! cargo xtask peak-memory [...]  (peak memory of real `mplp` processes, `peak.rs`)
+//! cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]
+//!                                (the differential check at scale, `fuzz.rs`)
 //! ```
 //!
 //! `mutants` runs cargo-mutants with the project's settings and prints
@@ -37,6 +39,7 @@
 mod diff;
 mod drift;
 mod examples;
+mod fuzz;
 mod kinds;
 mod msrv;
 mod mutants;
@@ -51,7 +54,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]";
+const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]\n       cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]";
 
 /// The options of `schema-check`.
 #[derive(Debug, PartialEq)]
@@ -105,6 +108,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "mutants") {
         return mutants::main(&args[1..], &root);
+    }
+    if args.first().is_some_and(|a| a == "fuzz") {
+        return fuzz::main(&args[1..], &root);
     }
     if args.first().is_some_and(|a| a == "peak-memory") {
         return peak::main(&args[1..], &root);

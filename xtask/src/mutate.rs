@@ -210,7 +210,7 @@ const ODD_TIMESTAMPS: &[&str] = &[
 ];
 
 /// Applies one random mutation; returns what it did.
-fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
+pub(crate) fn mutate_once(doc: &mut Value, rng: &mut Rng, pools: &Pools) -> String {
     let mut paths = Vec::new();
     all_paths(doc, &mut Vec::new(), &mut paths);
     let Some(path) = rng.pick(&paths).cloned() else {
@@ -392,6 +392,11 @@ fn agree(v: &Verdicts) -> bool {
     v.schema == v.rust_schema_level
 }
 
+/// Which exception explains a schema/Rust disagreement on `v`, if any.
+pub(crate) fn explain_value(kind: &Kind, v: &Value) -> Option<&'static str> {
+    explain(kind, v)
+}
+
 /// Which exception explains a schema/Rust disagreement, if any.
 fn explain(kind: &Kind, v: &Value) -> Option<&'static str> {
     let mut ints = v.clone();
@@ -431,6 +436,15 @@ fn whole_floats_to_ints(v: &mut Value) -> bool {
 fn huge_ints_to_zero(v: &mut Value) -> bool {
     match v {
         Value::Number(n) if n.is_u64() && n.as_i64().is_none() => {
+            *v = json!(0);
+            true
+        }
+        // An integer literal beyond u64 (or below i64::MIN) parses as a
+        // whole float; JSON Schema still counts it as an integer.
+        Value::Number(n)
+            if n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9.2e18) =>
+        {
             *v = json!(0);
             true
         }
@@ -545,7 +559,7 @@ fn short(v: &Value) -> String {
 /// A seed per kind name that does not change between runs or Rust versions
 /// (FNV-1a): not a map hasher, so foldhash's per-process random seed would
 /// be wrong here.
-fn seed_of(s: &str) -> u64 {
+pub(crate) fn seed_of(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -234,9 +234,19 @@ fn parse_rfc3339(b: &[u8]) -> Result<OffsetDateTime, &'static str> {
         .ok_or("the month must be 01 to 12")?;
     let date = Date::from_calendar_date(year as i32, month, day as u8)
         .map_err(|_| "no such day in that month")?;
-    if second == 60 {
-        return Err("leap seconds (:60) are not supported");
-    }
+    // A leap second: RFC 3339 allows `:60`, and the schema's `date-time`
+    // check (jsonschema) accepts it when the time is 23:59:60 in UTC. The
+    // `time` crate has no second 60, so the instant is the last nanosecond
+    // before the next minute; the text keeps the `:60`.
+    let (second, nanos) = if second == 60 && hour < 24 && minute < 60 {
+        let utc = (hour * 60 + minute) as i32 - i32::from(offset.whole_minutes());
+        if utc.rem_euclid(24 * 60) != 23 * 60 + 59 {
+            return Err("a leap second (:60) is only at 23:59:60 UTC");
+        }
+        (59, 999_999_999)
+    } else {
+        (second, nanos)
+    };
     let time = Time::from_hms_nano(hour as u8, minute as u8, second as u8, nanos)
         .map_err(|_| "the time of day is out of range")?;
     Ok(PrimitiveDateTime::new(date, time).assume_offset(offset))
@@ -537,10 +547,40 @@ mod tests {
         assert_eq!(reason("2025-02-29T00:00:05Z"), "no such day in that month");
         assert_eq!(reason("2025-12-00T00:00:05Z"), "no such day in that month");
         assert!(Timestamp::parse("2024-02-29T00:00:05Z").is_ok());
-        assert_eq!(
-            reason("2025-12-31T23:59:60Z"),
-            "leap seconds (:60) are not supported"
-        );
+        // Leap seconds: at 23:59:60 UTC (as the schema's format check
+        // says), the instant being the last nanosecond of the minute.
+        for (s, utc) in [
+            ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59.999999999Z"),
+            ("2016-12-31T23:59:60.5Z", "2016-12-31T23:59:59.999999999Z"),
+            (
+                "2025-06-30T23:59:60+00:00",
+                "2025-06-30T23:59:59.999999999Z",
+            ),
+            (
+                "2017-01-01T01:29:60+01:30",
+                "2016-12-31T23:59:59.999999999Z",
+            ),
+            (
+                "2016-12-31T18:59:60-05:00",
+                "2016-12-31T23:59:59.999999999Z",
+            ),
+        ] {
+            let t = Timestamp::parse(s).unwrap();
+            assert_eq!(t.as_str(), s);
+            assert_eq!(t.instant(), Timestamp::parse(utc).unwrap().instant(), "{s}");
+        }
+        for s in [
+            "2025-12-31T23:58:60Z",
+            "2025-12-31T12:30:60Z",
+            "2025-12-31T23:59:60+01:00",
+            "2025-12-31T23:59:60+00:30",
+        ] {
+            assert_eq!(
+                reason(s),
+                "a leap second (:60) is only at 23:59:60 UTC",
+                "{s}"
+            );
+        }
         for s in [
             "2025-12-07T24:00:05Z",
             "2025-12-07T00:60:05Z",
@@ -704,10 +744,16 @@ mod tests {
         ) {
             use time::format_description::well_known::Rfc3339;
             let theirs = OffsetDateTime::parse(&s.to_ascii_uppercase(), &Rfc3339).ok()
-                .filter(|_| s.as_bytes()[10] != b' ')
-                .filter(|t| t.second() != 59 || !s.contains(":60"));
+                .filter(|_| s.as_bytes()[10] != b' ');
             let ours = Timestamp::parse(&s).ok().map(|t| t.instant());
-            if !s.contains(":60") {
+            if s.get(17..19) == Some("60") {
+                // `time` takes a leap second only where the leap second
+                // table might have one; the schema's check (and we) take
+                // 23:59:60 UTC on any day. Where `time` takes it, we agree.
+                if theirs.is_some() {
+                    prop_assert_eq!(ours, theirs, "{}", s);
+                }
+            } else {
                 prop_assert_eq!(ours, theirs, "{}", s);
             }
         }
