@@ -8,6 +8,7 @@
 //! mplp collab render --format mermaid LOG.ndjson
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
+//! mplp report [-o REPORT.html] [--max-errors N] FILE...
 //! mplp completions bash|elvish|fish|powershell|zsh
 //! mplp man [--out-dir DIR]
 //! ```
@@ -23,6 +24,7 @@ mod cmd_collab;
 mod cmd_conformance;
 mod cmd_dialog;
 mod cmd_plan;
+mod cmd_report;
 mod cmd_shell;
 mod inputs;
 mod report;
@@ -55,6 +57,10 @@ enum Command {
     Collab(cmd_collab::CollabCommand),
     /// Run golden flows: module validation, invariants.yaml, evidence packs.
     Conformance(cmd_conformance::ConformanceArgs),
+    /// Write one self-contained HTML page: each file's verdict, its errors
+    /// and warnings (click a pointer for its JSON), and its picture (a plan's
+    /// DAG, a MAP log's session) inline as SVG.
+    Report(cmd_report::ReportArgs),
     /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
     Completions(cmd_shell::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with `--out-dir`.
@@ -69,6 +75,7 @@ fn main() -> ExitCode {
         Command::Dialog(cmd) => cmd_dialog::run(cmd),
         Command::Collab(cmd) => cmd_collab::run(cmd),
         Command::Conformance(args) => cmd_conformance::run(&args),
+        Command::Report(args) => cmd_report::run(&args),
         Command::Completions(args) => cmd_shell::completions(&args),
         Command::Man(args) => cmd_shell::man(&args),
     }

@@ -144,6 +144,12 @@ proptest! {
             .filter(|n| n.has_tag_name("path") && n.attribute("class").is_some_and(|c| c.starts_with("edge")))
             .count();
         prop_assert_eq!(drawn_edges, edges);
+        // Each edge has one head (at its end, or at its start when the
+        // layout drew a back edge of a cycle the other way round).
+        for edge in doc.descendants().filter(|n| n.has_tag_name("path") && n.attribute("class").is_some_and(|c| c.starts_with("edge"))) {
+            let heads = usize::from(edge.has_attribute("marker-start")) + usize::from(edge.has_attribute("marker-end"));
+            prop_assert_eq!(heads, 1);
+        }
         let missing: usize = steps
             .iter()
             .map(|(_, _, _, d)| d.iter().filter(|&&k| k >= steps.len()).count())
@@ -270,6 +276,11 @@ fn an_invalid_plan_svg_marks_its_cycle_and_missing_steps() {
     assert_eq!(with_class(&doc, "path", "edge cycle").count(), 4, "{svg}");
     assert_eq!(with_class(&doc, "path", "edge missing").count(), 1);
     assert_eq!(with_class(&doc, "path", "edge").count(), 0);
+    // The cycle is drawn top to bottom, so one of its edges points up.
+    assert!(
+        with_class(&doc, "path", "edge cycle").any(|e| e.has_attribute("marker-start")),
+        "{svg}"
+    );
     let legend = with_class(&doc, "g", "legend").next().unwrap();
     let legend_text: Vec<String> = legend
         .descendants()

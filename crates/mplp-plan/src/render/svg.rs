@@ -38,8 +38,10 @@ const RED: &str = "#c62828";
 struct Drawn {
     /// `(properties, top-left, size)` of each box.
     boxes: Vec<(String, Point, Point)>,
-    /// `(properties, path)` of each arrow.
-    arrows: Vec<(String, Vec<(Point, Point)>)>,
+    /// `(properties, path, heads)` of each arrow: `heads` says which ends
+    /// have an arrow head (layout-rs reverses the back edges of a cycle and
+    /// moves their head to the start).
+    arrows: Vec<(String, Vec<(Point, Point)>, (bool, bool))>,
     min: Option<Point>,
     max: Option<Point>,
 }
@@ -81,7 +83,7 @@ impl RenderBackend for Drawn {
         &mut self,
         path: &[(Point, Point)],
         _dashed: bool,
-        _head: (bool, bool),
+        head: (bool, bool),
         _look: &StyleAttr,
         properties: Option<String>,
         _text: &str,
@@ -91,7 +93,7 @@ impl RenderBackend for Drawn {
             self.grow(*c);
         }
         self.arrows
-            .push((properties.unwrap_or_default(), path.to_vec()));
+            .push((properties.unwrap_or_default(), path.to_vec(), head));
     }
     fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
         0
@@ -352,7 +354,7 @@ fn write_svg(plan: &Plan, marks: &Marks, labels: &[Vec<String>], drawn: &Drawn) 
         out,
         r#"<g class="graph" transform="translate({dx:.1} {dy:.1})">"#
     );
-    for (class, path) in &drawn.arrows {
+    for (class, path, (start, end)) in &drawn.arrows {
         let (stroke, width, marker, dash) = match class.as_str() {
             "edge cycle" => (RED, 3.0, "arrow-red", ""),
             "edge missing" => (RED, 1.5, "arrow-red", r#" stroke-dasharray="6 4""#),
@@ -360,8 +362,18 @@ fn write_svg(plan: &Plan, marks: &Marks, labels: &[Vec<String>], drawn: &Drawn) 
         };
         let _ = writeln!(
             out,
-            r#"<path class="{class}" d="{}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash} marker-end="url(#{marker})"/>"#,
-            path_d(path)
+            r#"<path class="{class}" d="{}" fill="none" stroke="{stroke}" stroke-width="{width}"{dash}{}{}/>"#,
+            path_d(path),
+            if *start {
+                format!(r#" marker-start="url(#{marker})""#)
+            } else {
+                String::new()
+            },
+            if *end {
+                format!(r#" marker-end="url(#{marker})""#)
+            } else {
+                String::new()
+            }
         );
     }
     for (props, xy, size) in &drawn.boxes {
