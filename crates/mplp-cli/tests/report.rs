@@ -93,6 +93,11 @@ fn headless(browser: &str, dir: &Path, page: &Path, args: &[&str]) -> String {
             "--disable-gpu",
             "--no-first-run",
             "--disable-extensions",
+            // No background connections: CI's network is closed.
+            "--disable-quic",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
             "--hide-scrollbars",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))

@@ -33,15 +33,21 @@ const LINE_H: f64 = 16.0;
 const MARGIN: f64 = 20.0;
 const RED: &str = "#c62828";
 
+/// One arrow `layout-rs` routed: its properties (our class), its path, and
+/// which ends have a head (it reverses the back edges of a cycle and moves
+/// their head to the start).
+struct Routed {
+    class: String,
+    path: Vec<(Point, Point)>,
+    heads: (bool, bool),
+}
+
 /// What `layout-rs` asked to draw, in its coordinates.
 #[derive(Default)]
 struct Drawn {
     /// `(properties, top-left, size)` of each box.
     boxes: Vec<(String, Point, Point)>,
-    /// `(properties, path, heads)` of each arrow: `heads` says which ends
-    /// have an arrow head (layout-rs reverses the back edges of a cycle and
-    /// moves their head to the start).
-    arrows: Vec<(String, Vec<(Point, Point)>, (bool, bool))>,
+    arrows: Vec<Routed>,
     min: Option<Point>,
     max: Option<Point>,
 }
@@ -92,8 +98,11 @@ impl RenderBackend for Drawn {
             self.grow(*p);
             self.grow(*c);
         }
-        self.arrows
-            .push((properties.unwrap_or_default(), path.to_vec(), head));
+        self.arrows.push(Routed {
+            class: properties.unwrap_or_default(),
+            path: path.to_vec(),
+            heads: head,
+        });
     }
     fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
         0
@@ -354,7 +363,12 @@ fn write_svg(plan: &Plan, marks: &Marks, labels: &[Vec<String>], drawn: &Drawn) 
         out,
         r#"<g class="graph" transform="translate({dx:.1} {dy:.1})">"#
     );
-    for (class, path, (start, end)) in &drawn.arrows {
+    for Routed {
+        class,
+        path,
+        heads: (start, end),
+    } in &drawn.arrows
+    {
         let (stroke, width, marker, dash) = match class.as_str() {
             "edge cycle" => (RED, 3.0, "arrow-red", ""),
             "edge missing" => (RED, 1.5, "arrow-red", r#" stroke-dasharray="6 4""#),
