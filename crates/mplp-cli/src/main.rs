@@ -27,6 +27,7 @@ mod cmd_plan;
 mod cmd_report;
 mod cmd_shell;
 mod inputs;
+mod progress;
 mod report;
 mod validate;
 

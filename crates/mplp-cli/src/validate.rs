@@ -292,7 +292,14 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
         Input::Problem { violation, .. } => return report.violation(violation.clone()),
         Input::Stdin => Box::new(BufReader::with_capacity(1 << 16, std::io::stdin().lock())),
         Input::File(path) => match File::open(path) {
-            Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
+            Ok(f) => {
+                let reader = BufReader::with_capacity(1 << 16, f);
+                let text = args.format == Format::Text;
+                match crate::progress::for_file(path, &input.name(), text) {
+                    Some(bar) => Box::new(bar.wrap_read(reader)),
+                    None => Box::new(reader),
+                }
+            }
             Err(e) => {
                 return unreadable(
                     report,

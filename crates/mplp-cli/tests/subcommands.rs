@@ -241,7 +241,7 @@ fn plan_render_bad_input() {
     ]);
     assert_exit(&o, 1);
     assert!(err(&o).contains("/plan_id: [required]"), "{}", err(&o));
-    let o = mplp(&["plan", "render", "--format", "svg", "-"]);
+    let o = mplp(&["plan", "render", "--format", "png", "-"]);
     assert_exit(&o, 2);
     let o = mplp(&["plan", "render", "-"]);
     assert_exit(&o, 2);

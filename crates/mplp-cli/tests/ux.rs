@@ -382,3 +382,77 @@ fn an_array_is_answered_in_json_words() {
         out(&o)
     );
 }
+
+/// A large log, simulated: a few megabytes of MAP events.
+fn big_log(dir: &std::path::Path) -> PathBuf {
+    let sim = mplp(&[
+        "collab",
+        "simulate",
+        "--mode",
+        "broadcast",
+        "--participants",
+        "4",
+        "--turns",
+        "2000",
+    ]);
+    assert_exit(&sim, 0);
+    let path = dir.join("big.ndjson");
+    std::fs::write(&path, &sim.stdout).unwrap();
+    path
+}
+
+#[test]
+fn no_progress_bar_in_pipes() {
+    let dir = scratch("progress-pipe");
+    let log = big_log(&dir);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args(["validate", log.to_str().unwrap()])
+        .env("MPLP_PROGRESS_BYTES", "1")
+        .output()
+        .unwrap();
+    assert_exit(&o, 0);
+    assert!(err(&o).is_empty(), "{}", err(&o));
+    assert!(!out(&o).contains("checking"), "{}", out(&o));
+}
+
+#[test]
+fn a_progress_bar_on_a_terminal_for_text_output_only() {
+    // `script` (util-linux) runs the command on a pseudo-terminal.
+    let have_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_script {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`script` (util-linux) is missing, and CI is set"
+        );
+        eprintln!(
+            "SKIPPED: `script` (util-linux) is not installed; no terminal to test the progress bar on"
+        );
+        return;
+    }
+    let dir = scratch("progress-tty");
+    let log = big_log(&dir);
+    let on_tty = |format: &str| {
+        let command = format!(
+            "'{}' validate --format {format} '{}' 2>&1",
+            env!("CARGO_BIN_EXE_mplp"),
+            log.display()
+        );
+        let o = std::process::Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .env("MPLP_PROGRESS_BYTES", "1")
+            .env("TERM", "xterm")
+            .output()
+            .unwrap();
+        assert_exit(&o, 0);
+        out(&o)
+    };
+    let text = on_tty("text");
+    assert!(text.contains("checking"), "{text}");
+    assert!(text.contains("valid (map-log)"), "{text}");
+    let json = on_tty("json");
+    assert!(!json.contains("checking"), "{json}");
+    assert!(json.contains("\"valid\":true"), "{json}");
+}
