@@ -41,6 +41,8 @@ impl From<ModeArg> for CollabMode {
 pub(crate) enum SessionFormat {
     /// A Mermaid sequence diagram.
     Mermaid,
+    /// An SVG sequence diagram, laid out without any system tool.
+    Svg,
 }
 /// The most turns `collab simulate` runs (a usage error beyond): the
 /// simulation streams its events, but `swarm` lists its tasks up front.
@@ -68,8 +70,8 @@ pub(crate) enum CollabCommand {
         #[arg(long, value_enum)]
         mode: ModeArg,
         /// How many participants (exactly 2 for `pair`; the orchestrator counts;
-        /// at most 10,000).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(0..=10_000))]
+        /// 1 to 10,000).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=10_000))]
         participants: u16,
         /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
         /// at most this many plan steps with `--plan`; at most 1,000,000).
@@ -84,9 +86,9 @@ pub(crate) enum CollabCommand {
     },
 }
 
-/// Runs a `mplp collab` subcommand: exit 0 on success, 1 when the plan is
-/// invalid or the simulation is refused (e.g. `pair` with 3 participants),
-/// 2 on I/O errors.
+/// Runs a `mplp collab` subcommand: exit 0 on success, 1 when the plan or
+/// the log is invalid, 2 on usage errors (e.g. `pair` with 3 participants)
+/// and I/O errors.
 pub(crate) fn run(cmd: CollabCommand) -> ExitCode {
     match cmd {
         CollabCommand::Render { format, log } => render(format, &log),
@@ -113,6 +115,12 @@ fn run_simulate(
     seed: u64,
     plan: Option<&str>,
 ) -> ExitCode {
+    if mode == CollabMode::Pair && participants != 2 {
+        eprintln!(
+            "mplp collab simulate: `--mode pair` takes exactly 2 participants, not {participants}: pass `--participants 2`"
+        );
+        return ExitCode::from(2);
+    }
     let mut config = SimConfig::new(mode, participants, turns).with_seed(seed);
     if let Some(path) = plan {
         match crate::io::load::<Plan>(path) {
@@ -170,6 +178,7 @@ fn render(format: SessionFormat, path: &str) -> ExitCode {
     }
     let text = match format {
         SessionFormat::Mermaid => mplp_collab::render::mermaid_sequence(&events),
+        SessionFormat::Svg => mplp_collab::render::svg_sequence(&events),
     };
     let code = crate::io::emit(&text);
     if bad > 0 && code == ExitCode::SUCCESS {

@@ -90,6 +90,25 @@ pub(crate) fn run(cmd: DialogCommand) -> ExitCode {
         DialogCommand::Prune {
             max_tokens,
             safety_margin,
+            ..
+        } if safety_margin >= max_tokens => {
+            let default = if safety_margin == DEFAULT_SAFETY_MARGIN {
+                " (the default)"
+            } else {
+                ""
+            };
+            eprintln!(
+                "mplp dialog prune: the safety margin of {}{default} leaves nothing of a window of {}: \
+                 pass a smaller `--safety-margin` (for example `--safety-margin {}`) or a larger `--max-tokens`",
+                mplp_core::text::count(safety_margin, "token"),
+                mplp_core::text::count(max_tokens, "token"),
+                max_tokens / 10,
+            );
+            ExitCode::from(2)
+        }
+        DialogCommand::Prune {
+            max_tokens,
+            safety_margin,
             dialog,
         } => with_dialog(&dialog, |d| {
             let manager = DefaultContextManager::new(max_tokens).with_safety_margin(safety_margin);

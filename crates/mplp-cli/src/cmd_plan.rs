@@ -12,6 +12,8 @@ pub(crate) enum RenderFormat {
     Mermaid,
     /// A Graphviz digraph.
     Dot,
+    /// An SVG picture, laid out without any system tool.
+    Svg,
 }
 
 /// Subcommands of `mplp plan`.
@@ -69,6 +71,7 @@ fn render(format: RenderFormat, path: &str) -> ExitCode {
     let text = match format {
         RenderFormat::Mermaid => mplp_plan::render::mermaid(&plan),
         RenderFormat::Dot => mplp_plan::render::dot(&plan),
+        RenderFormat::Svg => mplp_plan::render::svg(&plan),
     };
     match crate::io::emit(&text) {
         c if c == ExitCode::SUCCESS => code,

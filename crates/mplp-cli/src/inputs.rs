@@ -55,7 +55,9 @@ pub(crate) fn too_large(name: &str, len: u64, max: u64) -> Violation {
         "",
         INPUT_TOO_LARGE,
         format!(
-            "`{name}` holds at least {len} bytes, more than the limit of {max} bytes for one document (`--max-document-bytes` raises it; logs are streamed and have no limit)"
+            "`{name}` holds at least {}, more than the limit of {} for one document (`--max-document-bytes` raises it; logs are streamed and have no limit)",
+            mplp_core::text::count(len, "byte"),
+            mplp_core::text::count(max, "byte")
         ),
     )
 }

@@ -8,6 +8,9 @@
 //! mplp collab render --format mermaid LOG.ndjson
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
+//! mplp report [-o REPORT.html] [--max-errors N] FILE...
+//! mplp completions bash|elvish|fish|powershell|zsh
+//! mplp man [--out-dir DIR]
 //! ```
 //!
 //! Exit status: 0 when every file is valid (or the command succeeded), 1 when
@@ -21,7 +24,10 @@ mod cmd_collab;
 mod cmd_conformance;
 mod cmd_dialog;
 mod cmd_plan;
+mod cmd_report;
+mod cmd_shell;
 mod inputs;
+mod progress;
 mod report;
 mod validate;
 
@@ -52,6 +58,14 @@ enum Command {
     Collab(cmd_collab::CollabCommand),
     /// Run golden flows: module validation, invariants.yaml, evidence packs.
     Conformance(cmd_conformance::ConformanceArgs),
+    /// Write one self-contained HTML page: each file's verdict, its errors
+    /// and warnings (click a pointer for its JSON), and its picture (a plan's
+    /// DAG, a MAP log's session) inline as SVG.
+    Report(cmd_report::ReportArgs),
+    /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
+    Completions(cmd_shell::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with `--out-dir`.
+    Man(cmd_shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +76,9 @@ fn main() -> ExitCode {
         Command::Dialog(cmd) => cmd_dialog::run(cmd),
         Command::Collab(cmd) => cmd_collab::run(cmd),
         Command::Conformance(args) => cmd_conformance::run(&args),
+        Command::Report(args) => cmd_report::run(&args),
+        Command::Completions(args) => cmd_shell::completions(&args),
+        Command::Man(args) => cmd_shell::man(&args),
     }
 }
 
@@ -74,7 +91,8 @@ pub(crate) mod io {
 
     /// Reads a whole document from a file, or standard input for `-`,
     /// refusing one larger than [`crate::validate::DEFAULT_MAX_DOCUMENT_BYTES`]
-    /// (256 MiB) without reading more than that.
+    /// (256 MiB) without reading more than that. A UTF-8 byte-order mark at
+    /// the start is dropped with an `input-bom` warning on standard error.
     pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, String> {
         let max = crate::validate::DEFAULT_MAX_DOCUMENT_BYTES;
         let mut buf = Vec::new();
@@ -93,6 +111,11 @@ pub(crate) mod io {
             return Err(format!(
                 "{name} is larger than {max} bytes, the limit for one document"
             ));
+        }
+        if buf.starts_with(mplp_core::document::UTF8_BOM) {
+            let w = crate::validate::bom_warning();
+            eprintln!("{path}: warning: {w}");
+            buf.drain(..mplp_core::document::UTF8_BOM.len());
         }
         Ok(buf)
     }

@@ -149,7 +149,17 @@ struct Totals {
 pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     let mut inputs = Vec::new();
     for f in &args.files {
+        let before = inputs.len();
         expand(f, &mut inputs);
+        if inputs.len() == before {
+            eprintln!(
+                "mplp validate: warning: directory `{f}` holds no `.json` or `.ndjson` file; nothing in it was checked"
+            );
+        }
+    }
+    if inputs.is_empty() {
+        eprintln!("mplp validate: nothing to check (every directory named is empty)");
+        return ExitCode::from(2);
     }
     let rules: HashMap<&'static str, &'static RuleInfo> = mplp_kinds::all_rules()
         .chain(mplp_bundle::rules())
@@ -282,7 +292,14 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
         Input::Problem { violation, .. } => return report.violation(violation.clone()),
         Input::Stdin => Box::new(BufReader::with_capacity(1 << 16, std::io::stdin().lock())),
         Input::File(path) => match File::open(path) {
-            Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
+            Ok(f) => {
+                let reader = BufReader::with_capacity(1 << 16, f);
+                let text = args.format == Format::Text;
+                match crate::progress::for_file(path, &input.name(), text) {
+                    Some(bar) => Box::new(bar.wrap_read(reader)),
+                    None => Box::new(reader),
+                }
+            }
             Err(e) => {
                 return unreadable(
                     report,
@@ -291,9 +308,19 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
             }
         },
     };
+    let mut reader = reader;
+    let bom = match skip_bom(&mut reader) {
+        Ok(bom) => bom,
+        Err(e) => {
+            return unreadable(
+                report,
+                crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
+            );
+        }
+    };
     // A log is known by its file name; standard input by its first lines
     // (`--kind auto -` streams a log instead of reading it whole).
-    let (log_name, reader) = match (input, args.kind.0) {
+    let (log_name, mut reader) = match (input, args.kind.0) {
         (Input::Stdin, None) => match mplp_kinds::sniff_log(reader) {
             Ok(sniffed) => (sniffed.is_log, Box::new(sniffed.reader) as Box<dyn BufRead>),
             Err(e) => {
@@ -309,9 +336,8 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
         ),
     };
     match args.kind.0 {
-        Some(kind) if kind.is_log() => stream_log(kind, reader, args, report),
+        Some(kind) if kind.is_log() => stream_log(kind, reader, bom, args, report),
         None if log_name => {
-            let mut reader = reader;
             let kind = match mplp_kinds::detect_log(&mut reader) {
                 Ok(kind) => kind,
                 Err(e) => {
@@ -321,7 +347,7 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
                     );
                 }
             };
-            stream_log(kind, reader, args, report)
+            stream_log(kind, reader, bom, args, report)
         }
         kind => {
             let bytes = match read_document(reader, input, args.max_document_bytes) {
@@ -331,6 +357,9 @@ fn check<W: Write, F: FnMut(Report) -> Report>(
             let (kind, found) = mplp_kinds::validate_bytes(kind, &bytes);
             drop(bytes);
             report.set_kind(KindArg(kind).as_str());
+            if bom {
+                report.violation(bom_warning())?;
+            }
             for v in found {
                 report.violation(v)?;
             }
@@ -354,10 +383,14 @@ fn unreadable<W: Write, F: FnMut(Report) -> Report>(
 fn stream_log<W: Write, F: FnMut(Report) -> Report>(
     kind: &'static DocKind,
     reader: Box<dyn BufRead>,
+    bom: bool,
     args: &ValidateArgs,
     report: &mut FileReport<'_, W, F>,
 ) -> ControlFlow<()> {
     report.set_kind(kind.name);
+    if bom {
+        report.violation(bom_warning())?;
+    }
     let options = LogOptions::default()
         .partial(args.partial)
         .event_id_window(args.event_id_window);
@@ -367,6 +400,30 @@ fn stream_log<W: Write, F: FnMut(Report) -> Report>(
     } else {
         mplp_events::log::stream_map_log(reader, &options, on)
     }
+}
+
+/// Skips a UTF-8 byte-order mark at the start of `reader`; whether there
+/// was one (see [`bom_warning`]).
+pub(crate) fn skip_bom(reader: &mut dyn BufRead) -> std::io::Result<bool> {
+    // The first read of a file holds the whole mark (unless the file is
+    // shorter); a pipe that delivers it in pieces is not stripped, and the
+    // parser's error then names the mark.
+    let bom = mplp_core::document::UTF8_BOM;
+    let found = reader.fill_buf()?.starts_with(bom);
+    if found {
+        reader.consume(bom.len());
+    }
+    Ok(found)
+}
+
+/// The `input-bom` warning of a file whose byte-order mark was skipped.
+pub(crate) fn bom_warning() -> Violation {
+    Violation::warning(
+        "",
+        mplp_core::rules::INPUT_BOM,
+        "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), skipped; \
+         JSON texts are written without one (RFC 8259, section 8.1)",
+    )
 }
 
 /// Reads a whole document, refusing one larger than `max` bytes without

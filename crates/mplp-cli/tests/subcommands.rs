@@ -241,7 +241,7 @@ fn plan_render_bad_input() {
     ]);
     assert_exit(&o, 1);
     assert!(err(&o).contains("/plan_id: [required]"), "{}", err(&o));
-    let o = mplp(&["plan", "render", "--format", "svg", "-"]);
+    let o = mplp(&["plan", "render", "--format", "png", "-"]);
     assert_exit(&o, 2);
     let o = mplp(&["plan", "render", "-"]);
     assert_exit(&o, 2);
@@ -362,7 +362,15 @@ fn dialog_prune_fork_and_overview() {
     assert_ne!(pruned.dialog_id, d.dialog_id);
 
     let o = mplp_stdin(
-        &["dialog", "prune", "--max-tokens", "10", "-"],
+        &[
+            "dialog",
+            "prune",
+            "--max-tokens",
+            "1",
+            "--safety-margin",
+            "0",
+            "-",
+        ],
         json.as_bytes(),
     );
     assert_exit(&o, 2);
@@ -399,7 +407,7 @@ fn dialog_prune_fork_and_overview() {
 fn dialog_bad_input() {
     for sub in [
         &["convert", "--to", "openai"][..],
-        &["prune", "--max-tokens", "9"],
+        &["prune", "--max-tokens", "9", "--safety-margin", "0"],
         &["fork"],
         &["overview"],
     ] {
@@ -529,8 +537,8 @@ fn collab_simulate_bad_input() {
         "--turns",
         "2",
     ]);
-    assert_exit(&o, 1);
-    assert!(err(&o).contains("map_pair_two_participants"), "{}", err(&o));
+    assert_exit(&o, 2);
+    assert!(err(&o).contains("--participants 2"), "{}", err(&o));
     assert!(out(&o).is_empty());
     let o = mplp(&[
         "collab",
@@ -542,7 +550,7 @@ fn collab_simulate_bad_input() {
         "--turns",
         "2",
     ]);
-    assert_exit(&o, 1);
+    assert_exit(&o, 2);
     let base = [
         "collab",
         "simulate",

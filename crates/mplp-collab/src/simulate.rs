@@ -299,8 +299,10 @@ fn sim_collab(
         context_id,
         format!("Simulated {} session", config.mode),
         format!(
-            "Simulate {} turns among {} participants (seed {})",
-            config.turns, config.participants, config.seed
+            "Simulate {} among {} (seed {})",
+            mplp_core::text::count(config.turns, "turn"),
+            mplp_core::text::count(config.participants, "participant"),
+            config.seed
         ),
         config.mode,
         participants,

@@ -438,9 +438,14 @@ fn check_value(rule: &RuleKind, v: &Value, target: Option<&Value>) -> Option<Str
         return None;
     }
     let found = match (rule, v) {
-        (RuleKind::MinLength(_), Value::Array(a)) => format!("an array of {} items", a.len()),
+        (RuleKind::MinLength(_), Value::Array(a)) => {
+            format!("an array of {}", mplp_core::text::count(a.len(), "item"))
+        }
         (RuleKind::MinLength(_), Value::String(s)) => {
-            format!("a string of {} characters", s.chars().count())
+            format!(
+                "a string of {}",
+                mplp_core::text::count(s.chars().count(), "character")
+            )
         }
         (_, Value::String(_) | Value::Number(_) | Value::Bool(_) | Value::Null) => v.to_string(),
         _ => type_name(v).to_owned(),

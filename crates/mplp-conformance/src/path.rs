@@ -171,7 +171,10 @@ fn step_into<'a>(
             }),
             None => missing.push(Missing {
                 pointer: node.pointer.index(*n),
-                reason: format!("index {n} is past the end ({} items)", items.len()),
+                reason: format!(
+                    "index {n} is past the end ({})",
+                    mplp_core::text::count(items.len(), "item")
+                ),
             }),
         },
         (Step::Wildcard, Value::Array(items)) => {

@@ -179,13 +179,13 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -> Report {
     let mut report = Report::new();
     if first.is_syntax() || first.is_eof() || first.is_io() {
-        report.push(syntax_violation(first));
+        report.push(syntax_violation_in(input, first));
         return report;
     }
     let value: Value = match serde_json::from_slice(input) {
         Ok(v) => v,
         Err(e) => {
-            report.push(syntax_violation(&e));
+            report.push(syntax_violation_in(input, &e));
             return report;
         }
     };
@@ -197,6 +197,37 @@ pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -
         report.push(located_serde_error::<T>(input));
     }
     report
+}
+
+/// The UTF-8 encoding of U+FEFF, the byte-order mark some editors write at
+/// the start of a file.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The `json-syntax` violation of `input`, which failed to parse with `e`:
+/// as [`syntax_violation`], except that a UTF-8 byte-order mark at the
+/// start is named as such. RFC 8259 (section 8.1) forbids writing one and
+/// lets a parser refuse it; the library does, and says what to remove (the
+/// `mplp` command strips it from files with an `input-bom` warning: see
+/// docs/spec-notes.md, "Byte-order marks").
+///
+/// ```
+/// use mplp_core::document::syntax_violation_in;
+/// let input = b"\xEF\xBB\xBF{}";
+/// let e = serde_json::from_slice::<serde_json::Value>(input).unwrap_err();
+/// let v = syntax_violation_in(input, &e);
+/// assert_eq!(v.rule.as_str(), "json-syntax");
+/// assert!(v.message.contains("UTF-8 byte-order mark"), "{}", v.message);
+/// ```
+pub fn syntax_violation_in(input: &[u8], e: &serde_json::Error) -> Violation {
+    if input.starts_with(UTF8_BOM) && e.line() == 1 && e.column() <= 1 {
+        return Violation::error(
+            "",
+            Rule::JSON_SYNTAX,
+            "not well-formed JSON: a UTF-8 byte-order mark (bytes EF BB BF) at the start; \
+             JSON texts are written without one (RFC 8259, section 8.1): remove it",
+        );
+    }
+    syntax_violation(e)
 }
 
 /// A `json-syntax` violation for a parse error, with its line and column.

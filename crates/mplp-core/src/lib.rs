@@ -66,6 +66,7 @@ mod refs;
 pub mod rules;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod text;
 mod timestamp;
 mod trigger_table;
 mod values;

@@ -376,6 +376,16 @@ crate::declare_rules! {
         source: Source::Sdk { note: "Inputs that cannot be read" },
         summary: "a directory entry that is not a regular file was skipped, never opened",
     }
+
+    /// A file starts with a UTF-8 byte-order mark, which `mplp` skipped
+    /// before reading the JSON (RFC 8259 lets a parser ignore it; the
+    /// library refuses it with a `json-syntax` error that names it).
+    pub const INPUT_BOM = "input-bom" {
+        strict: Warning,
+        scope: Api,
+        source: Source::Sdk { note: "Byte-order marks" },
+        summary: "a file starts with a UTF-8 byte-order mark, which was skipped",
+    }
 }
 
 /// The rules of mplp-core: [`SCHEMA_RULES`] and [`INPUT_RULES`].

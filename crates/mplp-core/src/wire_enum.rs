@@ -155,9 +155,7 @@ pub fn check_enum_value(
 ) {
     if let Some(s) = crate::check::expect_str(value, at, report) {
         if !names.contains(&s) {
-            let hint = names
-                .iter()
-                .find(|n| n.eq_ignore_ascii_case(s) || n.replace('_', "") == s.to_ascii_lowercase())
+            let hint = crate::check::near_miss(s, names)
                 .map(|n| format!(" (did you mean `{n}`?)"))
                 .unwrap_or_default();
             report.error(

@@ -161,8 +161,12 @@ pub enum ContextError {
     /// Not even the first (system) message, cut down to one character plus
     /// the truncation marker, fits the budget left after the safety margin.
     #[error(
-        "a context window of {max_tokens} tokens with a safety margin of {safety_margin} leaves {budget} tokens, \
-         too few for the first message (at least {needed} tokens even when truncated)"
+        "a context window of {} with a safety margin of {} leaves {}, \
+         too few for the first message (at least {} even when truncated)",
+        mplp_core::text::count(*.max_tokens, "token"),
+        mplp_core::text::count(*.safety_margin, "token"),
+        mplp_core::text::count(*.budget, "token"),
+        mplp_core::text::count(*.needed, "token")
     )]
     BudgetTooSmall {
         /// The window size.

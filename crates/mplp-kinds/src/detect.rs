@@ -163,7 +163,7 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
     if let Some(found) = json_type_name(bytes) {
         // Not an object: a syntax error if it is not JSON, else a type error.
         return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
-            Err(e) => mplp_core::document::syntax_violation(&e),
+            Err(e) => mplp_core::document::syntax_violation_in(bytes, &e),
             Ok(_) => Violation::error(
                 "",
                 Rule::TYPE,
@@ -179,7 +179,7 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
                 format!("expected a JSON object (an MPLP document): {e}"),
             )
         } else {
-            mplp_core::document::syntax_violation(&e)
+            mplp_core::document::syntax_violation_in(bytes, &e)
         }
     })?;
     KINDS
@@ -188,7 +188,7 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
         .filter(|(i, k)| is_marked(*i, k, &probe))
         .min_by_key(|(_, k)| k.recognise.rank)
         .map(|(_, k)| *k)
-        .ok_or_else(|| Violation::error("", UNKNOWN_KIND, unknown_kind_message()))
+        .ok_or_else(|| Violation::error("", UNKNOWN_KIND, unknown_kind_message(bytes)))
 }
 
 /// The signs [`detect`] looks for, in rank order, for messages and help.
@@ -214,11 +214,41 @@ pub(crate) fn signs() -> Vec<String> {
     signs
 }
 
-fn unknown_kind_message() -> String {
+fn unknown_kind_message(bytes: &[u8]) -> String {
     format!(
-        "cannot tell what kind of MPLP document this is: expected one of {} (or pass the kind)",
+        "cannot tell what kind of MPLP document this is: {}expected one of {} (or pass the kind)",
+        near_misses(bytes)
+            .iter()
+            .map(|(key, member, kind)| {
+                format!("did you mean `{member}` (which marks a {kind}) instead of `{key}`? ")
+            })
+            .collect::<String>(),
         signs().join(", ")
     )
+}
+
+/// The top-level members of `bytes` that are a near miss of a member the
+/// table recognises (`planId` for `plan_id`): each with that member and
+/// the name of its kind. Read only when no kind was recognised.
+fn near_misses(bytes: &[u8]) -> Vec<(String, &'static str, &'static str)> {
+    let Ok(top) = serde_json::from_slice::<std::collections::BTreeMap<String, IgnoredAny>>(bytes)
+    else {
+        return Vec::new();
+    };
+    let members: Vec<&'static str> = KINDS
+        .iter()
+        .flat_map(|k| k.recognise.members.iter().copied())
+        .collect();
+    top.into_keys()
+        .filter_map(|key| {
+            let member = mplp_core::check::near_miss(&key, &members)?;
+            let kind = KINDS
+                .iter()
+                .filter(|k| k.recognise.members.contains(&member))
+                .min_by_key(|k| k.recognise.rank)?;
+            Some((key, member, kind.name))
+        })
+        .collect()
 }
 
 /// What the JSON value in `bytes` is, by its first character ("an array",

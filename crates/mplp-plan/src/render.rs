@@ -1,5 +1,6 @@
-//! Diagrams of a plan: [`mermaid`] (a Mermaid flowchart) and [`dot`]
-//! (Graphviz). An edge goes from each dependency to the step that waits for
+//! Diagrams of a plan: [`mermaid`] (a Mermaid flowchart), [`dot`]
+//! (Graphviz) and, with the feature `svg`, `svg` (a picture laid out in
+//! pure Rust). An edge goes from each dependency to the step that waits for
 //! it. Each step shows its description (wrapped at [`WRAP`] characters),
 //! its status **as text**, and its `agent_role`; the status is also told by
 //! the node's **shape** and colour, so the picture reads in greyscale and
@@ -18,6 +19,11 @@ use std::fmt::Write;
 
 use crate::graph::Graph;
 use crate::{Plan, StepStatus};
+
+#[cfg(feature = "svg")]
+mod svg;
+#[cfg(feature = "svg")]
+pub use svg::svg;
 
 /// The width, in characters, at which step labels are wrapped.
 pub const WRAP: usize = 28;

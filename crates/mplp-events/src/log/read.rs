@@ -112,7 +112,8 @@ fn too_long(line: u64, len: u64, max: usize) -> Violation {
         "",
         LOG_LINE_TOO_LONG,
         format!(
-            "the line is {len} bytes long, more than the limit of {max} bytes for one event; it was skipped"
+            "the line is {len} bytes long, more than the limit of {} for one event; it was skipped",
+            mplp_core::text::count(max, "byte")
         ),
     )
     .at_line(line)

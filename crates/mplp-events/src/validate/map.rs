@@ -361,29 +361,34 @@ impl MapLogValidator {
                         "turns_total",
                         Some(p.turns_total),
                         state.completed_turns,
-                        "completed turns (MAPTurnCompleted)",
+                        ("completed turn", "completed turns", " (MAPTurnCompleted)"),
                     ),
                     (
                         "broadcasts_count",
                         p.broadcasts_count,
                         state.broadcasts,
-                        "MAPBroadcastSent events",
+                        ("MAPBroadcastSent event", "MAPBroadcastSent events", ""),
                     ),
                     (
                         "conflicts_count",
                         p.conflicts_count,
                         state.conflicts,
-                        "MAPConflictDetected events",
+                        (
+                            "MAPConflictDetected event",
+                            "MAPConflictDetected events",
+                            "",
+                        ),
                     ),
                 ];
-                for (field, claimed, seen, what) in counts {
+                for (field, claimed, seen, (one, many, note)) in counts {
                     if let Some(claimed) = claimed {
                         if claimed != seen {
                             err(
                                 &format!("/payload/{field}"),
                                 MAP_SESSION_COUNTS_MATCH,
                                 format!(
-                                    "{field} is {claimed}, but the log shows {seen} {what} in this session"
+                                    "{field} is {claimed}, but the log shows {}{note} in this session",
+                                    mplp_core::text::count_as(seen, one, many)
                                 ),
                             );
                         }

@@ -146,7 +146,7 @@ async fn main() -> ExitCode {
     };
     match serve(&client, &subjects, &args.session, args.index, &mut me).await {
         Ok(n) => {
-            println!("took {n} turns");
+            println!("took {}", mplp_core::text::count(n, "turn"));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -1,0 +1,405 @@
+//! `mplp report`: one self-contained HTML page for a set of files.
+//!
+//! For each file: its verdict (as a word and a colour), a table of its
+//! errors and warnings (severity, line, pointer, rule, message) in which
+//! each pointer opens, on a click, the JSON fragment it points at (an HTML
+//! `<details>` element: no script), and its picture inline as SVG: a plan's
+//! DAG, a MAP log's session. The page loads nothing: no script, no external
+//! style sheet, font or image. Every text is XML-escaped.
+//!
+//! The checks are `mplp validate`'s (strict profile): documents are read
+//! whole up to 256 MiB, logs are streamed; only the rows shown (at most
+//! `--max-errors` errors and as many warnings per file) and the fragments
+//! they point at are kept.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use mplp_core::text::{plural_s, xml_escape};
+use mplp_core::{Report, Severity, Violation};
+
+use crate::inputs::{Input, expand};
+
+/// Arguments of `mplp report`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReportArgs {
+    /// Write the page to this file (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Show at most N errors and N warnings per file; the rest are counted.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    max_errors: usize,
+    /// Files to report on (a directory is searched for `.json` and
+    /// `.ndjson` files, in name order).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+}
+
+/// The most MAP events drawn as a session picture.
+const MAX_DRAWN_EVENTS: usize = 2_000;
+/// The most characters of one JSON fragment shown.
+const MAX_FRAGMENT: usize = 4_000;
+
+/// What one file's section shows.
+struct Section {
+    name: String,
+    kind: &'static str,
+    verdict: &'static str,
+    rows: Vec<(Violation, Option<String>)>,
+    errors: usize,
+    warnings: usize,
+    picture: Option<(&'static str, String)>,
+}
+
+/// Runs `mplp report`: exit 0 when every file is valid, 1 when any is
+/// invalid, 2 when any cannot be read or the page cannot be written.
+pub(crate) fn run(args: &ReportArgs) -> ExitCode {
+    let mut inputs = Vec::new();
+    for f in &args.files {
+        if f == "-" {
+            eprintln!("mplp report: reads files, not standard input");
+            return ExitCode::from(2);
+        }
+        expand(f, &mut inputs);
+    }
+    if inputs.is_empty() {
+        eprintln!("mplp report: nothing to check (every directory named is empty)");
+        return ExitCode::from(2);
+    }
+    let sections: Vec<Section> = inputs
+        .iter()
+        .map(|input| section(input, args.max_errors))
+        .collect();
+    let page = page(&sections);
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, &page).map_err(|e| {
+            eprintln!("mplp report: cannot write `{}`: {e}", path.display());
+            ExitCode::from(2)
+        }),
+        None => match crate::io::emit(&page) {
+            c if c == ExitCode::SUCCESS => Ok(()),
+            c => Err(c),
+        },
+    };
+    if let Err(code) = written {
+        return code;
+    }
+    if sections.iter().any(|s| s.verdict == "unreadable") {
+        ExitCode::from(2)
+    } else if sections.iter().any(|s| s.verdict == "invalid") {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Checks one input and keeps what its section shows.
+fn section(input: &Input, max: usize) -> Section {
+    let name = input.name();
+    let path = match input {
+        Input::File(p) => p.clone(),
+        Input::Stdin => PathBuf::from("-"),
+        Input::Problem { violation, .. } => {
+            let unreadable = violation.severity == Severity::Error;
+            return finish(
+                name,
+                mplp_kinds::AUTO,
+                one(violation.clone()),
+                unreadable,
+                max,
+                |_| None,
+                None,
+            );
+        }
+    };
+    let log = mplp_kinds::is_log_file_name(&name);
+    if log {
+        return log_section(name, &path, max);
+    }
+    let bytes = match crate::io::read_input(&path.to_string_lossy()) {
+        Ok(b) => b,
+        Err(message) => {
+            let v = Violation::error("", mplp_core::rules::INPUT_IO, message);
+            return finish(name, mplp_kinds::AUTO, one(v), true, max, |_| None, None);
+        }
+    };
+    let (kind, report) = mplp_kinds::validate_bytes(None, &bytes);
+    let value: Option<serde_json::Value> = serde_json::from_slice(&bytes).ok();
+    let picture = match (kind, &value) {
+        (Some(k), Some(v)) if k.name == mplp_kinds::PLAN.name => {
+            <mplp_plan::Plan as mplp_core::Wire>::deserialize_unchecked(v)
+                .ok()
+                .map(|plan| ("Plan", mplp_plan::render::svg(&plan)))
+        }
+        _ => None,
+    };
+    let kind_name = kind.map_or(mplp_kinds::AUTO, |k| k.name);
+    finish(
+        name,
+        kind_name,
+        report,
+        false,
+        max,
+        |v| value.as_ref().and_then(|doc| fragment(doc, &v.pointer)),
+        picture,
+    )
+}
+
+/// A log: validated as a stream, then read again for the lines the rows
+/// point at and, for a MAP log, the events to draw.
+fn log_section(name: String, path: &Path, max: usize) -> Section {
+    let open = || -> std::io::Result<Box<dyn BufRead>> {
+        let mut reader: Box<dyn BufRead> = Box::new(BufReader::new(std::fs::File::open(path)?));
+        crate::validate::skip_bom(&mut reader)?;
+        Ok(reader)
+    };
+    let checked = open().and_then(|mut reader| {
+        let kind = mplp_kinds::detect_log(&mut reader)?;
+        Ok((kind, kind.validate_reader(&mut reader)))
+    });
+    let (kind, report) = match checked {
+        Ok(found) => found,
+        Err(e) => {
+            let v = crate::inputs::io_violation(&format!("cannot read `{name}`"), &e);
+            return finish(name, mplp_kinds::AUTO, one(v), true, max, |_| None, None);
+        }
+    };
+    let mut wanted: BTreeMap<u64, Option<String>> = BTreeMap::new();
+    for (shown, v) in shown_rows(&report, max) {
+        if let (true, Some(line)) = (shown, v.line) {
+            wanted.insert(line, None);
+        }
+    }
+    let mut events = Vec::new();
+    let mut too_many = false;
+    let is_map = kind.name == mplp_kinds::MAP_LOG.name;
+    if let Ok(reader) = open() {
+        for (n, line) in (1u64..).zip(reader.lines()) {
+            let Ok(line) = line else { break };
+            if let Some(slot) = wanted.get_mut(&n) {
+                *slot = Some(cut(&line));
+            }
+            if is_map && !too_many {
+                if let Ok(e) = serde_json::from_str::<mplp_events::MapEvent>(&line) {
+                    events.push(e);
+                    too_many = events.len() > MAX_DRAWN_EVENTS;
+                }
+            }
+        }
+    }
+    let picture = if is_map && !events.is_empty() && !too_many {
+        Some(("Session", mplp_collab::render::svg_sequence(&events)))
+    } else {
+        None
+    };
+    finish(
+        name,
+        kind.name,
+        report,
+        false,
+        max,
+        |v| v.line.and_then(|l| wanted.get(&l).cloned().flatten()),
+        picture,
+    )
+}
+
+fn one(v: Violation) -> Report {
+    let mut r = Report::new();
+    r.push(v);
+    r
+}
+
+/// Each violation with whether it is shown (the first `max` of its
+/// severity).
+fn shown_rows(report: &Report, max: usize) -> impl Iterator<Item = (bool, &Violation)> {
+    let (mut errors, mut warnings) = (0usize, 0usize);
+    report.violations().iter().map(move |v| {
+        let n = match v.severity {
+            Severity::Error => &mut errors,
+            Severity::Warning => &mut warnings,
+        };
+        *n += 1;
+        (*n <= max, v)
+    })
+}
+
+fn finish(
+    name: String,
+    kind: &'static str,
+    report: Report,
+    unreadable: bool,
+    max: usize,
+    fragment_of: impl Fn(&Violation) -> Option<String>,
+    picture: Option<(&'static str, String)>,
+) -> Section {
+    let errors = report.errors().count();
+    let warnings = report.violations().len() - errors;
+    let rows = shown_rows(&report, max)
+        .filter(|(shown, _)| *shown)
+        .map(|(_, v)| (v.clone(), fragment_of(v)))
+        .collect();
+    let verdict = if unreadable {
+        "unreadable"
+    } else if errors == 0 {
+        "valid"
+    } else {
+        "invalid"
+    };
+    Section {
+        name,
+        kind,
+        verdict,
+        rows,
+        errors,
+        warnings,
+        picture,
+    }
+}
+
+/// The JSON at `pointer` in `doc`, pretty-printed; for a member that is
+/// missing, its parent's.
+fn fragment(doc: &serde_json::Value, pointer: &str) -> Option<String> {
+    let mut at = pointer;
+    loop {
+        if let Some(v) = doc.pointer(at) {
+            let text = serde_json::to_string_pretty(v).ok()?;
+            let note = if at == pointer {
+                String::new()
+            } else {
+                format!(
+                    "(at `{}`, which holds the missing member)\n",
+                    if at.is_empty() { "/" } else { at }
+                )
+            };
+            return Some(cut(&format!("{note}{text}")));
+        }
+        let (parent, _) = at.rsplit_once('/')?;
+        at = parent;
+    }
+}
+
+/// `text`, cut at [`MAX_FRAGMENT`] characters.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_FRAGMENT) {
+        Some((i, _)) => format!("{} … (cut)", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#212121}\
+h1{font-size:1.6em}section{border:1px solid #bdbdbd;border-radius:6px;padding:0 1em 1em;margin:1.5em 0}\
+h2{font-size:1.15em}.verdict{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:bold;margin-right:.5em}\
+.valid .verdict{background:#c8e6c9;color:#1b5e20}.invalid .verdict{background:#ffcdd2;color:#b71c1c}\
+.unreadable .verdict{background:#ffe0b2;color:#e65100}.kind{color:#616161;font-weight:normal}\
+table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #e0e0e0;padding:4px 6px;text-align:left;vertical-align:top}\
+th{background:#f5f5f5}tr.error td:first-child{color:#b71c1c;font-weight:bold}tr.warning td:first-child{color:#e65100}\
+pre{background:#fafafa;border:1px solid #e0e0e0;padding:6px;max-height:20em;overflow:auto;white-space:pre-wrap}\
+summary{cursor:pointer}figure{margin:1em 0;overflow:auto}figcaption{color:#616161}.more{color:#616161}";
+
+/// The whole page.
+fn page(sections: &[Section]) -> String {
+    let count = |v: &str| sections.iter().filter(|s| s.verdict == v).count();
+    let mut out =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let _ = writeln!(
+        out,
+        "<title>MPLP validation report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>MPLP validation report</h1>"
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"summary\">{} file{} checked: {} valid, {} invalid, {} unreadable.</p>",
+        sections.len(),
+        plural_s(sections.len()),
+        count("valid"),
+        count("invalid"),
+        count("unreadable")
+    );
+    for (n, s) in sections.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<section class=\"file {}\" id=\"file-{n}\">\n<h2><span class=\"verdict\">{}</span><code class=\"name\">{}</code> <span class=\"kind\">({})</span></h2>",
+            s.verdict,
+            s.verdict,
+            xml_escape(&s.name),
+            s.kind
+        );
+        let _ = writeln!(
+            out,
+            "<p class=\"counts\">{}, {}</p>",
+            mplp_core::text::count(s.errors, "error"),
+            mplp_core::text::count(s.warnings, "warning")
+        );
+        if !s.rows.is_empty() {
+            out.push_str("<table class=\"violations\">\n<thead><tr><th>severity</th><th>line</th><th>pointer (click for the JSON)</th><th>rule</th><th>message</th></tr></thead>\n<tbody>\n");
+            for (v, fragment) in &s.rows {
+                let pointer = if v.pointer.is_empty() {
+                    "(document)"
+                } else {
+                    &v.pointer
+                };
+                let at = match fragment {
+                    Some(f) => format!(
+                        "<details><summary><code>{}</code></summary><pre>{}</pre></details>",
+                        xml_escape(pointer),
+                        xml_escape(f)
+                    ),
+                    None => format!("<code>{}</code>", xml_escape(pointer)),
+                };
+                let _ = writeln!(
+                    out,
+                    "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{at}</td><td><code>{}</code></td><td>{}</td></tr>",
+                    v.severity,
+                    v.severity,
+                    v.line.map(|l| l.to_string()).unwrap_or_default(),
+                    xml_escape(v.rule.as_str()),
+                    xml_escape(&v.message)
+                );
+            }
+            out.push_str("</tbody>\n</table>\n");
+            let hidden = s.errors + s.warnings - s.rows.len();
+            if hidden > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"more\">{} not shown (`--max-errors` shows more).</p>",
+                    mplp_core::text::count(hidden, "violation")
+                );
+            }
+        }
+        if let Some((what, svg)) = &s.picture {
+            // Ids of one picture must not clash with another's on the page.
+            let svg = svg
+                .replace("id=\"", &format!("id=\"file-{n}-"))
+                .replace("url(#", &format!("url(#file-{n}-"));
+            let _ = writeln!(
+                out,
+                "<figure class=\"picture\">\n{svg}<figcaption>{what}</figcaption>\n</figure>"
+            );
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fragment_is_the_value_or_the_parent_of_a_missing_member() {
+        let doc = serde_json::json!({"a": {"b": [1, 2]}});
+        assert_eq!(fragment(&doc, "/a/b/1").as_deref(), Some("2"));
+        let parent = fragment(&doc, "/a/c").unwrap();
+        assert!(
+            parent.starts_with("(at `/a`, which holds the missing member)"),
+            "{parent}"
+        );
+        assert!(fragment(&doc, "").unwrap().contains("\"b\""));
+        let long = "x".repeat(MAX_FRAGMENT + 10);
+        assert!(cut(&long).ends_with("… (cut)"));
+        assert_eq!(cut("short"), "short");
+    }
+}
