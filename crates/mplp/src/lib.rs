@@ -13,6 +13,7 @@
 //! | [`collab`] | `mplp-collab` | `collab` (turns on `plan` and `events`) | yes |
 //! | [`events`] | `mplp-events` | `events` | yes |
 //! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
+//! | `cloudevents` | `mplp-cloudevents` | `cloudevents` (turns on `events`) | no |
 //! | [`extension`] | `mplp-extension` | `extension` | yes |
 //! | [`network`] | `mplp-network` | `network` | yes |
 //! | [`manifest`] | `mplp-manifest` (the Core module, kind `core`) | `manifest` | yes |
@@ -83,6 +84,11 @@ pub use mplp_extension as extension;
 #[cfg(feature = "nats")]
 #[doc(inline)]
 pub use mplp_nats as nats;
+
+/// MPLP events as CloudEvents 1.0 and back (`mplp-cloudevents`).
+#[cfg(feature = "cloudevents")]
+#[doc(inline)]
+pub use mplp_cloudevents as cloudevents;
 
 /// Networks (`mplp-network`): topology, nodes, network and node lifecycles.
 #[cfg(feature = "network")]
