@@ -8,6 +8,7 @@
 //! mplp collab render --format mermaid LOG.ndjson
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
+//! mplp watch [--kind auto|map-log|sa-log] [--format text|json] [--profile strict|canonical] [--follow] [--idle-timeout SECONDS] [--partial] LOG
 //! ```
 //!
 //! Exit status: 0 when every file is valid (or the command succeeded), 1 when
@@ -24,6 +25,7 @@ mod cmd_plan;
 mod inputs;
 mod report;
 mod validate;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -52,6 +54,8 @@ enum Command {
     Collab(cmd_collab::CollabCommand),
     /// Run golden flows: module validation, invariants.yaml, evidence packs.
     Conformance(cmd_conformance::ConformanceArgs),
+    /// Validate a MAP or SA log while it is written (standard input, or a file with --follow).
+    Watch(watch::WatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Dialog(cmd) => cmd_dialog::run(cmd),
         Command::Collab(cmd) => cmd_collab::run(cmd),
         Command::Conformance(args) => cmd_conformance::run(&args),
+        Command::Watch(args) => watch::run(&args),
     }
 }
 
