@@ -14,6 +14,7 @@
 //! | [`events`] | `mplp-events` | `events` | yes |
 //! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
 //! | `cloudevents` | `mplp-cloudevents` | `cloudevents` (turns on `events`) | no |
+//! | `otel` | `mplp-otel` | `otel` (turns on `events`) | no |
 //! | [`extension`] | `mplp-extension` | `extension` | yes |
 //! | [`network`] | `mplp-network` | `network` | yes |
 //! | [`manifest`] | `mplp-manifest` (the Core module, kind `core`) | `manifest` | yes |
@@ -89,6 +90,11 @@ pub use mplp_nats as nats;
 #[cfg(feature = "cloudevents")]
 #[doc(inline)]
 pub use mplp_cloudevents as cloudevents;
+
+/// Sessions as `tracing` and OpenTelemetry spans (`mplp-otel`).
+#[cfg(feature = "otel")]
+#[doc(inline)]
+pub use mplp_otel as otel;
 
 /// Networks (`mplp-network`): topology, nodes, network and node lifecycles.
 #[cfg(feature = "network")]
