@@ -8,7 +8,7 @@
 //! mplp collab render --format mermaid LOG.ndjson
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
-//! mplp watch [--kind auto|map-log|sa-log] [--format text|json] [--profile strict|canonical] [--follow] [--idle-timeout SECONDS] [--partial] LOG
+//! mplp watch [--kind auto|map-log|sa-log] [--format text|json] [--profile strict|canonical] [--follow] [--idle-timeout SECONDS] [--partial] LOG [SUBJECT]
 //! ```
 //!
 //! Exit status: 0 when every file is valid (or the command succeeded), 1 when

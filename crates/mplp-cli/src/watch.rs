@@ -67,9 +67,15 @@ pub(crate) struct WatchArgs {
     /// What the log leaves open when it ends is a warning, not an error.
     #[arg(long, alias = "in-progress")]
     partial: bool,
-    /// The log: a file, or `-` for standard input.
+    /// The log: a file, `-` for standard input, or `nats://HOST:PORT` (with
+    /// SUBJECT; needs the `nats` feature).
     #[arg(value_name = "LOG")]
     log: String,
+    /// With `nats://`: the subject to watch (wildcards allowed). A JetStream
+    /// stream that stores it is read from its first message on; otherwise
+    /// the messages published from now on.
+    #[arg(value_name = "SUBJECT")]
+    subject: Option<String>,
 }
 
 /// Runs `mplp watch`: 0 when the log is valid, 1 when it is not, 2 when it
@@ -83,11 +89,25 @@ pub(crate) fn run(args: &WatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let nats = args.log.starts_with("nats://");
+    if nats != args.subject.is_some() {
+        eprintln!("mplp watch: SUBJECT goes with a nats://HOST:PORT log, and only with one");
+        return ExitCode::from(2);
+    }
     let (name, source): (String, Box<dyn Read>) = if args.log == "-" {
-        (
-            "-".to_owned(),
-            Box::new(Idle::spawn(std::io::stdin(), idle)),
-        )
+        let chunks = read_in_thread(std::io::stdin());
+        ("-".to_owned(), Box::new(Idle::new(chunks, idle)))
+    } else if let (true, Some(subject)) = (nats, &args.subject) {
+        match nats_source(&args.log, subject) {
+            Ok(chunks) => (
+                format!("{} {subject}", args.log),
+                Box::new(Idle::new(chunks, idle)),
+            ),
+            Err(message) => {
+                eprintln!("mplp watch: {message}");
+                return ExitCode::from(2);
+            }
+        }
     } else {
         match File::open(&args.log) {
             Ok(file) if args.follow => (args.log.clone(), Box::new(Tail::new(file, idle))),
@@ -230,32 +250,41 @@ impl Read for Tail {
 /// A reader fed by a thread, so that a blocking source (standard input)
 /// can end after `idle` without data.
 struct Idle {
-    chunks: Receiver<std::io::Result<Vec<u8>>>,
+    chunks: Chunks,
     idle: Option<Duration>,
     pending: Cursor<Vec<u8>>,
     done: bool,
 }
 
-impl Idle {
-    fn spawn(mut source: impl Read + Send + 'static, idle: Option<Duration>) -> Self {
-        let (send, chunks) = sync_channel(4);
-        std::thread::spawn(move || {
-            loop {
-                let mut buf = vec![0u8; 1 << 16];
-                let sent = match source.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        buf.truncate(n);
-                        send.send(Ok(buf))
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => send.send(Err(e)),
-                };
-                if sent.is_err() {
-                    break;
+/// Chunks of bytes (or the error that ended them) from a producer thread;
+/// the channel closing is the end of the data.
+type Chunks = Receiver<std::io::Result<Vec<u8>>>;
+
+/// Reads `source` in a thread of its own, chunk by chunk.
+fn read_in_thread(mut source: impl Read + Send + 'static) -> Chunks {
+    let (send, chunks) = sync_channel(4);
+    std::thread::spawn(move || {
+        loop {
+            let mut buf = vec![0u8; 1 << 16];
+            let sent = match source.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    buf.truncate(n);
+                    send.send(Ok(buf))
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => send.send(Err(e)),
+            };
+            if sent.is_err() {
+                break;
             }
-        });
+        }
+    });
+    chunks
+}
+
+impl Idle {
+    fn new(chunks: Chunks, idle: Option<Duration>) -> Self {
         Idle {
             chunks,
             idle,
@@ -289,4 +318,86 @@ impl Read for Idle {
             }
         }
     }
+}
+
+/// The messages on `subject` of the NATS server at `url`, one line each:
+/// from a JetStream stream that stores the subject (from its first message,
+/// with an ordered consumer), or else as they are published.
+#[cfg(feature = "nats")]
+fn nats_source(url: &str, subject: &str) -> Result<Chunks, String> {
+    use async_nats::jetstream::consumer::{DeliverPolicy, pull::OrderedConfig};
+    use futures_util::StreamExt;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the NATS client: {e}"))?;
+    let client = runtime
+        .block_on(async_nats::connect(url))
+        .map_err(|e| format!("cannot connect to `{url}`: {e}"))?;
+    let (send, chunks) = sync_channel::<std::io::Result<Vec<u8>>>(64);
+    let subject = subject.to_owned();
+    std::thread::spawn(move || {
+        let line = |payload: &[u8]| {
+            let mut line = payload.to_vec();
+            line.push(b'\n');
+            Ok(line)
+        };
+        let broken = |e: &dyn std::fmt::Display| Err(std::io::Error::other(e.to_string()));
+        runtime.block_on(async move {
+            let js = async_nats::jetstream::new(client.clone());
+            if let Ok(name) = js.stream_by_subject(subject.as_str()).await {
+                let config = OrderedConfig {
+                    filter_subject: subject.clone(),
+                    deliver_policy: DeliverPolicy::All,
+                    ..Default::default()
+                };
+                let messages = match js.get_stream(&name).await {
+                    Ok(stream) => match stream.create_consumer(config).await {
+                        Ok(consumer) => consumer.messages().await.map_err(|e| broken(&e)),
+                        Err(e) => Err(broken(&e)),
+                    },
+                    Err(e) => Err(broken(&e)),
+                };
+                let mut messages = match messages {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let _ = send.send(e);
+                        return;
+                    }
+                };
+                while let Some(message) = messages.next().await {
+                    let chunk = match message {
+                        Ok(m) => line(&m.payload),
+                        Err(e) => broken(&e),
+                    };
+                    if send.send(chunk).is_err() {
+                        return;
+                    }
+                }
+            } else {
+                let mut messages = match client.subscribe(subject).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let _ = send.send(broken(&e));
+                        return;
+                    }
+                };
+                while let Some(m) = messages.next().await {
+                    if send.send(line(&m.payload)).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+    });
+    Ok(chunks)
+}
+
+/// Without the `nats` feature: a message saying how to get it.
+#[cfg(not(feature = "nats"))]
+fn nats_source(url: &str, _subject: &str) -> Result<Chunks, String> {
+    Err(format!(
+        "`{url}`: this mplp was built without NATS (cargo install mplp-cli --features nats)"
+    ))
 }

@@ -218,4 +218,21 @@ fn an_sa_log_is_told_by_its_first_event_and_bad_arguments_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = mplp(&["watch", "no/such/file.ndjson"]);
     assert_eq!(out.status.code(), Some(2));
+    // SUBJECT goes with nats:// only, and nats:// needs it.
+    let out = mplp(&[
+        "watch",
+        "schemas/examples/valid/map-log-round-robin.ndjson",
+        "subject",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = mplp(&["watch", "nats://127.0.0.1:1"]);
+    assert_eq!(out.status.code(), Some(2));
+    // Nothing listens on port 1 (or NATS is not built in): exit 2 with a message.
+    let out = mplp(&["watch", "nats://127.0.0.1:1", "mplp.>"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot connect") || stderr.contains("built without NATS"),
+        "{stderr}"
+    );
 }
