@@ -11,6 +11,7 @@
 //! mplp report [-o REPORT.html] [--max-errors N] FILE...
 //! mplp completions bash|elvish|fish|powershell|zsh
 //! mplp man [--out-dir DIR]
+//! mplp watch [--kind auto|map-log|sa-log] [--format text|json] [--profile strict|canonical] [--follow] [--idle-timeout SECONDS] [--partial] LOG [SUBJECT]
 //! ```
 //!
 //! Exit status: 0 when every file is valid (or the command succeeded), 1 when
@@ -30,6 +31,7 @@ mod inputs;
 mod progress;
 mod report;
 mod validate;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -66,6 +68,8 @@ enum Command {
     Completions(cmd_shell::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with `--out-dir`.
     Man(cmd_shell::ManArgs),
+    /// Validate a MAP or SA log while it is written (standard input, or a file with --follow).
+    Watch(watch::WatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Command::Report(args) => cmd_report::run(&args),
         Command::Completions(args) => cmd_shell::completions(&args),
         Command::Man(args) => cmd_shell::man(&args),
+        Command::Watch(args) => watch::run(&args),
     }
 }
 

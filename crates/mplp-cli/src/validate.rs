@@ -66,7 +66,7 @@ pub(crate) enum ProfileArg {
 }
 
 impl ProfileArg {
-    fn profile(self) -> mplp_core::rules::Profile {
+    pub(crate) fn profile(self) -> mplp_core::rules::Profile {
         match self {
             ProfileArg::Strict => mplp_core::rules::Profile::Strict,
             ProfileArg::Canonical => mplp_core::rules::Profile::Canonical,

@@ -5,8 +5,12 @@
 //! to the same workload in process; and the memory of an idle session.
 //!
 //! ```text
-//! cargo run --release -p mplp-nats --example scale [-- --max 1000]
+//! cargo run --release -p mplp-nats --example scale [-- --max 1000] [--batch 8]
 //! ```
+//!
+//! With `--batch N` (N > 1) each size also runs with `BrokerSink::with_batch(N)`
+//! (N events published together, their acknowledgements awaited together)
+//! and prints its gain over one acknowledgement per event.
 //!
 //! Starts its own `nats-server -js` on 127.0.0.1 (a free port, a temporary
 //! store), or uses `MPLP_NATS_URL` when set.
@@ -83,12 +87,13 @@ async fn over_nats(
     transport: &NatsTransport,
     subjects: &Subjects,
     sessions: usize,
+    batch: usize,
 ) -> (f64, Duration) {
     let start = Instant::now();
     let runs = (0..sessions).map(|_| async {
         let mut s = AsyncMapSession::new(
             collab(),
-            BrokerSink::new(transport.clone(), subjects.clone()),
+            BrokerSink::new(transport.clone(), subjects.clone()).with_batch(batch),
         )
         .unwrap();
         s.start().await.unwrap();
@@ -150,6 +155,11 @@ fn main() {
         .nth(1)
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
+    let batch: usize = std::env::args()
+        .skip_while(|a| a != "--batch")
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     let (server, url, store) = start_server();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -175,7 +185,7 @@ fn main() {
         println!("sessions | in-process events/s | NATS events/s | ratio | in-process turn | NATS turn | ratio");
         for n in [1usize, 10, 100, 1000].into_iter().filter(|n| *n <= max) {
             let (base_eps, base_turn) = in_process(n);
-            let (eps, turn) = over_nats(&transport, &subjects, n).await;
+            let (eps, turn) = over_nats(&transport, &subjects, n, 1).await;
             println!(
                 "{n:>8} | {base_eps:>19.0} | {eps:>13.0} | {:>5.4} | {:>15?} | {:>9?} | {:>5.0}",
                 eps / base_eps,
@@ -183,6 +193,14 @@ fn main() {
                 turn,
                 turn.as_secs_f64() / base_turn.as_secs_f64().max(1e-9),
             );
+            if batch > 1 {
+                let (beps, bturn) = over_nats(&transport, &subjects, n, batch).await;
+                println!(
+                    "{n:>8} | batch {batch}: NATS events/s {beps:.0} ({:.2}x one ack per event), turn {bturn:?} ({:.2}x)",
+                    beps / eps,
+                    bturn.as_secs_f64() / turn.as_secs_f64().max(1e-9),
+                );
+            }
         }
     });
     if let Some(mut child) = server {

@@ -54,7 +54,7 @@ pub mod wire;
 
 pub use session::{BrokerSink, Participate, RemoteAgent, read_session_log, serve};
 pub use subjects::Subjects;
-pub use transport::{NatsTransport, Transport, TransportError};
+pub use transport::{NatsTransport, Publish, Transport, TransportError};
 pub use wire::{AnswerRequest, ReplyStatus, ResourceView, TurnReply, TurnRequest, WriteRequest};
 
 /// The NATS client crate, re-exported so that users connect with the same version.

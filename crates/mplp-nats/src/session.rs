@@ -15,17 +15,26 @@ use mplp_events::log::async_io::AsyncEventSink;
 use mplp_events::{MapEvent, SessionId};
 
 use crate::Subjects;
-use crate::transport::{Transport, TransportError};
+use crate::transport::{Publish, Transport, TransportError};
 use crate::wire::{AnswerRequest, ReplyStatus, ResourceView, TurnReply, TurnRequest};
 
 /// Publishes each MAP event of a session on its subject
 /// (`<prefix>.<session>.events.<event_type>`), durably, with the event id as
 /// the message id (so a retried publish is stored once).
+///
+/// By default each event is acknowledged before `emit` returns. With
+/// [`BrokerSink::with_batch`], up to `n` events are held and published
+/// together (their acknowledgements awaited together), and the session's
+/// `MAPSessionCompleted` always publishes what is held: fewer round trips,
+/// but an event is durable only once its batch is, so a driver that crashes
+/// loses the events it held (never the order, and never a duplicate).
 #[derive(Clone, Debug)]
 pub struct BrokerSink<T> {
     transport: T,
     subjects: Subjects,
     published: u64,
+    batch: usize,
+    held: Vec<Publish>,
 }
 
 impl<T: Transport> BrokerSink<T> {
@@ -35,12 +44,37 @@ impl<T: Transport> BrokerSink<T> {
             transport,
             subjects,
             published: 0,
+            batch: 1,
+            held: Vec::new(),
         }
+    }
+
+    /// Holds up to `n` events and publishes them together (`n` of 0 or 1:
+    /// each event alone, the default).
+    #[must_use]
+    pub fn with_batch(mut self, n: usize) -> Self {
+        self.batch = n.max(1);
+        self
     }
 
     /// Events published (and acknowledged) so far.
     pub fn published(&self) -> u64 {
         self.published
+    }
+
+    /// Publishes the events held, awaiting their acknowledgements.
+    pub async fn flush(&mut self) -> io::Result<()> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.held);
+        let n = batch.len() as u64;
+        self.transport
+            .publish_batch(batch)
+            .await
+            .map_err(io::Error::other)?;
+        self.published += n;
+        Ok(())
     }
 }
 
@@ -50,11 +84,23 @@ impl<T: Transport> AsyncEventSink<MapEvent> for BrokerSink<T> {
             .subjects
             .event(&event.session_id, event.event_type().as_str());
         let payload = serde_json::to_vec(&event)?;
-        self.transport
-            .publish(&subject, &event.event_id.to_string(), payload)
-            .await
-            .map_err(io::Error::other)?;
-        self.published += 1;
+        let last = matches!(event.payload, mplp_events::MapPayload::SessionCompleted(_));
+        if self.batch == 1 {
+            self.transport
+                .publish(&subject, &event.event_id.to_string(), payload)
+                .await
+                .map_err(io::Error::other)?;
+            self.published += 1;
+            return Ok(());
+        }
+        self.held.push(Publish {
+            subject,
+            message_id: event.event_id.to_string(),
+            payload,
+        });
+        if last || self.held.len() >= self.batch {
+            self.flush().await?;
+        }
         Ok(())
     }
 }

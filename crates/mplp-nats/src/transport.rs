@@ -39,6 +39,22 @@ pub trait Transport {
         payload: Vec<u8>,
     ) -> impl Future<Output = Result<(), TransportError>>;
 
+    /// Stores several messages, as [`Transport::publish`] does each: a
+    /// broker that can have many publishes in flight sends them all, then
+    /// waits for their acknowledgements together. Returns when every one is
+    /// stored (or with the first error).
+    fn publish_batch(
+        &self,
+        batch: Vec<Publish>,
+    ) -> impl Future<Output = Result<(), TransportError>> {
+        async move {
+            for p in batch {
+                self.publish(&p.subject, &p.message_id, p.payload).await?;
+            }
+            Ok(())
+        }
+    }
+
     /// Sends a request and waits at most `timeout` for the reply.
     fn request(
         &self,
@@ -52,6 +68,17 @@ pub trait Transport {
         &self,
         filter: &str,
     ) -> impl Future<Output = Result<Vec<Vec<u8>>, TransportError>>;
+}
+
+/// One message of [`Transport::publish_batch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Publish {
+    /// Where it goes.
+    pub subject: String,
+    /// Its de-duplication id.
+    pub message_id: String,
+    /// Its bytes.
+    pub payload: Vec<u8>,
 }
 
 /// NATS with JetStream: events are published to a stream (created if
@@ -142,6 +169,30 @@ impl Transport for NatsTransport {
                 }
             }
         }
+    }
+
+    /// Sends every message (each with its `Nats-Msg-Id`), then awaits the
+    /// stream's acknowledgements; a message whose send or acknowledgement
+    /// failed is published again alone, with retries (the stream keeps one
+    /// copy per id).
+    async fn publish_batch(&self, batch: Vec<Publish>) -> Result<(), TransportError> {
+        let mut acks = Vec::with_capacity(batch.len());
+        for p in &batch {
+            let msg = PublishMessage::build()
+                .payload(p.payload.clone().into())
+                .message_id(&p.message_id);
+            acks.push(self.js.send_publish(p.subject.clone(), msg).await.ok());
+        }
+        for (p, ack) in batch.into_iter().zip(acks) {
+            let stored = match ack {
+                Some(ack) => ack.await.is_ok(),
+                None => false,
+            };
+            if !stored {
+                self.publish(&p.subject, &p.message_id, p.payload).await?;
+            }
+        }
+        Ok(())
     }
 
     async fn request(

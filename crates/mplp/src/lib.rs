@@ -19,6 +19,8 @@
 //! | `kinds` | `mplp-kinds` (the one table of document kinds) | `kinds` (turns on every module) | no |
 //! | `bundle` | `mplp-bundle` (rules between documents) | `bundle` (turns on `kinds`) | no |
 //! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
+//! | `cloudevents` | `mplp-cloudevents` | `cloudevents` (turns on `events`) | no |
+//! | `otel` | `mplp-otel` | `otel` (turns on `events`) | no |
 //! | [`extension`] | `mplp-extension` | `extension` | yes |
 //! | [`network`] | `mplp-network` | `network` | yes |
 //! | [`manifest`] | `mplp-manifest` (the Core module, kind `core`) | `manifest` | yes |
@@ -124,6 +126,16 @@ pub use mplp_extension as extension;
 #[cfg(feature = "nats")]
 #[doc(inline)]
 pub use mplp_nats as nats;
+
+/// MPLP events as CloudEvents 1.0 and back (`mplp-cloudevents`).
+#[cfg(feature = "cloudevents")]
+#[doc(inline)]
+pub use mplp_cloudevents as cloudevents;
+
+/// Sessions as `tracing` and OpenTelemetry spans (`mplp-otel`).
+#[cfg(feature = "otel")]
+#[doc(inline)]
+pub use mplp_otel as otel;
 
 /// Networks (`mplp-network`): topology, nodes, network and node lifecycles.
 #[cfg(feature = "network")]

@@ -1,0 +1,172 @@
+//! `mplp watch nats://HOST:PORT SUBJECT` against a REAL `nats-server`
+//! (JetStream on, 127.0.0.1, a free port), with events published while the
+//! stream is watched. Without `nats-server` on the PATH the test is skipped
+//! with a loud message, and fails when `CI` is set.
+#![cfg(feature = "nats")]
+// Test code: a failed unwrap is a failed test, which is what we want.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[allow(dead_code)] // this test uses only `repo`
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::repo;
+
+/// A nats-server of our own; killed on drop.
+struct Server {
+    child: Child,
+    port: u16,
+    store: PathBuf,
+}
+
+impl Server {
+    fn start() -> Option<Server> {
+        if Command::new("nats-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .is_err()
+        {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "nats-server is not installed, and CI is set: install it (apt-get install -y nats-server)"
+            );
+            eprintln!(
+                "\n!!! SKIPPED: nats-server not found on PATH (apt-get install -y nats-server); this test did NOT run !!!\n"
+            );
+            return None;
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let store = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("watch-nats-{}-{port}", std::process::id()));
+        let child = Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
+            .arg(&store)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "nats-server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Some(Server { child, port, store })
+    }
+
+    fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.store);
+    }
+}
+
+/// Publishes `lines` to JetStream, each on the subject of its session and
+/// event type, waiting for each acknowledgement.
+async fn publish(js: &async_nats::jetstream::Context, lines: &[String]) {
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+        let session = v["session_id"].as_str().unwrap_or("none");
+        let ty = v["event_type"].as_str().unwrap_or("unknown");
+        js.publish(format!("mplp.{session}.events.{ty}"), line.clone().into())
+            .await
+            .unwrap()
+            .await
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_jetstream_subject_is_validated_from_its_first_message_as_events_arrive() {
+    let Some(server) = Server::start() else {
+        return;
+    };
+    let text =
+        std::fs::read_to_string(repo().join("schemas/examples/valid/map-log-round-robin.ndjson"))
+            .unwrap();
+    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let js = runtime.block_on(async {
+        let client = async_nats::connect(server.url()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        js.get_or_create_stream(async_nats::jetstream::stream::Config {
+            name: "MPLP_WATCH".into(),
+            subjects: vec!["mplp.*.events.>".into()],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        // Stored before the watch starts: read from the first message on.
+        publish(&js, &lines[..2]).await;
+        js
+    });
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args([
+            "watch",
+            "--idle-timeout",
+            "3",
+            &server.url(),
+            "mplp.*.events.>",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (send, output) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // A bad event while the session runs: reported before the log ends.
+    runtime.block_on(publish(
+        &js,
+        &[r#"{"event_type": "MAPTurnDispatched", "session_id": "x"}"#.to_owned()],
+    ));
+    let mut seen = Vec::new();
+    loop {
+        let line = output
+            .recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|e| panic!("no violation printed ({e}); saw {seen:?}"));
+        if line.contains("line 3: /event_id: [required]") {
+            break;
+        }
+        seen.push(line);
+    }
+    assert!(seen.iter().all(|l| !l.contains("INVALID")), "{seen:?}");
+    // The rest of the session, then 3 s without events end the log.
+    runtime.block_on(publish(&js, &lines[2..]));
+    let rest: Vec<String> = output.iter().collect();
+    assert_eq!(child.wait().unwrap().code(), Some(1), "{rest:?}");
+    let verdict = format!("{} mplp.*.events.>: INVALID (map-log)", server.url());
+    assert_eq!(rest.last(), Some(&verdict), "{rest:?}");
+    // Only the bad line is wrong: the session itself completed.
+    assert!(
+        rest.iter()
+            .all(|l| !l.contains("map_session_completed_last")),
+        "{rest:?}"
+    );
+}
