@@ -1,0 +1,54 @@
+//! Issue 18's table in one run: for each document (plans of 10/100/1000
+//! steps, dialogs of 10/100/1000 messages, a collab of 8 participants) and
+//! each NDJSON log (MAP, SA; read line by line), the throughput of the
+//! `IgnoredAny` scan, the `jsonschema` crate (parse + validate) and
+//! `validate_json` (the log validators for logs), as ratios against
+//! `serde_json::from_slice::<Value>` on the same bytes (higher is faster).
+//! Contenders are interleaved, round after round; each figure is the median
+//! of the rounds.
+//!
+//! `cargo run --release -p mplp --example perf_report [-- ROUNDS [MS_PER_CELL [LOG_EVENTS]]]`
+//! (defaults: 5 rounds, 200 ms per contender and round, 20,000 log events).
+
+// A benchmark that cannot set itself up should stop at once.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::Duration;
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+fn main() {
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("ROUNDS MS_PER_CELL LOG_EVENTS are numbers"))
+        .collect();
+    let rounds = args.first().copied().unwrap_or(5).max(1) as usize;
+    let budget = Duration::from_millis(args.get(1).copied().unwrap_or(200));
+    let log_events = args.get(2).copied().unwrap_or(20_000);
+    println!(
+        "ratio = reads per second / serde_json::from_slice::<Value> reads per second on the same bytes \
+         ({rounds} interleaved rounds, medians)\n"
+    );
+    println!(
+        "| document | size | Value µs | scan with `IgnoredAny` | `jsonschema` (parse + validate) | mplp-rs `validate_json` |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for input in common::inputs(log_events) {
+        let [value, scan, schema, mplp] = common::measure(&input, rounds, budget);
+        let size = input.bytes.len() as f64 / 1024.0;
+        let size = if size >= 1024.0 {
+            format!("{:.1} MB", size / 1024.0)
+        } else {
+            format!("{size:.1} KB")
+        };
+        println!(
+            "| {} | {size} | {:.1} | {:.2} | {:.2} | {:.2} |",
+            input.label,
+            value / 1e3,
+            value / scan,
+            value / schema,
+            value / mplp,
+        );
+    }
+}
