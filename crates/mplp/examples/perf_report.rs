@@ -9,6 +9,10 @@
 //!
 //! `cargo run --release -p mplp --example perf_report [-- ROUNDS [MS_PER_CELL [LOG_EVENTS]]]`
 //! (defaults: 5 rounds, 200 ms per contender and round, 20,000 log events).
+//!
+//! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
+//! (for example `validate_json:plan, 1000`): the example then only runs that
+//! for the whole budget of every round, and prints nothing else.
 
 // A benchmark that cannot set itself up should stop at once.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -26,6 +30,17 @@ fn main() {
     let rounds = args.first().copied().unwrap_or(5).max(1) as usize;
     let budget = Duration::from_millis(args.get(1).copied().unwrap_or(200));
     let log_events = args.get(2).copied().unwrap_or(20_000);
+    if let Ok(only) = std::env::var("PERF_REPORT_ONLY") {
+        let (contender, prefix) = only.split_once(':').unwrap_or((only.as_str(), ""));
+        for input in common::inputs(log_events) {
+            if input.label.starts_with(prefix) {
+                for _ in 0..rounds {
+                    common::time_once(&input, contender, budget);
+                }
+            }
+        }
+        return;
+    }
     println!(
         "ratio = reads per second / serde_json::from_slice::<Value> reads per second on the same bytes \
          ({rounds} interleaved rounds, medians)\n"
