@@ -1,7 +1,8 @@
 //! One criterion group per document kind and size (`validate/plan-10`, ...,
 //! `validate/sa-log`), each measuring in the same run the `Value` parse, the
-//! `IgnoredAny` scan, the `jsonschema` crate (parse + validate) and
-//! `validate_json` (the log validators for the MAP and SA logs) on the same
+//! `IgnoredAny` scan, the `jsonschema` crate (parse + validate),
+//! `validate_json` (the log validators for the MAP and SA logs) and the
+//! `mplp validate` path (kind detection, then the validator) on the same
 //! bytes. Run: `cargo bench -p mplp --bench validate -- --warm-up-time 1 --measurement-time 3`.
 //! (`cargo run --release -p mplp --example perf_report` prints the ratios as one table.)
 

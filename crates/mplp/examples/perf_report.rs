@@ -2,7 +2,8 @@
 //! steps, dialogs of 10/100/1000 messages, a collab of 8 participants) and
 //! each NDJSON log (MAP, SA; read line by line), the throughput of the
 //! `IgnoredAny` scan, the `jsonschema` crate (parse + validate) and
-//! `validate_json` (the log validators for logs), as ratios against
+//! `validate_json` (the log validators for logs) and the `mplp validate`
+//! path (kind detection, then the validator), as ratios against
 //! `serde_json::from_slice::<Value>` on the same bytes (higher is faster).
 //! Contenders are interleaved, round after round; each figure is the median
 //! of the rounds.
@@ -25,7 +26,10 @@ mod common;
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
-        .map(|a| a.parse().expect("ROUNDS MS_PER_CELL LOG_EVENTS are numbers"))
+        .map(|a| {
+            a.parse()
+                .expect("ROUNDS MS_PER_CELL LOG_EVENTS are numbers")
+        })
         .collect();
     let rounds = args.first().copied().unwrap_or(5).max(1) as usize;
     let budget = Duration::from_millis(args.get(1).copied().unwrap_or(200));
@@ -46,11 +50,11 @@ fn main() {
          ({rounds} interleaved rounds, medians)\n"
     );
     println!(
-        "| document | size | Value µs | scan with `IgnoredAny` | `jsonschema` (parse + validate) | mplp-rs `validate_json` |"
+        "| document | size | Value µs | scan with `IgnoredAny` | `jsonschema` (parse + validate) | mplp-rs `validate_json` | `mplp validate` path (detect + validate) |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for input in common::inputs(log_events) {
-        let [value, scan, schema, mplp] = common::measure(&input, rounds, budget);
+        let [value, scan, schema, mplp, cli] = common::measure(&input, rounds, budget);
         let size = input.bytes.len() as f64 / 1024.0;
         let size = if size >= 1024.0 {
             format!("{:.1} MB", size / 1024.0)
@@ -58,12 +62,13 @@ fn main() {
             format!("{size:.1} KB")
         };
         println!(
-            "| {} | {size} | {:.1} | {:.2} | {:.2} | {:.2} |",
+            "| {} | {size} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
             input.label,
             value / 1e3,
             value / scan,
             value / schema,
             value / mplp,
+            value / cli,
         );
     }
 }

@@ -43,7 +43,16 @@ pub(crate) struct Input {
 }
 
 /// The contenders, in the table's column order; `Value` is the baseline.
-pub(crate) const CONTENDERS: [&str; 4] = ["value", "ignored_any", "jsonschema", "validate_json"];
+/// `mplp_validate` is what `mplp validate FILE` does with the bytes of a
+/// file: the kind recognised ([`mplp_kinds::detect`] for a document,
+/// [`mplp_kinds::detect_log`] for a log), then that kind's validator.
+pub(crate) const CONTENDERS: [&str; 5] = [
+    "value",
+    "ignored_any",
+    "jsonschema",
+    "validate_json",
+    "mplp_validate",
+];
 
 /// Every row of issue 18's table: plans of 10/100/1000 steps, dialogs of
 /// 10/100/1000 messages, a collab of 8 participants, a MAP log and an SA log
@@ -85,6 +94,11 @@ pub(crate) fn inputs(log_events: u64) -> Vec<Input> {
     for input in &v {
         assert!(run(input, "validate_json"), "{} is not valid", input.label);
         assert!(run(input, "jsonschema"), "{} fails jsonschema", input.label);
+        assert!(
+            run(input, "mplp_validate"),
+            "{} fails mplp validate",
+            input.label
+        );
     }
     v
 }
@@ -204,7 +218,9 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
     match contender {
         "value" if log => lines(bytes).all(|l| serde_json::from_slice::<Value>(l).is_ok()),
         "value" => serde_json::from_slice::<Value>(bytes).is_ok(),
-        "ignored_any" if log => lines(bytes).all(|l| serde_json::from_slice::<IgnoredAny>(l).is_ok()),
+        "ignored_any" if log => {
+            lines(bytes).all(|l| serde_json::from_slice::<IgnoredAny>(l).is_ok())
+        }
         "ignored_any" => serde_json::from_slice::<IgnoredAny>(bytes).is_ok(),
         "jsonschema" => {
             let kind = schema_kind(input.kind);
@@ -212,7 +228,11 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
                 serde_json::from_slice::<Value>(b)
                     .is_ok_and(|v| mplp_core::schema::is_valid(kind, &v))
             };
-            if log { lines(bytes).all(valid) } else { valid(bytes) }
+            if log {
+                lines(bytes).all(valid)
+            } else {
+                valid(bytes)
+            }
         }
         "validate_json" => match input.kind {
             Kind::Plan => Plan::validate_json(bytes).is_valid(),
@@ -221,6 +241,12 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
             Kind::MapLog => mplp::events::log::validate_map_log(bytes).is_valid(),
             Kind::SaLog => mplp::events::log::validate_sa_log(bytes).is_valid(),
         },
+        "mplp_validate" if log => {
+            let mut reader = bytes;
+            let kind = mplp_kinds::detect_log(&mut reader).unwrap();
+            kind.validate_reader(&mut reader).is_valid()
+        }
+        "mplp_validate" => mplp_kinds::validate_bytes(None, bytes).1.is_valid(),
         other => panic!("unknown contender {other}"),
     }
 }
@@ -240,8 +266,8 @@ pub(crate) fn time_once(input: &Input, contender: &str, budget: Duration) -> f64
 /// contender once (starting with a different one each round), so load from
 /// other processes skews all contenders alike. Returns ns per read, in
 /// [`CONTENDERS`] order.
-pub(crate) fn measure(input: &Input, rounds: usize, budget: Duration) -> [f64; 4] {
-    let mut samples: [Vec<f64>; 4] = Default::default();
+pub(crate) fn measure(input: &Input, rounds: usize, budget: Duration) -> [f64; 5] {
+    let mut samples: [Vec<f64>; 5] = Default::default();
     for r in 0..rounds {
         for k in 0..CONTENDERS.len() {
             let i = (r + k) % CONTENDERS.len();
