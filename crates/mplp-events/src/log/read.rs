@@ -120,6 +120,7 @@ fn too_long(line: u64, len: u64, max: usize) -> Violation {
 
 /// Parses one line as a `T`: the typed fast path, and on failure every
 /// violation of the line (with its line number).
+#[inline]
 pub(crate) fn parse_line<T: Document>(line: u64, bytes: &[u8]) -> Result<T, Vec<Violation>> {
     // The rules-free parse (UTF-8 checked once for the whole line), then the
     // rules once: `T`'s public `Deserialize` would run them a first time.
