@@ -157,11 +157,26 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 
 /// Reads `T` from JSON bytes with its schema rules only (no semantic rules),
 /// refusing trailing input.
-fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(input);
-    let value = T::deserialize_unchecked(&mut de)?;
-    de.end()?;
-    Ok(value)
+///
+/// Checking UTF-8 once for the whole input lets serde_json skip the check
+/// per string (its `StrRead` instead of `SliceRead`); the two readers give
+/// the same values and the same errors on valid UTF-8, and input that is not
+/// UTF-8 goes through `SliceRead` as before, so errors are unchanged.
+pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
+    match std::str::from_utf8(input) {
+        Ok(text) => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let value = T::deserialize_unchecked(&mut de)?;
+            de.end()?;
+            Ok(value)
+        }
+        Err(_) => {
+            let mut de = serde_json::Deserializer::from_slice(input);
+            let value = T::deserialize_unchecked(&mut de)?;
+            de.end()?;
+            Ok(value)
+        }
+    }
 }
 
 fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {

@@ -274,6 +274,7 @@ impl<S> Books<S> {
 
     /// Parses one line; the violations of a line that does not parse (or
     /// breaks a rule of its own) are reported.
+    #[inline]
     fn parse<T: Document>(&mut self, line: u64, bytes: &[u8]) -> Option<T> {
         self.lines += 1;
         match parse_line::<T>(line, bytes) {

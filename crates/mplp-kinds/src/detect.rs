@@ -25,13 +25,39 @@ struct Key {
     marks: u64,
 }
 
-/// The kinds (bits over [`KINDS`]) that list `name` among their members.
+/// The kinds (bits over [`KINDS`]) that list `name` among their members:
+/// a binary search in [`member_marks`] (every top-level member of every
+/// document is looked up, so not a walk over the whole table).
 fn marks_of(name: &str) -> u64 {
-    KINDS
-        .iter()
-        .enumerate()
-        .filter(|(_, k)| k.recognise.members.contains(&name))
-        .fold(0, |bits, (i, _)| bits | (1 << i))
+    let table = member_marks();
+    table
+        .binary_search_by(|(member, _)| (*member).cmp(name))
+        .ok()
+        .and_then(|i| table.get(i))
+        .map_or(0, |(_, bits)| *bits)
+}
+
+/// Every member name that marks a kind, sorted, with the kinds it marks
+/// (bits over [`KINDS`]); built once from the table.
+fn member_marks() -> &'static [(&'static str, u64)] {
+    static TABLE: std::sync::OnceLock<Vec<(&'static str, u64)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table: Vec<(&'static str, u64)> = Vec::new();
+        for (i, kind) in KINDS.iter().enumerate() {
+            for member in kind.recognise.members {
+                table.push((member, 1 << i));
+            }
+        }
+        table.sort_unstable_by_key(|(member, _)| *member);
+        table.dedup_by(|later, first| {
+            let same = later.0 == first.0;
+            if same {
+                first.1 |= later.1;
+            }
+            same
+        });
+        table
+    })
 }
 
 impl<'de> Deserialize<'de> for Key {
@@ -171,7 +197,14 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
             ),
         });
     }
-    let probe = serde_json::from_slice::<Probe>(bytes).map_err(|e| {
+    // UTF-8 checked once, then serde_json's `StrRead` (no check per
+    // string); the same errors as `from_slice` on valid UTF-8, and input
+    // that is not UTF-8 still goes through `from_slice`.
+    let probe = match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str::<Probe>(text),
+        Err(_) => serde_json::from_slice::<Probe>(bytes),
+    };
+    let probe = probe.map_err(|e| {
         if e.is_data() {
             Violation::error(
                 "",
@@ -296,4 +329,36 @@ pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'stat
     } else {
         &MAP_LOG
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kinds that list `name`, by a walk over the whole table.
+    fn marks_by_walk(name: &str) -> u64 {
+        KINDS
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.recognise.members.contains(&name))
+            .fold(0, |bits, (i, _)| bits | (1 << i))
+    }
+
+    #[test]
+    fn the_sorted_table_marks_what_the_table_says() {
+        let mut names: Vec<&str> = KINDS
+            .iter()
+            .flat_map(|k| k.recognise.members.iter().copied())
+            .collect();
+        names.extend(["", "event_type", "status", "plan", "plan_idx", "zzz", "a"]);
+        let mut marking = 0;
+        for name in names {
+            assert_eq!(marks_of(name), marks_by_walk(name), "{name:?}");
+            marking += usize::from(marks_of(name) != 0);
+        }
+        assert!(marking > 0);
+        // Sorted and without repeats, so the binary search finds every name.
+        let table = member_marks();
+        assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+    }
 }

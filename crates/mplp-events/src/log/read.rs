@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
-use mplp_core::document::thorough;
+use mplp_core::document::{from_slice_unchecked, thorough};
 use mplp_core::{Document, Report, Violation};
 
 use crate::rules::{LOG_LINE_TOO_LONG, LOG_READ_ERROR};
@@ -121,23 +121,25 @@ fn too_long(line: u64, len: u64, max: usize) -> Violation {
 
 /// Parses one line as a `T`: the typed fast path, and on failure every
 /// violation of the line (with its line number).
+#[inline]
 pub(crate) fn parse_line<T: Document>(line: u64, bytes: &[u8]) -> Result<T, Vec<Violation>> {
-    // Checking UTF-8 once for the whole line lets serde_json skip the check
-    // per string (from_str instead of from_slice).
-    let parsed = match std::str::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str::<T>(text),
-        Err(_) => serde_json::from_slice::<T>(bytes),
-    };
-    match parsed {
-        Ok(doc) => {
-            let mut report = Report::new();
-            doc.check_rules(&mut report);
-            if report.is_valid() {
-                Ok(doc)
-            } else {
-                Err(report.into_iter().map(|v| v.at_line(line)).collect())
-            }
+    // The rules-free parse (UTF-8 checked once for the whole line), then the
+    // rules once: `T`'s public `Deserialize` would run them a first time.
+    let parsed = from_slice_unchecked::<T>(bytes).and_then(|doc| {
+        let mut report = Report::new();
+        doc.check_rules(&mut report);
+        if report.is_valid() {
+            Ok(doc)
+        } else {
+            // What `T`'s `Deserialize` fails with: a rules error, neither
+            // syntax nor I/O, so the thorough pass below reports as before.
+            Err(<serde_json::Error as serde::de::Error>::custom(
+                "a semantic rule is violated",
+            ))
         }
+    });
+    match parsed {
+        Ok(doc) => Ok(doc),
         Err(first) => Err(thorough::<T>(bytes, &first)
             .into_iter()
             .map(|v| v.at_line(line))

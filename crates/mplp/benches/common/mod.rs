@@ -1,0 +1,281 @@
+//! Shared by `benches/validate.rs` and `examples/perf_report.rs`: the
+//! documents and logs of issue 18's table, and the contenders that read them
+//! (`IgnoredAny` scan, `Value` parse, `jsonschema` parse + validate,
+//! `validate_json` / the log validators).
+
+#![allow(dead_code)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use mplp::collab::{Collab, Participant, ParticipantKind};
+use mplp::dialog::{Dialog, DialogRole, Message};
+use mplp::events::sa::StepOutcome;
+use mplp::events::{SaEvent, SaId, SaPayload};
+use mplp::plan::Plan;
+use mplp_core::schema::SchemaKind;
+use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec, StepId, Timestamp};
+use serde::de::IgnoredAny;
+use serde_json::Value;
+
+#[path = "../../../mplp-plan/benches/common/mod.rs"]
+mod plan_gen;
+
+#[path = "../../../mplp-events/examples/gen_log/mod.rs"]
+mod gen_log;
+
+/// What a row of the table holds: one document, or an NDJSON log read line
+/// by line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Plan,
+    Dialog,
+    Collab,
+    MapLog,
+    SaLog,
+}
+
+/// One row: a label, its kind and its bytes.
+pub(crate) struct Input {
+    pub(crate) label: String,
+    pub(crate) kind: Kind,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// The contenders, in the table's column order; `Value` is the baseline.
+/// `mplp_validate` is what `mplp validate FILE` does with the bytes of a
+/// file: the kind recognised ([`mplp_kinds::detect`] for a document,
+/// [`mplp_kinds::detect_log`] for a log), then that kind's validator.
+pub(crate) const CONTENDERS: [&str; 5] = [
+    "value",
+    "ignored_any",
+    "jsonschema",
+    "validate_json",
+    "mplp_validate",
+];
+
+/// Every row of issue 18's table: plans of 10/100/1000 steps, dialogs of
+/// 10/100/1000 messages, a collab of 8 participants, a MAP log and an SA log
+/// of about `log_events` events each.
+pub(crate) fn inputs(log_events: u64) -> Vec<Input> {
+    let mut v = Vec::new();
+    for n in [10usize, 100, 1000] {
+        v.push(Input {
+            label: format!("plan, {n} steps"),
+            kind: Kind::Plan,
+            bytes: plan_gen::plan_json(n),
+        });
+    }
+    for n in [10usize, 100, 1000] {
+        v.push(Input {
+            label: format!("dialog, {n} messages"),
+            kind: Kind::Dialog,
+            bytes: dialog(n).to_json().into_bytes(),
+        });
+    }
+    v.push(Input {
+        label: "collab, 8 participants".to_owned(),
+        kind: Kind::Collab,
+        bytes: collab(8).to_json().into_bytes(),
+    });
+    let mut map = Vec::new();
+    let (events, _) = gen_log::write_log(&mut map, log_events, 16).unwrap();
+    v.push(Input {
+        label: format!("MAP log, {events} events (per line)"),
+        kind: Kind::MapLog,
+        bytes: map,
+    });
+    let (sa, runs) = sa_log(log_events);
+    v.push(Input {
+        label: format!("SA log, {runs} events (per line)"),
+        kind: Kind::SaLog,
+        bytes: sa,
+    });
+    for input in &v {
+        assert!(run(input, "validate_json"), "{} is not valid", input.label);
+        assert!(run(input, "jsonschema"), "{} fails jsonschema", input.label);
+        assert!(
+            run(input, "mplp_validate"),
+            "{} fails mplp validate",
+            input.label
+        );
+    }
+    v
+}
+
+const TEXTS: [&str; 4] = [
+    "I was charged twice for my December invoice; can you check what happened?",
+    "Sorry about that. I am asking the billing agent to look up invoice INV-2025-12-0042 and the card captures on it.",
+    "Lookup done: two captures of 49.00 EUR on 2025-12-01; the second capture is a duplicate and can be refunded.",
+    "Yes please.",
+];
+
+/// A support dialog of `n` messages (a system prompt, then users, the
+/// assistant and an agent in turn, one second apart).
+pub(crate) fn dialog(n: usize) -> Dialog {
+    let t0 = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
+    let mut d = Dialog::new_at(ContextId::new(), t0.clone());
+    d.push_message(Message::new(
+        DialogRole::System,
+        "You are the billing support assistant.",
+        t0,
+    ))
+    .unwrap();
+    let roles = [
+        DialogRole::User,
+        DialogRole::Assistant,
+        DialogRole::Agent,
+        DialogRole::User,
+    ];
+    for i in 1..n {
+        let (h, m, s) = (i / 3600 % 24, i / 60 % 60, i % 60);
+        let at =
+            Timestamp::parse(&format!("2025-12-07T{h:02}:{m:02}:{s:02}.{:03}Z", i % 1000)).unwrap();
+        d.push_message(Message::new(roles[i % 4], TEXTS[i % 4], at))
+            .unwrap();
+    }
+    d
+}
+
+/// A round-robin collab of `n` agent participants, each with a role.
+pub(crate) fn collab(n: usize) -> Collab {
+    let person = |i: usize| {
+        Participant::new(format!("agent-{i}"), ParticipantKind::Agent)
+            .unwrap()
+            .with_role(format!("role-{i}"))
+    };
+    let mut people = NonEmptyVec::new(person(0));
+    for i in 1..n {
+        people.push(person(i));
+    }
+    Collab::new(
+        ContextId::new(),
+        "Code review",
+        "Review the pull request and agree on the changes",
+        CollabMode::RoundRobin,
+        people,
+    )
+    .unwrap()
+}
+
+/// An SA log of at least `n` events: runs of 8 steps (initialized, context
+/// loaded, plan evaluated, each step started and completed, completed; 20
+/// events per run), 4 runs interleaved line by line.
+pub(crate) fn sa_log(n: u64) -> (Vec<u8>, u64) {
+    let run = || {
+        let sa = SaId::new();
+        let mut v = vec![
+            SaEvent::initialized(sa.clone()),
+            SaEvent::new(sa.clone(), SaPayload::ContextLoaded(None)),
+            SaEvent::new(sa.clone(), SaPayload::PlanEvaluated(None)),
+        ];
+        for _ in 0..8 {
+            let step = StepId::new();
+            v.push(SaEvent::step_started(sa.clone(), step));
+            v.push(SaEvent::step_completed(
+                sa.clone(),
+                step,
+                StepOutcome::Completed,
+            ));
+        }
+        v.push(SaEvent::completed(sa));
+        v
+    };
+    let mut out = Vec::new();
+    let mut written = 0u64;
+    while written < n {
+        let runs: Vec<Vec<SaEvent>> = (0..4).map(|_| run()).collect();
+        for i in 0..runs[0].len() {
+            for r in &runs {
+                serde_json::to_writer(&mut out, &r[i]).unwrap();
+                out.push(b'\n');
+                written += 1;
+            }
+        }
+    }
+    (out, written)
+}
+
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty())
+}
+
+fn schema_kind(kind: Kind) -> SchemaKind {
+    match kind {
+        Kind::Plan => SchemaKind::Plan,
+        Kind::Dialog => SchemaKind::Dialog,
+        Kind::Collab => SchemaKind::Collab,
+        Kind::MapLog => SchemaKind::MapEvent,
+        Kind::SaLog => SchemaKind::SaEvent,
+    }
+}
+
+/// Reads `input` once with `contender`; true when it found it valid (or,
+/// for the parsers, well-formed).
+pub(crate) fn run(input: &Input, contender: &str) -> bool {
+    let bytes = black_box(&input.bytes[..]);
+    let log = matches!(input.kind, Kind::MapLog | Kind::SaLog);
+    match contender {
+        "value" if log => lines(bytes).all(|l| serde_json::from_slice::<Value>(l).is_ok()),
+        "value" => serde_json::from_slice::<Value>(bytes).is_ok(),
+        "ignored_any" if log => {
+            lines(bytes).all(|l| serde_json::from_slice::<IgnoredAny>(l).is_ok())
+        }
+        "ignored_any" => serde_json::from_slice::<IgnoredAny>(bytes).is_ok(),
+        "jsonschema" => {
+            let kind = schema_kind(input.kind);
+            let valid = |b: &[u8]| {
+                serde_json::from_slice::<Value>(b)
+                    .is_ok_and(|v| mplp_core::schema::is_valid(kind, &v))
+            };
+            if log {
+                lines(bytes).all(valid)
+            } else {
+                valid(bytes)
+            }
+        }
+        "validate_json" => match input.kind {
+            Kind::Plan => Plan::validate_json(bytes).is_valid(),
+            Kind::Dialog => Dialog::validate_json(bytes).is_valid(),
+            Kind::Collab => Collab::validate_json(bytes).is_valid(),
+            Kind::MapLog => mplp::events::log::validate_map_log(bytes).is_valid(),
+            Kind::SaLog => mplp::events::log::validate_sa_log(bytes).is_valid(),
+        },
+        "mplp_validate" if log => {
+            let mut reader = bytes;
+            let kind = mplp_kinds::detect_log(&mut reader).unwrap();
+            kind.validate_reader(&mut reader).is_valid()
+        }
+        "mplp_validate" => mplp_kinds::validate_bytes(None, bytes).1.is_valid(),
+        other => panic!("unknown contender {other}"),
+    }
+}
+
+/// Nanoseconds per read of `input` by `contender`, over about `budget`.
+pub(crate) fn time_once(input: &Input, contender: &str, budget: Duration) -> f64 {
+    let started = Instant::now();
+    let mut runs = 0u32;
+    while runs == 0 || started.elapsed() < budget {
+        black_box(run(input, contender));
+        runs += 1;
+    }
+    started.elapsed().as_nanos() as f64 / f64::from(runs)
+}
+
+/// The median of `rounds` interleaved rounds: every round times each
+/// contender once (starting with a different one each round), so load from
+/// other processes skews all contenders alike. Returns ns per read, in
+/// [`CONTENDERS`] order.
+pub(crate) fn measure(input: &Input, rounds: usize, budget: Duration) -> [f64; 5] {
+    let mut samples: [Vec<f64>; 5] = Default::default();
+    for r in 0..rounds {
+        for k in 0..CONTENDERS.len() {
+            let i = (r + k) % CONTENDERS.len();
+            samples[i].push(time_once(input, CONTENDERS[i], budget));
+        }
+    }
+    samples.map(|mut s| {
+        s.sort_by(f64::total_cmp);
+        s[s.len() / 2]
+    })
+}
