@@ -7,6 +7,7 @@ mod async_props;
 mod examples;
 mod log_rules;
 mod map_events;
+mod mutants;
 mod more_events;
 mod props;
 mod sa_props;

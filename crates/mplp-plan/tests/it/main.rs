@@ -9,6 +9,7 @@ mod dag;
 mod examples;
 mod graph;
 mod lifecycle;
+mod mutants;
 mod props;
 mod render;
 mod rules;
