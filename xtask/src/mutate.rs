@@ -397,6 +397,16 @@ pub(crate) fn explain_value(kind: &Kind, v: &Value) -> Option<&'static str> {
     explain(kind, v)
 }
 
+/// The exceptions that explain a disagreement on `v` only together (a
+/// fraction-free integer written as `1e0` beside an integer beyond i64, and
+/// the like): every repair applied at once makes both verdicts agree.
+pub(crate) fn explain_together(kind: &Kind, v: &Value) -> bool {
+    let mut all = v.clone();
+    let changed =
+        huge_ints_to_zero(&mut all) | whole_floats_to_ints(&mut all) | canonical_uuids(&mut all);
+    changed && agree(&judge(kind, &all))
+}
+
 /// Which exception explains a schema/Rust disagreement, if any.
 fn explain(kind: &Kind, v: &Value) -> Option<&'static str> {
     let mut ints = v.clone();
