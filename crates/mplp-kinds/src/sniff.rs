@@ -161,6 +161,94 @@ mod tests {
         assert_eq!(all.len(), long.len());
     }
 
+    /// A reader that is interrupted once before every read, and fails for
+    /// good after `fail_after` bytes (if given).
+    struct Flaky {
+        data: io::Cursor<Vec<u8>>,
+        interrupt: bool,
+        fail_after: Option<u64>,
+    }
+
+    impl Read for Flaky {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let buf = self.fill_buf()?;
+            let n = buf.len().min(out.len());
+            out[..n].copy_from_slice(&buf[..n]);
+            self.consume(n);
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Flaky {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.interrupt = !self.interrupt;
+            if self.interrupt {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            if self.fail_after.is_some_and(|n| self.data.position() >= n) {
+                return Err(io::Error::other("the disk is gone"));
+            }
+            // Four bytes at a time.
+            let at = self.data.position() as usize;
+            let all = self.data.get_ref();
+            let end = (at + 4).min(all.len());
+            Ok(&all[at..end])
+        }
+        fn consume(&mut self, n: usize) {
+            self.data.set_position(self.data.position() + n as u64);
+        }
+    }
+
+    #[test]
+    fn interruptions_are_retried_and_errors_are_reported() {
+        let log = "\n{\"a\":1}\n  \n{\"b\":2}\n";
+        let flaky = |fail_after| Flaky {
+            data: io::Cursor::new(log.as_bytes().to_vec()),
+            interrupt: false,
+            fail_after,
+        };
+        let mut s = sniff_log(flaky(None)).unwrap();
+        assert!(s.is_log);
+        let mut all = String::new();
+        s.reader.read_to_string(&mut all).unwrap();
+        assert_eq!(all, log);
+        // A failure while reading the first line, and while peeking after it.
+        for at in [2, 9] {
+            assert_eq!(
+                sniff_log(flaky(Some(at))).err().map(|e| e.to_string()),
+                Some("the disk is gone".to_owned()),
+                "{at}"
+            );
+        }
+    }
+
+    #[test]
+    fn blank_space_after_the_first_line_is_kept_up_to_the_limit() {
+        let first = "{\"a\":1}\n";
+        // One chunk of blank space, then the second line.
+        let sniff_with = |blank: usize| {
+            let head = io::Cursor::new(format!("{first}{}", " ".repeat(blank)).into_bytes());
+            let reader = head.chain(io::Cursor::new(b"{}\n".to_vec()));
+            sniff_log(reader).unwrap().is_log
+        };
+        assert!(sniff_with(SNIFF_LIMIT - first.len()));
+        assert!(!sniff_with(SNIFF_LIMIT - first.len() + 1));
+    }
+
+    #[test]
+    fn a_first_line_cut_at_the_limit_is_not_read_as_a_whole_object() {
+        // The limit falls right after a whole object; more of the same line
+        // follows. Cut there, it must not be taken for a log's first line.
+        let object = "{\"a\":1}";
+        let text = format!(
+            "{}{object}{{}}\n{{}}\n",
+            " ".repeat(SNIFF_LIMIT - object.len())
+        );
+        let (is_log, all) = sniff(&text, 1 << 16);
+        assert!(!is_log);
+        assert_eq!(all.len(), text.len());
+    }
+
     proptest! {
         /// Whatever the input and the buffer size, no byte is lost or
         /// reordered, and the verdict is the model's.
