@@ -63,7 +63,8 @@ fn decide<R: BufRead>(reader: &mut R, prefix: &mut Vec<u8>) -> io::Result<bool> 
     let first = loop {
         let start = prefix.len();
         let room = SNIFF_LIMIT.saturating_sub(start) as u64;
-        let n = read_until_retrying(&mut (&mut *reader).take(room), prefix)?;
+        // `read_until` retries interruptions and reads to the newline or the end.
+        let n = (&mut *reader).take(room).read_until(b'\n', prefix)?;
         let line = prefix.get(start..).unwrap_or_default();
         if n == 0 || line.last() != Some(&b'\n') {
             // The end of the stream, or a line over the limit.
@@ -97,22 +98,6 @@ fn decide<R: BufRead>(reader: &mut R, prefix: &mut Vec<u8>) -> io::Result<bool> 
         let n = buf.len();
         prefix.extend_from_slice(buf);
         reader.consume(n);
-    }
-}
-
-fn read_until_retrying<R: BufRead>(reader: &mut R, out: &mut Vec<u8>) -> io::Result<usize> {
-    let mut total = 0;
-    loop {
-        match reader.read_until(b'\n', out) {
-            Ok(n) => {
-                total += n;
-                if n == 0 || out.last() == Some(&b'\n') {
-                    return Ok(total);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
     }
 }
 
