@@ -256,12 +256,14 @@ fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
             }
         }
         None => {
-            let rust = std::str::from_utf8(bytes).is_ok_and(kind.serde_ok)
-                || value.as_ref().is_some_and(|v| {
-                    !(kind.check)(v)
-                        .errors()
-                        .any(|e| counts_for_schema_verdict(e.rule.as_str()))
-                }) && std::str::from_utf8(bytes).is_ok();
+            let text = std::str::from_utf8(bytes).ok();
+            let rust = text.is_some_and(kind.serde_ok)
+                || text.is_some()
+                    && value.as_ref().is_some_and(|v| {
+                        !(kind.check)(v)
+                            .errors()
+                            .any(|e| counts_for_schema_verdict(e.rule.as_str()))
+                    });
             Verdict {
                 schema,
                 rust,
