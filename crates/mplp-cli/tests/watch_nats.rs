@@ -10,71 +10,15 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use common::repo;
 
-/// A nats-server of our own; killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-    store: PathBuf,
-}
+#[path = "../../../tests/support/nats_server.rs"]
+mod nats_server;
 
-impl Server {
-    fn start() -> Option<Server> {
-        if Command::new("nats-server")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status()
-            .is_err()
-        {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "nats-server is not installed, and CI is set: install it (apt-get install -y nats-server)"
-            );
-            eprintln!(
-                "\n!!! SKIPPED: nats-server not found on PATH (apt-get install -y nats-server); this test did NOT run !!!\n"
-            );
-            return None;
-        }
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let store = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("watch-nats-{}-{port}", std::process::id()));
-        let child = Command::new("nats-server")
-            .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
-            .arg(&store)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "nats-server did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Some(Server { child, port, store })
-    }
-
-    fn url(&self) -> String {
-        format!("nats://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.store);
-    }
-}
+use nats_server::Server;
 
 /// Publishes `lines` to JetStream, each on the subject of its session and
 /// event type, waiting for each acknowledgement.

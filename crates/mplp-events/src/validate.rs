@@ -15,6 +15,103 @@ use uuid::Uuid;
 
 use crate::log::read::{Line, for_each_line, parse_line};
 
+/// Declares what the MAP and SA validators offer alike, word for word: the
+/// public entry points `validate_*_log`, `validate_*_log_with` and
+/// `stream_*_log`, the [`EventSink`](crate::log::EventSink) impls (an
+/// event, owned or borrowed, is validated as the next line) and the
+/// [`LineValidator`] impl the streaming driver uses.
+macro_rules! log_entry_points {
+    (
+        $validator:ident, $event:ty, $what:literal,
+        $validate:ident, $validate_with:ident, $stream:ident
+    ) => {
+        impl $crate::log::EventSink<$event> for $validator {
+            /// Validates the event as the next line.
+            fn emit(&mut self, event: $event) -> std::io::Result<()> {
+                let line = self.books.events + 1;
+                self.push(line, &event);
+                Ok(())
+            }
+        }
+
+        impl $crate::log::EventSink<&$event> for $validator {
+            /// Validates the event as the next line.
+            fn emit(&mut self, event: &$event) -> std::io::Result<()> {
+                let line = self.books.events + 1;
+                self.push(line, event);
+                Ok(())
+            }
+        }
+
+        #[doc = concat!("Validates ", $what, " event log (NDJSON), streaming: every violation carries its")]
+        #[doc = concat!("line. See [`", stringify!($validator), "`] for the rules.")]
+        pub fn $validate(reader: impl std::io::BufRead) -> mplp_core::Report {
+            $validate_with(reader, &$crate::validate::LogOptions::default())
+        }
+
+        #[doc = concat!("[`", stringify!($validate), "`] with options: a log in progress")]
+        /// ([`LogOptions::partial`](crate::log::LogOptions::partial)), another line limit or
+        /// event-id window.
+        pub fn $validate_with(
+            reader: impl std::io::BufRead,
+            options: &$crate::validate::LogOptions,
+        ) -> mplp_core::Report {
+            $crate::validate::validate_log(
+                reader,
+                options.max_line(),
+                $validator::new().with_options(options),
+            )
+        }
+
+        /// Validates a log as a stream: each violation goes to `on` as soon as it
+        /// is found (so in the order found, not sorted by line: what a session
+        /// leaves open is reported when it completes or at the end of the log),
+        /// and memory stays bounded by what is open, not by the number of
+        /// violations. `on` returning `ControlFlow::Break` stops the reading
+        /// (then the end of the log is not judged), and so does this function's
+        /// result.
+        ///
+        /// ```
+        /// use std::ops::ControlFlow;
+        #[doc = concat!("use mplp_events::log::{LogOptions, ", stringify!($stream), "};")]
+        /// let mut rules = Vec::new();
+        #[doc = concat!("let flow = ", stringify!($stream), "(&b\"not json\\n\\nnot json either\\n\"[..], &LogOptions::default(), |v| {")]
+        ///     rules.push((v.line, v.rule.as_str()));
+        ///     ControlFlow::Continue(())
+        /// });
+        /// assert!(flow.is_continue());
+        /// assert_eq!(rules, [(Some(1), "json-syntax"), (Some(3), "json-syntax")]);
+        /// ```
+        pub fn $stream(
+            reader: impl std::io::BufRead,
+            options: &$crate::validate::LogOptions,
+            on: impl FnMut(mplp_core::Violation) -> std::ops::ControlFlow<()>,
+        ) -> std::ops::ControlFlow<()> {
+            $crate::validate::stream_log(
+                reader,
+                options.max_line(),
+                $validator::new().with_options(options),
+                on,
+            )
+        }
+
+        impl $crate::validate::LineValidator for $validator {
+            fn push_line(&mut self, line: u64, bytes: &[u8]) {
+                $validator::push_line(self, line, bytes);
+            }
+            fn take(&mut self) -> mplp_core::Report {
+                self.books.take_report()
+            }
+            fn end(self) -> mplp_core::Report {
+                self.finish()
+            }
+            fn refuse(&mut self, v: mplp_core::Violation) {
+                self.books.refuse(v);
+            }
+        }
+    };
+}
+
 mod map;
 mod sa;
 

@@ -5,10 +5,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mplp_collab::runtime::async_session::{AsyncAgent, AsyncMapSession};
 use mplp_collab::runtime::{SessionError, TurnContext, TurnOutcome};
@@ -18,84 +16,10 @@ use mplp_events::log::validate_map_log;
 use mplp_events::{MapEvent, MapPayload, SessionId};
 use mplp_nats::{BrokerSink, NatsTransport, RemoteAgent, Subjects, read_session_log};
 
-/// A nats-server of our own; killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-    store: PathBuf,
-}
+#[path = "../../../tests/support/nats_server.rs"]
+mod nats_server;
 
-impl Server {
-    /// Starts one, or says loudly why not (and fails under CI).
-    fn start() -> Option<Server> {
-        let found = Command::new("nats-server")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status()
-            .is_ok();
-        if !found {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "nats-server is not installed, and CI is set: install it (apt-get install -y nats-server)"
-            );
-            eprintln!(
-                "\n!!! SKIPPED: nats-server not found on PATH (apt-get install -y nats-server); these tests did NOT run !!!\n"
-            );
-            return None;
-        }
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let store = std::env::temp_dir().join(format!("mplp-nats-{}-{port}", std::process::id()));
-        let mut s = Server {
-            child: spawn_server(port, &store),
-            port,
-            store,
-        };
-        s.wait_ready();
-        Some(s)
-    }
-
-    fn url(&self) -> String {
-        format!("nats://127.0.0.1:{}", self.port)
-    }
-
-    fn wait_ready(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(Instant::now() < deadline, "nats-server did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Kills the server and starts it again on the same port and store.
-    fn restart(&mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-        self.child = spawn_server(self.port, &self.store);
-        self.wait_ready();
-    }
-}
-
-fn spawn_server(port: u16, store: &std::path::Path) -> Child {
-    Command::new("nats-server")
-        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
-        .arg(store)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.store);
-    }
-}
+use nats_server::Server;
 
 /// A participant process, waited for until it listens.
 fn participant(url: &str, session: &SessionId, index: usize, extra: &[&str]) -> Child {

@@ -1,16 +1,10 @@
 //! The streaming MAP log validator.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead};
-use std::ops::ControlFlow;
 
 use mplp_core::{Report, Rule, Violation};
 
-use super::{
-    Books, DEFAULT_COMPLETED_MEMORY, IdMap, LineValidator, LogOptions, Refused, Tracked, sorted,
-    stream_log, validate_log,
-};
-use crate::log::EventSink;
+use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, LogOptions, Refused, Tracked, sorted};
 use crate::map::{MapEvent, MapEventType, MapPayload};
 use crate::rules::*;
 
@@ -498,82 +492,11 @@ impl MapLogValidator {
     }
 }
 
-impl EventSink<MapEvent> for MapLogValidator {
-    /// Validates the event as the next line.
-    fn emit(&mut self, event: MapEvent) -> io::Result<()> {
-        let line = self.books.events + 1;
-        self.push(line, &event);
-        Ok(())
-    }
-}
-
-impl EventSink<&MapEvent> for MapLogValidator {
-    fn emit(&mut self, event: &MapEvent) -> io::Result<()> {
-        let line = self.books.events + 1;
-        self.push(line, event);
-        Ok(())
-    }
-}
-
-/// Validates a MAP event log (NDJSON), streaming: every violation carries its
-/// line. See [`MapLogValidator`] for the rules.
-pub fn validate_map_log(reader: impl BufRead) -> Report {
-    validate_map_log_with(reader, &LogOptions::default())
-}
-
-/// [`validate_map_log`] with options: a log in progress
-/// ([`LogOptions::partial`]), another line limit or event-id window.
-pub fn validate_map_log_with(reader: impl BufRead, options: &LogOptions) -> Report {
-    validate_log(
-        reader,
-        options.max_line(),
-        MapLogValidator::new().with_options(options),
-    )
-}
-
-/// Validates a log as a stream: each violation goes to `on` as soon as it
-/// is found (so in the order found, not sorted by line: what a session
-/// leaves open is reported when it completes or at the end of the log),
-/// and memory stays bounded by what is open, not by the number of
-/// violations. `on` returning `ControlFlow::Break` stops the reading
-/// (then the end of the log is not judged), and so does this function's
-/// result.
-///
-/// ```
-/// use std::ops::ControlFlow;
-/// use mplp_events::log::{LogOptions, stream_map_log};
-/// let mut rules = Vec::new();
-/// let flow = stream_map_log(&b"not json\n\nnot json either\n"[..], &LogOptions::default(), |v| {
-///     rules.push((v.line, v.rule.as_str()));
-///     ControlFlow::Continue(())
-/// });
-/// assert!(flow.is_continue());
-/// assert_eq!(rules, [(Some(1), "json-syntax"), (Some(3), "json-syntax")]);
-/// ```
-pub fn stream_map_log(
-    reader: impl BufRead,
-    options: &LogOptions,
-    on: impl FnMut(Violation) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    stream_log(
-        reader,
-        options.max_line(),
-        MapLogValidator::new().with_options(options),
-        on,
-    )
-}
-
-impl LineValidator for MapLogValidator {
-    fn push_line(&mut self, line: u64, bytes: &[u8]) {
-        MapLogValidator::push_line(self, line, bytes);
-    }
-    fn take(&mut self) -> Report {
-        self.books.take_report()
-    }
-    fn end(self) -> Report {
-        self.finish()
-    }
-    fn refuse(&mut self, v: Violation) {
-        self.books.refuse(v);
-    }
-}
+log_entry_points!(
+    MapLogValidator,
+    MapEvent,
+    "a MAP",
+    validate_map_log,
+    validate_map_log_with,
+    stream_map_log
+);

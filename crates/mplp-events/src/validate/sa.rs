@@ -1,16 +1,9 @@
 //! The streaming SA log validator.
 
-use std::io::{self, BufRead};
-use std::ops::ControlFlow;
-
 use mplp_core::{Report, Rule, Violation};
 use uuid::Uuid;
 
-use super::{
-    Books, DEFAULT_COMPLETED_MEMORY, IdMap, LineValidator, LogOptions, Refused, Tracked, sorted,
-    stream_log, validate_log,
-};
-use crate::log::EventSink;
+use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, LogOptions, Refused, Tracked, sorted};
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
 
@@ -290,73 +283,11 @@ impl SaLogValidator {
     }
 }
 
-impl EventSink<SaEvent> for SaLogValidator {
-    fn emit(&mut self, event: SaEvent) -> io::Result<()> {
-        let line = self.books.events + 1;
-        self.push(line, &event);
-        Ok(())
-    }
-}
-
-/// Validates an SA event log (NDJSON), streaming: every violation carries its
-/// line. See [`SaLogValidator`] for the rules.
-pub fn validate_sa_log(reader: impl BufRead) -> Report {
-    validate_sa_log_with(reader, &LogOptions::default())
-}
-
-/// [`validate_sa_log`] with options: a log in progress
-/// ([`LogOptions::partial`]), another line limit or event-id window.
-pub fn validate_sa_log_with(reader: impl BufRead, options: &LogOptions) -> Report {
-    validate_log(
-        reader,
-        options.max_line(),
-        SaLogValidator::new().with_options(options),
-    )
-}
-
-/// Validates a log as a stream: each violation goes to `on` as soon as it
-/// is found (so in the order found, not sorted by line: what a session
-/// leaves open is reported when it completes or at the end of the log),
-/// and memory stays bounded by what is open, not by the number of
-/// violations. `on` returning `ControlFlow::Break` stops the reading
-/// (then the end of the log is not judged), and so does this function's
-/// result.
-///
-/// ```
-/// use std::ops::ControlFlow;
-/// use mplp_events::log::{LogOptions, stream_sa_log};
-/// let mut rules = Vec::new();
-/// let flow = stream_sa_log(&b"not json\n\nnot json either\n"[..], &LogOptions::default(), |v| {
-///     rules.push((v.line, v.rule.as_str()));
-///     ControlFlow::Continue(())
-/// });
-/// assert!(flow.is_continue());
-/// assert_eq!(rules, [(Some(1), "json-syntax"), (Some(3), "json-syntax")]);
-/// ```
-pub fn stream_sa_log(
-    reader: impl BufRead,
-    options: &LogOptions,
-    on: impl FnMut(Violation) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    stream_log(
-        reader,
-        options.max_line(),
-        SaLogValidator::new().with_options(options),
-        on,
-    )
-}
-
-impl LineValidator for SaLogValidator {
-    fn push_line(&mut self, line: u64, bytes: &[u8]) {
-        SaLogValidator::push_line(self, line, bytes);
-    }
-    fn take(&mut self) -> Report {
-        self.books.take_report()
-    }
-    fn end(self) -> Report {
-        self.finish()
-    }
-    fn refuse(&mut self, v: Violation) {
-        self.books.refuse(v);
-    }
-}
+log_entry_points!(
+    SaLogValidator,
+    SaEvent,
+    "an SA",
+    validate_sa_log,
+    validate_sa_log_with,
+    stream_sa_log
+);

@@ -1,0 +1,92 @@
+//! A `nats-server` of a test's own (JetStream on, 127.0.0.1, a free port, a
+//! temporary store), shared by the tests that need a real broker
+//! (`mplp-nats`, `mplp watch`). Without `nats-server` on the PATH,
+//! [`Server::start`] says so loudly and returns `None` (the test is skipped),
+//! and fails when `CI` is set. Included with
+//! `#[path = "../../../tests/support/nats_server.rs"] mod nats_server;`.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A nats-server of our own; killed (and its store removed) on drop.
+pub(crate) struct Server {
+    child: Child,
+    port: u16,
+    store: PathBuf,
+}
+
+impl Server {
+    /// Starts one, or says loudly why not (and fails under CI).
+    pub(crate) fn start() -> Option<Server> {
+        let found = Command::new("nats-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .is_ok();
+        if !found {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "nats-server is not installed, and CI is set: install it (apt-get install -y nats-server)"
+            );
+            eprintln!(
+                "\n!!! SKIPPED: nats-server not found on PATH (apt-get install -y nats-server); the tests of this file did NOT run !!!\n"
+            );
+            return None;
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let store = std::env::temp_dir().join(format!("mplp-nats-{}-{port}", std::process::id()));
+        let mut s = Server {
+            child: spawn(port, &store),
+            port,
+            store,
+        };
+        s.wait_ready();
+        Some(s)
+    }
+
+    /// The client URL.
+    pub(crate) fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    fn wait_ready(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "nats-server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Kills the server and starts it again on the same port and store.
+    #[allow(dead_code)] // not every includer restarts its server
+    pub(crate) fn restart(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        self.child = spawn(self.port, &self.store);
+        self.wait_ready();
+    }
+}
+
+fn spawn(port: u16, store: &Path) -> Child {
+    Command::new("nats-server")
+        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
+        .arg(store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.store);
+    }
+}
