@@ -738,3 +738,21 @@ fn repeated_event_ids_in_sa_logs() {
     }
     assert!(val.finish().is_empty());
 }
+
+#[test]
+fn sa_events_fed_directly_are_numbered_as_lines() {
+    let z = SaId::new();
+    let s1 = StepId::new();
+    let mut v = sa_run(&z, &[s1]);
+    v.insert(4, SaEvent::step_started(z.clone(), s1)); // line 5: started twice
+    let from_log = validate_sa_log(&ndjson(&v)[..]);
+    assert_eq!(found(&from_log), [(5, "sa_step_started_is_finished")]);
+    let mut owned = SaLogValidator::new();
+    let mut borrowed = SaLogValidator::default();
+    for e in &v {
+        owned.emit(e.clone()).unwrap();
+        borrowed.emit(e).unwrap();
+    }
+    assert_eq!(owned.finish(), from_log);
+    assert_eq!(borrowed.finish(), from_log);
+}
