@@ -1,22 +1,33 @@
 //! Kind detection and dispatch (`mplp validate --kind auto`): no panic, a
 //! detected kind is the one validated, an undetected input has exactly one
-//! violation saying why.
+//! violation saying why; `detect_log` consumes nothing and names a log kind;
+//! `sniff_log` gives back every byte it read, in order.
 #![no_main]
+
+use std::io::Read;
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let detected = mplp_validate::detect(data);
-    let (kind, report) = mplp_validate::validate_bytes(None, data);
+    let detected = mplp_kinds::detect(data);
+    let (kind, report) = mplp_kinds::validate_bytes(None, data);
     match detected {
-        Ok(k) => assert_eq!(kind, Some(k)),
+        Ok(k) => assert_eq!(kind.map(|k| k.name), Some(k.name)),
         Err(v) => {
-            assert_eq!(kind, None);
+            assert!(kind.is_none());
             assert_eq!(report.violations(), [v]);
         }
     }
     let mut reader = std::io::Cursor::new(data);
-    let log = mplp_validate::detect_log(&mut reader);
-    assert!(log.is_ok_and(mplp_validate::Kind::is_log));
+    let log = mplp_kinds::detect_log(&mut reader);
+    assert!(log.is_ok_and(mplp_kinds::DocKind::is_log));
     assert_eq!(reader.position(), 0, "detect_log consumed input");
+    // A tiny read buffer: sniffing must not depend on how the bytes arrive.
+    let sniffed = mplp_kinds::sniff_log(std::io::BufReader::with_capacity(3, data));
+    let mut sniffed = sniffed.unwrap_or_else(|e| panic!("sniff_log failed on bytes: {e}"));
+    let mut back = Vec::new();
+    sniffed.reader.read_to_end(&mut back).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back, data, "sniff_log lost or changed bytes");
+    let whole = mplp_kinds::sniff_log(data).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(whole.is_log, sniffed.is_log, "the read buffer changed the verdict");
 });
