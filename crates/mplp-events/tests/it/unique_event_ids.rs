@@ -188,6 +188,22 @@ fn the_window_is_configurable_per_validator() {
         run(MapLogValidator::new().with_event_id_window(0)),
         Vec::<u64>::new()
     );
+    // The same through `LogOptions`, as `mplp validate` passes it.
+    use mplp_events::log::{LogOptions, validate_map_log_with};
+    let text = log.join("\n");
+    let through = |o: LogOptions| -> Vec<u64> {
+        repeats(&validate_map_log_with(text.as_bytes(), &o))
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect()
+    };
+    assert_eq!(through(LogOptions::default()), [2, 91]);
+    assert_eq!(through(LogOptions::default().event_id_window(10)), [2]);
+    assert_eq!(
+        through(LogOptions::default().event_id_window(0)),
+        Vec::<u64>::new()
+    );
+    assert_eq!(LogOptions::default().event_id_window(7).id_window(), 7);
 
     let mut sa = lines(&sa_run(&SaId::new(), 1));
     copy_id(&mut sa, 0, 2);
@@ -196,4 +212,15 @@ fn the_window_is_configurable_per_validator() {
         v.push_line(n as u64 + 1, l.as_bytes());
     }
     assert!(v.finish().is_empty());
+    let text = sa.join("\n");
+    let o = LogOptions::default().event_id_window(0);
+    assert!(mplp_events::log::validate_sa_log_with(text.as_bytes(), &o).is_empty());
+    assert_eq!(
+        repeats(&mplp_events::log::validate_sa_log_with(
+            text.as_bytes(),
+            &LogOptions::default()
+        ))
+        .len(),
+        1
+    );
 }
