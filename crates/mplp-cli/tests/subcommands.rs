@@ -7,29 +7,13 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use common::{mplp, mplp_stdin, repo, stdout as out};
+use common::{assert_exit, mplp, mplp_stdin, repo, stderr as err, stdout as out};
 
 use mplp_core::{ContextId, Document};
 use mplp_dialog::{Dialog, DialogRole};
 use mplp_plan::Plan;
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Asserts the exit status and that nothing panicked.
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        out(o),
-        err(o)
-    );
-    assert!(!err(o).contains("panicked"), "{}", err(o));
-}
 
 /// The valid example files whose name starts with `prefix`.
 fn valid_examples(prefix: &str) -> Vec<String> {

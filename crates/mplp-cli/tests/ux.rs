@@ -8,25 +8,9 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Output;
 
-use common::{mplp, mplp_stdin, repo, stdout as out};
+use common::{assert_exit, mplp, mplp_stdin, repo, stderr as err, stdout as out};
 use proptest::prelude::*;
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        out(o),
-        err(o)
-    );
-    assert!(!err(o).contains("panicked"), "{}", err(o));
-}
 
 /// A fresh directory of this test under cargo's temporary directory.
 fn scratch(name: &str) -> PathBuf {

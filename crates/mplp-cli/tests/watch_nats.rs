@@ -6,7 +6,6 @@
 // Test code: a failed unwrap is a failed test, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[allow(dead_code)] // this test uses only `repo`
 mod common;
 
 use std::io::{BufRead, BufReader};

@@ -1,4 +1,6 @@
 //! Helpers shared by the end-to-end tests: running `mplp` from the repository root.
+// Each test binary uses a part of them.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,4 +36,22 @@ pub(crate) fn repo() -> PathBuf {
 /// Standard output, lossily decoded.
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error, lossily decoded.
+pub(crate) fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit status (showing both streams when it differs) and that
+/// nothing panicked.
+pub(crate) fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
 }
