@@ -13,15 +13,22 @@
 //!
 //! - `plan order`: the steps in the order of the plan (a dependency order);
 //! - `scheduler`: always the first ready step (`Plan::first_ready`), as a
-//!   runtime that does not know the shape would.
+//!   runtime that does not know the shape would;
+//! - `sched+sink`: the same, and the plan's events are taken out every 1,024
+//!   steps and dropped (counted), as a runtime that ships them to a sink
+//!   would: the plan's history then stops growing, which shows how much of
+//!   the cost per step at 10^6 is the memory of two events per step.
 //!
 //! Prints ns per step at 10^3 .. 10^6 steps; a size whose estimated run (if
 //! the cost grew quadratically from the last size) exceeds the budget is
 //! skipped and its estimate shown. Building the plan and dropping it are not
 //! counted; the events every trigger appends to the plan are.
 //!
-//! `cargo run --release -p mplp-plan --example drive_lifecycle [-- BUDGET_SECONDS [MAX_STEPS]]`
-//! (default budget: 60 s per run; default maximum: 1000000 steps).
+//! The time is the CPU time of the driving thread where Linux gives it (the
+//! machine may be busy), the median of several runs for the small sizes.
+//!
+//! `cargo run --release -p mplp-plan --example drive_lifecycle [-- BUDGET_SECONDS [MAX_STEPS [SHAPE]]]`
+//! (default budget: 60 s per run; default maximum: 1000000 steps; all shapes).
 
 // A benchmark that cannot set itself up should stop at once.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -30,6 +37,17 @@ use std::time::{Duration, Instant};
 
 use mplp_core::{ContextId, StepId};
 use mplp_plan::{ConfirmDecision, Plan, PlanStatus, StepStatus};
+
+/// Steps driven per size (in runs of N steps).
+const REPS_FOR: f64 = 1e6;
+
+/// How the next step is picked (see the top of the file).
+#[derive(Clone, Copy, PartialEq)]
+enum Order {
+    Plan,
+    Scheduler,
+    Sink,
+}
 
 #[derive(Clone, Copy)]
 enum Shape {
@@ -80,23 +98,47 @@ fn run_step(plan: &mut Plan, id: StepId) {
     plan.step_mut(id).unwrap().complete().unwrap();
 }
 
-/// Drives the plan; the time from `propose` to the last step completed.
-fn drive(mut plan: Plan, scheduler: bool) -> (Duration, Plan) {
+/// The time this thread has run on a CPU (Linux): unlike the wall clock, it
+/// does not count the time the thread waited for a CPU on a busy machine.
+#[cfg(target_os = "linux")]
+fn cpu_time() -> Option<Duration> {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Some(Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
+}
+
+/// Elsewhere: the wall clock.
+#[cfg(not(target_os = "linux"))]
+fn cpu_time() -> Option<Duration> {
+    None
+}
+
+/// Drives the plan; the time (CPU time when known, else wall) from
+/// `propose` to the last step completed.
+fn drive(mut plan: Plan, order: Order) -> (Duration, Plan) {
     let ids: Vec<StepId> = plan.steps().iter().map(|s| s.step_id).collect();
     let started = Instant::now();
+    let cpu = cpu_time();
     plan.propose().unwrap();
     plan.approve(&ConfirmDecision::approved("lead")).unwrap();
     plan.start().unwrap();
-    if scheduler {
+    if order != Order::Plan {
+        let mut k = 0u32;
         while let Some(id) = next_ready(&plan) {
             run_step(&mut plan, id);
+            k += 1;
+            if order == Order::Sink && k % 1024 == 0 {
+                drop(plan.events.take());
+            }
         }
     } else {
         for id in ids {
             run_step(&mut plan, id);
         }
     }
-    let took = started.elapsed();
+    let took = match (cpu, cpu_time()) {
+        (Some(a), Some(b)) => b - a,
+        _ => started.elapsed(),
+    };
     assert_eq!(plan.status(), PlanStatus::Completed);
     assert!(
         plan.steps()
@@ -114,13 +156,29 @@ fn main() {
     let max: usize = args
         .next()
         .map_or(1_000_000, |a| a.parse().expect("MAX_STEPS is a number"));
+    let only: Option<String> = args.next();
+    println!(
+        "time: {} (median of the runs of a size; a size runs {REPS_FOR:.0e} steps in all, 1 run at least)",
+        if cpu_time().is_some() {
+            "CPU time of the driving thread"
+        } else {
+            "wall clock"
+        }
+    );
     println!(
         "{:<8} {:<11} {:>9} {:>12} {:>11} {:>8}",
         "shape", "order", "steps", "ns/step", "total", "vs 10^3"
     );
     for shape in [Shape::Chain, Shape::FanOut, Shape::Halves] {
-        for scheduler in [false, true] {
-            let order = if scheduler { "scheduler" } else { "plan order" };
+        if only.as_deref().is_some_and(|o| o != shape.name()) {
+            continue;
+        }
+        for how in [Order::Plan, Order::Scheduler, Order::Sink] {
+            let order = match how {
+                Order::Plan => "plan order",
+                Order::Scheduler => "scheduler",
+                Order::Sink => "sched+sink",
+            };
             let mut last: Option<(usize, Duration)> = None;
             let mut first: Option<f64> = None;
             for n in [1_000usize, 10_000, 100_000, 1_000_000] {
@@ -139,9 +197,16 @@ fn main() {
                         continue;
                     }
                 }
-                let p = plan(shape, n);
-                let (took, p) = drive(p, scheduler);
-                drop(p);
+                let runs = (REPS_FOR as usize / n).clamp(1, 100);
+                let mut times: Vec<Duration> = (0..runs)
+                    .map(|_| {
+                        let (took, p) = drive(plan(shape, n), how);
+                        drop(p);
+                        took
+                    })
+                    .collect();
+                times.sort();
+                let took = times[runs / 2];
                 let per_step = took.as_nanos() as f64 / n as f64;
                 let base = *first.get_or_insert(per_step);
                 println!(
