@@ -40,6 +40,8 @@ use mplp_plan::{ConfirmDecision, Plan, PlanStatus, StepStatus};
 
 /// Steps driven per size (in runs of N steps).
 const REPS_FOR: f64 = 1e6;
+/// No new run of a size after this much time driving it.
+const MAX_REPEAT: Duration = Duration::from_secs(2);
 
 /// How the next step is picked (see the top of the file).
 #[derive(Clone, Copy, PartialEq)]
@@ -158,7 +160,7 @@ fn main() {
         .map_or(1_000_000, |a| a.parse().expect("MAX_STEPS is a number"));
     let only: Option<String> = args.next();
     println!(
-        "time: {} (median of the runs of a size; a size runs {REPS_FOR:.0e} steps in all, 1 run at least)",
+        "time: {} (median of the runs of a size: {REPS_FOR:.0e} steps or {MAX_REPEAT:?} in all, 1 run at least)",
         if cpu_time().is_some() {
             "CPU time of the driving thread"
         } else {
@@ -197,16 +199,16 @@ fn main() {
                         continue;
                     }
                 }
+                // Up to 100 runs, 10^6 steps or 2 s of driving in all.
                 let runs = (REPS_FOR as usize / n).clamp(1, 100);
-                let mut times: Vec<Duration> = (0..runs)
-                    .map(|_| {
-                        let (took, p) = drive(plan(shape, n), how);
-                        drop(p);
-                        took
-                    })
-                    .collect();
+                let mut times: Vec<Duration> = Vec::new();
+                while times.len() < runs && times.iter().sum::<Duration>() < MAX_REPEAT {
+                    let (took, p) = drive(plan(shape, n), how);
+                    drop(p);
+                    times.push(took);
+                }
                 times.sort();
-                let took = times[runs / 2];
+                let took = times[times.len() / 2];
                 let per_step = took.as_nanos() as f64 / n as f64;
                 let base = *first.get_or_insert(per_step);
                 println!(
