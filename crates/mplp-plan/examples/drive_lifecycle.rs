@@ -167,6 +167,10 @@ fn main() {
             "wall clock"
         }
     );
+    // An untimed drive first: the allocator's first large blocks (and
+    // glibc's dynamic mmap threshold) would otherwise weigh on whichever
+    // size is measured first.
+    drop(drive(plan(Shape::Halves, 100_000), Order::Plan));
     println!(
         "{:<8} {:<11} {:>9} {:>12} {:>11} {:>8}",
         "shape", "order", "steps", "ns/step", "total", "vs 10^3"
