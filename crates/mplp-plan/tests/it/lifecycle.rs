@@ -250,8 +250,5 @@ fn the_lifecycle_index_is_not_a_member() {
     doc["index"] = serde_json::json!({});
     assert!(Plan::from_value(&doc).is_err());
     assert!(<Plan as Wire>::deserialize_unchecked(&doc).is_err());
-    assert_eq!(
-        crate::errors(&doc),
-        [pr("/index", "additional-properties")]
-    );
+    assert_eq!(crate::errors(&doc), [pr("/index", "additional-properties")]);
 }
