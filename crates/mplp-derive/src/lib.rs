@@ -52,6 +52,14 @@
 //! - `#[wire(check = "path")]`: check the member's value with
 //!   `fn(&Value, &Pointer, &mut Report)` instead of the field type's
 //!   `CheckValue` (for a rule the type does not carry by itself).
+//! - `#[wire(skip)]`: not a member at all: state the type derives from its
+//!   members (a cache, an index). It is never written, never read (an input
+//!   member of that name is unknown like any other), not in `FIELDS` nor in
+//!   the schema; `Deserialize` sets it to `Default::default()`. Its type
+//!   should compare equal, hash and print the same whatever it holds, so
+//!   that the type's `PartialEq`, `Hash` and `Debug` stay those of its
+//!   members (see `mplp_plan`'s lifecycle index for an example). Goes with
+//!   no other field attribute.
 //!
 //! # Why a proc-macro
 //!
@@ -97,6 +105,8 @@ enum Kind {
     /// `#[wire(tagged, flatten)]`: a `Flattened` body whose members sit
     /// beside the envelope's, typed by the container's tag.
     Flat,
+    /// `#[wire(skip)]`: not a member; `Default::default()` when read.
+    Skip,
 }
 
 struct Field {
@@ -208,6 +218,7 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         let mut default = false;
         let mut tagged = false;
         let mut flatten = false;
+        let mut skip = false;
         let mut check = None;
         for attr in &f.attrs {
             if !attr.path().is_ident("wire") {
@@ -230,18 +241,30 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                 } else if meta.path.is_ident("flatten") {
                     flatten = true;
                     Ok(())
+                } else if meta.path.is_ident("skip") {
+                    skip = true;
+                    Ok(())
                 } else if meta.path.is_ident("check") {
                     let s: LitStr = meta.value()?.parse()?;
                     check = Some(s.parse()?);
                     Ok(())
                 } else {
                     Err(meta.error(
-                        "unknown `wire` attribute (expected `rename`, `extra`, `default`, `tagged`, `flatten` or `check`)",
+                        "unknown `wire` attribute (expected `rename`, `extra`, `default`, `tagged`, `flatten`, `check` or `skip`)",
                     ))
                 }
             })?;
         }
-        let kind = if extra {
+        let kind = if skip {
+            let plain = ident == name;
+            if extra || default || tagged || flatten || check.is_some() || !plain {
+                return Err(syn::Error::new_spanned(
+                    &ident,
+                    "`#[wire(skip)]` is not a member: it goes with no other `wire` attribute",
+                ));
+            }
+            Kind::Skip
+        } else if extra {
             if extra_seen {
                 return Err(syn::Error::new_spanned(
                     &ident,
@@ -294,7 +317,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let name_str = name.to_string();
     let typed: Vec<&Field> = fields
         .iter()
-        .filter(|f| !matches!(f.kind, Kind::Extra | Kind::Flat))
+        .filter(|f| !matches!(f.kind, Kind::Extra | Kind::Flat | Kind::Skip))
         .collect();
     let extra = fields.iter().find(|f| matches!(f.kind, Kind::Extra));
     let tagged = fields
@@ -385,7 +408,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             }
             Kind::Optional(inner) => quote! { __map.next_value::<#inner>()? },
             Kind::Nullable(inner) => quote! { __map.next_value::<::core::option::Option<#inner>>()? },
-            Kind::Extra | Kind::Tagged | Kind::Flat => quote! {},
+            Kind::Extra | Kind::Tagged | Kind::Flat | Kind::Skip => quote! {},
         };
         if matches!(f.kind, Kind::Tagged) {
             return quote! {
@@ -452,6 +475,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         };
         match &f.kind {
             Kind::Extra => quote! { #ident: __extra },
+            Kind::Skip => quote! { #ident: ::core::default::Default::default() },
             Kind::Required => {
                 let s = slot();
                 let member = &f.name;
@@ -511,7 +535,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         } else {
             None
         };
-        let entries = fields.iter().filter(|f| !matches!(f.kind, Kind::Extra)).map(|f| {
+        let entries = fields.iter().filter(|f| !matches!(f.kind, Kind::Extra | Kind::Skip)).map(|f| {
             let ident = &f.ident;
             let member = &f.name;
             let entry = match &f.kind {
@@ -535,7 +559,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                         }
                     }
                 }
-                Kind::Extra => quote! {},
+                Kind::Extra | Kind::Skip => quote! {},
             };
             let tag_here = if tag_after_here(f) {
                 tag_entry.clone()
@@ -595,7 +619,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             (Kind::Nullable(inner), None) => {
                 quote! { let _ = __o.optional::<::core::option::Option<#inner>>(#member); }
             }
-            (Kind::Extra | Kind::Flat, _) => quote! {},
+            (Kind::Extra | Kind::Flat | Kind::Skip, _) => quote! {},
         };
         let tag_here = if tag_after_here(f) { tag_check.clone() } else { None };
         quote! { #check #tag_here }
@@ -641,7 +665,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             Kind::Optional(inner) => quote! { #inner },
             Kind::Nullable(inner) => quote! { ::core::option::Option<#inner> },
             Kind::Tagged => quote! { #krate::JsonObject },
-            Kind::Extra | Kind::Flat => quote! { () },
+            Kind::Extra | Kind::Flat | Kind::Skip => quote! { () },
         };
         quote! {
             __props.insert(::std::string::String::from(#member), __serde_json::Value::from(__gen.subschema_for::<#ty>()));

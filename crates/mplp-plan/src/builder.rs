@@ -5,6 +5,7 @@ use mplp_core::{
     Violation,
 };
 
+use crate::index::LifecycleIndex;
 use crate::{Plan, PlanStatus, PlanStep, StepStatus};
 
 /// What one step of a [`PlanBuilder`] should look like.
@@ -211,6 +212,7 @@ impl PlanBuilder {
             steps,
             trace: self.trace,
             events: None,
+            index: LifecycleIndex::default(),
         };
         let mut report = Report::new();
         crate::rules::check(&plan, &mut report);

@@ -37,6 +37,7 @@ pub(crate) struct Problems {
 }
 
 /// The dependency graph on step indices, in compressed sparse row form.
+#[derive(Clone)]
 pub(crate) struct Graph {
     map: HashMap<u128, u32, IdHashBuilder>,
     /// `deps[dep_start[i]..dep_start[i + 1]]`: the (resolved, distinct,
@@ -163,6 +164,13 @@ impl Graph {
     /// The index of a step id (its first occurrence).
     pub(crate) fn index_of(&self, id: &StepId) -> Option<usize> {
         self.map.get(&key(id)).map(|&i| i as usize)
+    }
+
+    /// Step `i` is now named `new` instead of `old` (an id no other step
+    /// has): the edges, on indices, stay the same.
+    pub(crate) fn rename(&mut self, old: &StepId, new: &StepId, i: usize) {
+        self.map.remove(&key(old));
+        self.map.insert(key(new), i as u32);
     }
 
     /// The dependencies of step `i`.

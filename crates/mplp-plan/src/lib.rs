@@ -10,7 +10,12 @@
 //! - [`Plan::builder`]: plans that are valid by construction.
 //! - The lifecycle ([`lifecycle`]): the seed's transition tables and the
 //!   triggers ([`Plan::propose`], [`Plan::approve`], [`Plan::start`],
-//!   [`Plan::step_mut`] ...), each recorded as an event in the plan.
+//!   [`Plan::step_mut`] ...), each recorded as an event in the plan. Driving
+//!   a whole plan costs O(V + E) in total (times `log V` for the set of
+//!   ready steps): the plan keeps a lifecycle index, derived state that is
+//!   not a member of the document (`#[wire(skip)]`), built on the first
+//!   lifecycle call and kept up to date by every trigger. Why it lives in
+//!   the plan rather than in a separate driver: see "Lifecycle index" below.
 //! - Scheduling ([`Dag`]): ready steps, stable topological order, execution
 //!   layers, longest path, descendants.
 //! - [`render`]: Mermaid and Graphviz diagrams.
@@ -58,11 +63,33 @@
 //! - **`order_index` vs dependencies**: dependencies decide the order;
 //!   `order_index` breaks ties; a contradiction is a warning.
 //! - **Cancelling** leaves running steps `in_progress` (warning).
+//!
+//! # Lifecycle index
+//! Every trigger used to rebuild the dependency graph and scan the steps, so
+//! driving an N-step plan cost O(N · (N + E)). The plan now carries an index
+//! (step id → position, the edges both ways, per step the dependencies not
+//! yet done and those failed, the ready set, the steps per status), and a
+//! trigger updates it for the step and its direct dependents only.
+//!
+//! It lives in the [`Plan`] itself, in a field that is not a member
+//! (`#[wire(skip)]`), rather than in a lifecycle driver type beside it:
+//! - one way to drive a plan, fast for everyone: `plan.step_mut(id)?` and
+//!   [`Plan::ready_steps`] need no new type, and a driver would have left
+//!   them quadratic (or made two APIs for one thing);
+//! - "parse, don't validate" is untouched: the index is private and derived
+//!   from guarded state (steps and statuses) that changes only through the
+//!   triggers (which update it) and [`Plan::edit_steps`] (which drops it);
+//!   reading a plan does not build it, so validation costs nothing more;
+//! - "one declaration per wire object" too: the field is not written, not
+//!   read and not in the schema, and it compares equal, hashes and prints
+//!   the same whatever it holds, so two plans with the same members are
+//!   equal whether their index is built or not.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod builder;
 mod dag;
 mod graph;
+mod index;
 pub mod lifecycle;
 mod model;
 pub mod render;

@@ -22,7 +22,7 @@ use mplp_core::{
 };
 use serde_json::Value;
 
-use crate::graph::Graph;
+use crate::index::Index;
 use crate::rules::is_done;
 use crate::{Plan, PlanStatus, PlanStep, StepStatus};
 
@@ -503,20 +503,26 @@ impl Plan {
     }
 
     fn derive_completion(&mut self) -> Result<(), Error> {
-        if self.status == PlanStatus::InProgress && self.steps.iter().all(|s| is_done(s.status)) {
+        if self.status == PlanStatus::InProgress && self.lifecycle_index().all_done() {
             self.set_status(PlanStatus::Completed, "all_steps_done", None)?;
         }
         Ok(())
     }
 
-    /// The index of the step with this id (its first occurrence).
-    pub fn position(&self, step: StepId) -> Option<usize> {
-        self.steps.iter().position(|s| s.step_id == step)
+    /// The lifecycle index (`src/index.rs`), built on first use.
+    fn lifecycle_index(&self) -> &Index {
+        self.index.get(&self.steps)
     }
 
-    /// The step with this id.
+    /// The index of the step with this id (its first occurrence). O(1)
+    /// (the first call on a plan builds the lifecycle index, O(V + E)).
+    pub fn position(&self, step: StepId) -> Option<usize> {
+        self.lifecycle_index().position(&step)
+    }
+
+    /// The step with this id (its first occurrence). O(1), as [`Plan::position`].
     pub fn step(&self, step: StepId) -> Option<&PlanStep> {
-        self.steps.iter().find(|s| s.step_id == step)
+        self.position(step).map(|i| &self.steps[i])
     }
 
     /// A handle to drive the lifecycle of one step
@@ -553,31 +559,54 @@ impl Plan {
 
     /// The pending steps that [`StepMut::start`] would accept now: the plan
     /// is `in_progress` and all their dependencies are completed or skipped.
-    /// In plan order. O(V + E).
+    /// In plan order. O(k) for k ready steps: the set is kept up to date by
+    /// the triggers (see [`Plan::first_ready`] and [`Plan::ready_iter`] to
+    /// take only the first few).
     pub fn ready_steps(&self) -> Vec<StepId> {
-        if self.status != PlanStatus::InProgress {
-            return Vec::new();
-        }
-        let (graph, _) = Graph::build(&self.steps);
-        self.steps
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| s.status == StepStatus::Pending && self.deps_done(&graph, *i))
-            .map(|(_, s)| s.step_id)
-            .collect()
+        self.ready_iter().collect()
     }
 
-    /// True when every dependency of step `i` is done and exists.
-    fn deps_done(&self, graph: &Graph, i: usize) -> bool {
-        let resolved = self.steps[i]
-            .dependency_ids()
-            .iter()
-            .all(|d| graph.index_of(d).is_some_and(|k| k != i));
-        resolved
-            && graph
-                .deps(i)
-                .iter()
-                .all(|&d| is_done(self.steps[d as usize].status))
+    /// [`Plan::ready_steps`] as a lazy iterator: the first ready step costs
+    /// O(log V), each next one O(1) (`plan.ready_iter().take(workers)`).
+    pub fn ready_iter(&self) -> impl Iterator<Item = StepId> + '_ {
+        (self.status == PlanStatus::InProgress)
+            .then(|| {
+                self.lifecycle_index()
+                    .ready()
+                    .map(|i| self.steps[i].step_id)
+            })
+            .into_iter()
+            .flatten()
+    }
+
+    /// The first of [`Plan::ready_steps`] (in plan order), in O(log V). A
+    /// scheduler that takes one step at a time drives any plan in
+    /// O((V + E) log V), however many steps are ready at once:
+    ///
+    /// ```
+    /// use mplp_plan::{ConfirmDecision, Plan, PlanStatus};
+    /// let mut b = Plan::builder(mplp_core::ContextId::new(), "Fan out", "One step, then many");
+    /// let root = b.step("Prepare");
+    /// for k in 0..100 {
+    ///     b.step_after(format!("Part {k}"), &[root]);
+    /// }
+    /// let mut plan = b.build()?;
+    /// plan.propose()?;
+    /// plan.approve(&ConfirmDecision::approved("lead"))?;
+    /// plan.start()?;
+    /// assert_eq!(plan.first_ready(), Some(root));
+    /// plan.step_mut(root)?.start()?;
+    /// plan.step_mut(root)?.complete()?;
+    /// assert_eq!(plan.ready_iter().count(), 100);
+    /// while let Some(id) = plan.first_ready() {
+    ///     plan.step_mut(id)?.start()?;
+    ///     plan.step_mut(id)?.complete()?;
+    /// }
+    /// assert_eq!(plan.status(), PlanStatus::Completed);
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn first_ready(&self) -> Option<StepId> {
+        self.ready_iter().next()
     }
 
     /// Every semantic rule (as `check_rules`), as a report.
@@ -592,7 +621,10 @@ impl Plan {
 ///
 /// Each trigger checks the step table, the execution invariants, updates the
 /// dependents and the derived plan status, and appends events. Each costs
-/// O(V + E) on the plan.
+/// O(1 + d) for a step with d dependents (plus `log V` for the set of ready
+/// steps), so that driving a whole plan costs O(V + E) in total (times
+/// `log V`); the first trigger on a plan builds its lifecycle index, once,
+/// in O(V + E).
 #[derive(Debug)]
 pub struct StepMut<'p> {
     plan: &'p mut Plan,
@@ -632,6 +664,10 @@ impl StepMut<'_> {
         from.transition(to, format!("/steps/{i}/status"))?;
         step.status = to;
         let id = step.step_id;
+        let plan = &mut *self.plan;
+        if let Some(index) = plan.index.get_mut() {
+            index.on_status(&plan.steps, i, from);
+        }
         let mut data = JsonObject::new();
         data.insert("step_id", id.to_string());
         data.insert("from", from.as_str());
@@ -664,15 +700,15 @@ impl StepMut<'_> {
         self.get()
             .status
             .transition(StepStatus::InProgress, self.pointer())?;
-        let (graph, _) = Graph::build(&self.plan.steps);
-        if !self.plan.deps_done(&graph, self.index) {
+        let index = self.plan.lifecycle_index();
+        if !index.deps_done(self.index) {
             let waiting: Vec<String> = self
                 .get()
                 .dependency_ids()
                 .iter()
                 .filter(|d| {
-                    graph
-                        .index_of(d)
+                    index
+                        .position(d)
                         .is_none_or(|k| !is_done(self.plan.steps[k].status) || k == self.index)
                 })
                 .map(|d| d.to_string())
@@ -697,18 +733,18 @@ impl StepMut<'_> {
         let i = self.index;
         self.set(i, StepStatus::Completed, STEP_COMPLETED, None)?;
         let id = self.get().step_id;
-        let (graph, _) = Graph::build(&self.plan.steps);
-        for &d in graph.dependents(i) {
-            let d = d as usize;
-            let steps = &self.plan.steps;
-            if steps[d].status == StepStatus::Blocked
-                && graph
-                    .deps(d)
-                    .iter()
-                    .all(|&k| steps[k as usize].status != StepStatus::Failed)
-            {
-                self.set(d, StepStatus::Pending, STEP_UNBLOCKED, Some(id))?;
-            }
+        let index = self.plan.lifecycle_index();
+        let steps = &self.plan.steps;
+        let unblocked: Vec<u32> = index
+            .dependents(i)
+            .iter()
+            .copied()
+            .filter(|&d| {
+                steps[d as usize].status == StepStatus::Blocked && !index.has_failed_dep(d as usize)
+            })
+            .collect();
+        for d in unblocked {
+            self.set(d as usize, StepStatus::Pending, STEP_UNBLOCKED, Some(id))?;
         }
         self.plan.derive_completion()
     }
@@ -726,11 +762,17 @@ impl StepMut<'_> {
         let i = self.index;
         self.set(i, StepStatus::Failed, STEP_FAILED, None)?;
         let id = self.get().step_id;
-        let (graph, _) = Graph::build(&self.plan.steps);
-        for &d in graph.dependents(i) {
-            if self.plan.steps[d as usize].status == StepStatus::Pending {
-                self.set(d as usize, StepStatus::Blocked, STEP_BLOCKED, Some(id))?;
-            }
+        let steps = &self.plan.steps;
+        let blocked: Vec<u32> = self
+            .plan
+            .lifecycle_index()
+            .dependents(i)
+            .iter()
+            .copied()
+            .filter(|&d| steps[d as usize].status == StepStatus::Pending)
+            .collect();
+        for d in blocked {
+            self.set(d as usize, StepStatus::Blocked, STEP_BLOCKED, Some(id))?;
         }
         if critical.is_critical(self.get()) {
             self.plan
@@ -778,17 +820,40 @@ impl StepMut<'_> {
         self.require_running_plan(StepStatus::Pending)?;
         let old = step.step_id;
         let new = StepId::new();
+        let i = self.index;
         let plan = self.plan;
-        for s in plan.steps.as_mut_slice() {
+        let _ = plan.lifecycle_index(); // built, so that it can follow
+        let rename = |s: &mut PlanStep| {
             if let Some(deps) = &mut s.dependencies {
                 for d in deps.iter_mut().filter(|d| **d == old) {
                     *d = new;
                 }
             }
+        };
+        let steps = plan.steps.as_mut_slice();
+        match plan.index.get_mut() {
+            // Only the dependents of the step name it (and the step
+            // itself, in a plan read unchecked): rename there.
+            Some(index) if index.unique_ids() => {
+                rename(&mut steps[i]);
+                for &d in index.dependents(i) {
+                    rename(&mut steps[d as usize]);
+                }
+                index.rename(&old, &new, i);
+            }
+            // A repeated id (a plan read unchecked): look everywhere, and
+            // let the index be built again.
+            _ => {
+                steps.iter_mut().for_each(rename);
+                plan.index.clear();
+            }
         }
-        let slot = &mut plan.steps.as_mut_slice()[self.index];
+        let slot = &mut steps[i];
         slot.step_id = new;
         slot.status = StepStatus::Pending;
+        if let Some(index) = plan.index.get_mut() {
+            index.on_status(steps, i, StepStatus::Failed);
+        }
         let mut data = JsonObject::new();
         data.insert("step_id", old.to_string());
         data.insert("new_step_id", new.to_string());

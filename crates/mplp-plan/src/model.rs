@@ -8,6 +8,8 @@ use mplp_core::{
 };
 use serde_json::Value;
 
+use crate::index::LifecycleIndex;
+
 mplp_core::wire_enum! {
     /// Where a [`Plan`] is in its lifecycle (schema: `status`).
     ///
@@ -126,6 +128,12 @@ pub struct Plan {
     /// approvals or status changes. `None` (absent) and `Some(vec![])` (`[]`)
     /// are kept apart so that documents round-trip exactly.
     pub events: Option<Vec<BaseEvent>>,
+    /// Not a member: the lifecycle index, derived from `steps` (built on
+    /// first use, kept up to date by the triggers, dropped by
+    /// [`Plan::edit_steps`]); neutral for `PartialEq` and `Debug`. See
+    /// `src/index.rs`.
+    #[wire(skip)]
+    pub(crate) index: LifecycleIndex,
 }
 
 /// One unit of work inside a [`Plan`] (`$defs/plan_step_core`).
@@ -212,12 +220,15 @@ impl Plan {
             )])
         })?;
         let old = std::mem::replace(&mut self.steps, steps);
+        // The index derives from the old steps: keep it aside for a refusal.
+        let old_index = std::mem::take(&mut self.index);
         let mut report = Report::new();
         mplp_core::Document::check_rules(self, &mut report);
         if report.is_valid() {
             Ok(out)
         } else {
             self.steps = old;
+            self.index = old_index;
             Err(mplp_core::Error::Invalid(
                 report
                     .into_iter()

@@ -226,3 +226,29 @@ fn builder_refuses_what_it_cannot_represent() {
         "sa_plan_dag_acyclic"
     );
 }
+
+/// The lifecycle index (`#[wire(skip)]`) is not a member: not in `FIELDS`,
+/// not written, refused when read, and neutral for equality and `Debug`.
+#[test]
+fn the_lifecycle_index_is_not_a_member() {
+    use mplp_core::Wire;
+    assert!(!Plan::FIELDS.contains(&"index"));
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    let a = b.step("a");
+    b.step_after("b", &[a]);
+    let mut plan = b.build().unwrap();
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
+    plan.start().unwrap();
+    plan.step_mut(a).unwrap().start().unwrap();
+    // `plan` has its index built; the copy read back has none yet.
+    let back = Plan::from_value(&plan.to_value()).unwrap();
+    assert_eq!(back, plan);
+    assert_eq!(format!("{back:?}"), format!("{plan:?}"));
+    assert!(plan.to_value().get("index").is_none());
+    let mut doc = plan.to_value();
+    doc["index"] = serde_json::json!({});
+    assert!(Plan::from_value(&doc).is_err());
+    assert!(<Plan as Wire>::deserialize_unchecked(&doc).is_err());
+    assert_eq!(crate::errors(&doc), [pr("/index", "additional-properties")]);
+}

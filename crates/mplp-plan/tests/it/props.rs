@@ -2,9 +2,10 @@
 
 use std::collections::HashSet;
 
+use mplp_core::Wire;
 use mplp_core::check::CheckValue;
 use mplp_core::{Document, Pointer, Report, StepId};
-use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, StepStatus};
+use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, PlanStep, StepStatus};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::strategy::ValueTree;
@@ -198,6 +199,9 @@ enum Op {
     CompleteRunning,
     FailRunning(bool),
     RetryFailed,
+    /// `edit_steps`: a new step after step `.0` (a dependency of step `.1`
+    /// too when `.2`), or the last step removed when nothing depends on it.
+    Edit(Index, Index, bool, bool),
 }
 
 fn op_strategy() -> impl Strategy<Value = Op> {
@@ -216,6 +220,8 @@ fn op_strategy() -> impl Strategy<Value = Op> {
         4 => Just(Op::CompleteRunning),
         2 => any::<bool>().prop_map(Op::FailRunning),
         2 => Just(Op::RetryFailed),
+        1 => (any::<Index>(), any::<Index>(), any::<bool>(), any::<bool>())
+            .prop_map(|(a, b, c, d)| Op::Edit(a, b, c, d)),
     ]
 }
 
@@ -284,6 +290,33 @@ fn apply(plan: &mut Plan, op: &Op) -> bool {
             let id = pick(plan, i);
             plan.step_mut(id).and_then(|s| s.retry()).map(|_| ())
         }
+        Op::Edit(after, before, link, remove) => {
+            let (after, before) = (pick(plan, after), pick(plan, before));
+            plan.edit_steps(|steps| {
+                if *remove {
+                    let last = steps.len() - 1;
+                    let id = steps[last].step_id;
+                    // Never leave only done steps: an edit does not
+                    // derive the plan's completion (a warning).
+                    let undone_left = steps[..last].iter().any(|s| {
+                        !matches!(s.status(), StepStatus::Completed | StepStatus::Skipped)
+                    });
+                    if undone_left && steps.iter().all(|s| !s.dependency_ids().contains(&id)) {
+                        steps.pop();
+                    }
+                    return;
+                }
+                let mut step = PlanStep::new("added".parse().unwrap());
+                step.dependencies = Some(vec![after]);
+                let new = step.step_id;
+                steps.push(step);
+                if *link {
+                    if let Some(b) = steps.iter_mut().find(|s| s.step_id == before) {
+                        b.dependencies.get_or_insert_with(Vec::new).push(new);
+                    }
+                }
+            })
+        }
     };
     r.is_ok()
 }
@@ -307,6 +340,11 @@ fn check_step(
             "a refused operation changed the plan: {:?}",
             op
         );
+        return Ok(());
+    }
+    if let Op::Edit(..) = op {
+        prop_assert_eq!(before.status(), after.status());
+        prop_assert!(after.check().is_valid());
         return Ok(());
     }
     let old_events = before.events.as_ref().map_or(0, Vec::len);
@@ -378,6 +416,62 @@ fn check_step(
     Ok(())
 }
 
+/// The pending steps whose dependencies all exist (another step's id) and
+/// are completed or skipped, in plan order, while the plan is in progress:
+/// what `ready_steps` must answer, computed from the steps alone.
+fn ready_from_scratch(plan: &Plan) -> Vec<StepId> {
+    if plan.status() != PlanStatus::InProgress {
+        return Vec::new();
+    }
+    let steps = plan.steps();
+    let first = |id: &StepId| steps.iter().position(|s| s.step_id == *id);
+    steps
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            s.status() == StepStatus::Pending
+                && s.dependency_ids().iter().all(|d| {
+                    first(d).is_some_and(|k| {
+                        k != *i
+                            && matches!(
+                                steps[k].status(),
+                                StepStatus::Completed | StepStatus::Skipped
+                            )
+                    })
+                })
+        })
+        .map(|(_, s)| s.step_id)
+        .collect()
+}
+
+/// What the lifecycle index answers (kept up to date operation after
+/// operation) equals a recomputation from the steps, and the answers of a
+/// copy read afresh (whose index is built from scratch).
+fn check_derived(plan: &Plan) -> Result<(), TestCaseError> {
+    let ready = plan.ready_steps();
+    prop_assert_eq!(&ready, &ready_from_scratch(plan));
+    prop_assert_eq!(&plan.ready_iter().collect::<Vec<_>>(), &ready);
+    prop_assert_eq!(plan.first_ready(), ready.first().copied());
+    let fresh = Plan::deserialize_unchecked(&plan.to_value()).unwrap();
+    prop_assert_eq!(&fresh.ready_steps(), &ready);
+    for (i, s) in plan.steps().iter().enumerate() {
+        let first = plan.steps().iter().position(|x| x.step_id == s.step_id);
+        prop_assert_eq!(plan.position(s.step_id), first);
+        prop_assert_eq!(plan.step(s.step_id).map(|x| x.step_id), Some(s.step_id));
+        if first == Some(i) {
+            prop_assert_eq!(plan.step(s.step_id), Some(s));
+        }
+    }
+    prop_assert_eq!(plan.position(StepId::new()), None);
+    // Completion is derived: an in-progress plan never has every step done.
+    let all_done = plan
+        .steps()
+        .iter()
+        .all(|s| matches!(s.status(), StepStatus::Completed | StepStatus::Skipped));
+    prop_assert!(!(plan.status() == PlanStatus::InProgress && all_done));
+    Ok(())
+}
+
 /// Runs `ops` on the plan of `dag`; with `started`, the plan is first
 /// proposed, approved and started (random ops rarely do that in order).
 fn run_ops(
@@ -397,6 +491,7 @@ fn run_ops(
         let before = plan.clone();
         let accepted = apply(&mut plan, op);
         check_step(&before, &plan, accepted, op, seen)?;
+        check_derived(&plan)?;
     }
     prop_assert_eq!(&Plan::from_json(plan.to_json()).unwrap(), &plan);
     Ok(())
@@ -407,6 +502,50 @@ proptest! {
     fn lifecycle_never_leaves_the_tables(dag in dag_strategy(6), started in any::<bool>(), ops in prop::collection::vec(op_strategy(), 0..40)) {
         let mut seen = HashSet::new();
         run_ops(&dag, started, &ops, &mut seen)?;
+    }
+}
+
+/// Breaks the plan document of a DAG: `(0, a, b)` gives step `a` the id of
+/// step `b`, `(1, a, _)` adds an unknown dependency to step `a`, `(2, a, _)`
+/// makes step `a` depend on itself.
+fn break_doc(doc: &mut Value, flaws: &[(u8, Index, Index)]) {
+    let n = doc["steps"].as_array().map_or(0, Vec::len);
+    for (kind, a, b) in flaws {
+        let (a, b) = (a.index(n), b.index(n));
+        let dep = match kind {
+            0 => {
+                doc["steps"][a]["step_id"] = doc["steps"][b]["step_id"].clone();
+                continue;
+            }
+            1 => json!(StepId::new().to_string()),
+            _ => doc["steps"][a]["step_id"].clone(),
+        };
+        if let Some(deps) = doc["steps"][a]["dependencies"].as_array_mut() {
+            deps.push(dep);
+        }
+    }
+}
+
+proptest! {
+    /// Plans read with the escape hatch (repeated ids, unknown and self
+    /// dependencies) can be driven too, and the index follows them.
+    #[test]
+    fn lifecycle_index_follows_unchecked_plans(
+        dag in dag_strategy(6),
+        flaws in prop::collection::vec((0u8..3, any::<Index>(), any::<Index>()), 1..3),
+        ops in prop::collection::vec(op_strategy(), 0..40),
+    ) {
+        let (mut doc, _) = dag_doc(&dag, None);
+        break_doc(&mut doc, &flaws);
+        let mut plan = Plan::deserialize_unchecked(&doc).unwrap();
+        for op in [Op::Propose, Op::Approve, Op::Start].iter().chain(&ops) {
+            let before = plan.clone();
+            let accepted = apply(&mut plan, op);
+            if !accepted {
+                prop_assert_eq!(&before, &plan, "a refused operation changed the plan: {:?}", op);
+            }
+            check_derived(&plan)?;
+        }
     }
 }
 
