@@ -444,7 +444,7 @@ fn a_closed_output_ends_the_command_without_a_panic() {
 fn collab_simulate_refuses_huge_counts_as_usage_errors() {
     for (flag, value) in [
         ("--turns", "18446744073709551615"),
-        ("--turns", "1000001"),
+        ("--turns", "1000000001"),
         ("--participants", "10001"),
     ] {
         let mut args = vec![

@@ -16,9 +16,9 @@
 //!
 //! The table: `--table` runs one process per mode and turn count (10^5,
 //! 10^6 and 10^7 by default; `--counts 1000,10000` to choose), so that each
-//! peak is its own; `--cli PATH` adds the peak of `PATH collab simulate ...
-//! > /dev/null` for each (measured by GNU `/usr/bin/time -f %M`, the same
-//! high-water mark).
+//! peak is its own; `--cli PATH` adds, for each, the peak of
+//! `PATH collab simulate ... >/dev/null` (measured by GNU
+//! `/usr/bin/time -f %M`, the same high-water mark).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -178,5 +178,9 @@ fn table(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = parse_args()?;
-    if args.table { table(&args) } else { run_once(&args) }
+    if args.table {
+        table(&args)
+    } else {
+        run_once(&args)
+    }
 }
