@@ -566,3 +566,70 @@ proptest! {
         prop_assert_eq!(plain.write_count(), made.len() as u64);
     }
 }
+
+/// The records of a standalone `Shared` and `ResourceStore` are on by
+/// default; turned off they drop what they held and record nothing more;
+/// turned on again they record from then on. The state and the counts do
+/// not depend on them.
+#[test]
+fn standalone_records_are_on_by_default_and_can_be_turned_off() {
+    use mplp_collab::conflict::ResourceStore;
+    use mplp_collab::turns::TurnManager;
+    use mplp_core::Timestamp;
+
+    let mut turns = TurnManager::new(CollabMode::RoundRobin, ["a", "b"], None).unwrap();
+    let mut board = turns.shared(Vec::<u64>::new());
+    assert!(board.records_writes());
+    let mut step = |board: &mut mplp_collab::turns::Shared<Vec<u64>>, k: u64| {
+        let token = turns.dispatch_next(Timestamp::now()).unwrap();
+        board.write(&token).unwrap().push(k);
+        turns.complete(token, Timestamp::now()).unwrap();
+    };
+    step(&mut board, 1);
+    step(&mut board, 2);
+    assert_eq!(board.writes().len(), 2);
+    board.record_writes(false);
+    assert!(!board.records_writes());
+    assert!(board.writes().is_empty());
+    step(&mut board, 3);
+    assert!(board.writes().is_empty());
+    board.record_writes(true);
+    step(&mut board, 4);
+    let recorded: Vec<(u64, &str)> = board
+        .writes()
+        .iter()
+        .map(|w| (w.turn_number, w.participant.as_str()))
+        .collect();
+    assert_eq!(recorded, [(4, "b")]);
+    assert_eq!(board.write_count(), 4);
+    assert_eq!(board.get(), &[1, 2, 3, 4]);
+
+    let mut store: ResourceStore<u32> = ResourceStore::with_seed(3);
+    assert!(store.records_conflicts());
+    let mut clash = |store: &mut ResourceStore<u32>, value: u32| {
+        let current = store.get("x").map_or(0, |(_, v)| v);
+        store.compare_and_set("x", current, value, "a").unwrap();
+        let conflict = store
+            .compare_and_set("x", current, value + 1, "b")
+            .unwrap_err();
+        store
+            .resolve(conflict, &mut ConflictPolicy::LastWriterWins)
+            .unwrap()
+    };
+    store.insert("x", 0, "a");
+    clash(&mut store, 10);
+    assert_eq!(store.record().len(), 2);
+    store.record_conflicts(false);
+    assert!(!store.records_conflicts());
+    assert!(store.record().is_empty());
+    let r = clash(&mut store, 20);
+    assert!(store.record().is_empty());
+    assert_eq!(store.get("x"), Some((&21, r.version)));
+    store.record_conflicts(true);
+    let r = clash(&mut store, 30);
+    assert!(matches!(
+        store.record(),
+        [ConflictRecord::Detected { .. }, ConflictRecord::Resolved(x)] if *x == r
+    ));
+    assert_eq!(store.unresolved().count(), 0);
+}
