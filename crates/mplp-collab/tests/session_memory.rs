@@ -606,7 +606,7 @@ fn standalone_records_are_on_by_default_and_can_be_turned_off() {
 
     let mut store: ResourceStore<u32> = ResourceStore::with_seed(3);
     assert!(store.records_conflicts());
-    let mut clash = |store: &mut ResourceStore<u32>, value: u32| {
+    let clash = |store: &mut ResourceStore<u32>, value: u32| {
         let current = store.get("x").map_or(0, |(_, v)| v);
         store.compare_and_set("x", current, value, "a").unwrap();
         let conflict = store
