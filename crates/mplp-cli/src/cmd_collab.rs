@@ -44,9 +44,10 @@ pub(crate) enum SessionFormat {
     /// An SVG sequence diagram, laid out without any system tool.
     Svg,
 }
-/// The most turns `collab simulate` runs (a usage error beyond): the
-/// simulation streams its events, but `swarm` lists its tasks up front.
-pub(crate) const MAX_TURNS: u64 = 1_000_000;
+/// The most turns `collab simulate` runs (a usage error beyond). The
+/// simulation streams its events in memory that does not grow with the
+/// turns; the bound keeps a mistyped count from running for hours.
+pub(crate) const MAX_TURNS: u64 = 1_000_000_000;
 
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
@@ -74,7 +75,7 @@ pub(crate) enum CollabCommand {
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=10_000))]
         participants: u16,
         /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
-        /// at most this many plan steps with `--plan`; at most 1,000,000).
+        /// at most this many plan steps with `--plan`; at most 1,000,000,000).
         #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_TURNS))]
         turns: u64,
         /// The seed of the simulation.

@@ -444,7 +444,7 @@ fn a_closed_output_ends_the_command_without_a_panic() {
 fn collab_simulate_refuses_huge_counts_as_usage_errors() {
     for (flag, value) in [
         ("--turns", "18446744073709551615"),
-        ("--turns", "1000001"),
+        ("--turns", "1000000001"),
         ("--participants", "10001"),
     ] {
         let mut args = vec![
@@ -477,6 +477,33 @@ fn collab_simulate_refuses_huge_counts_as_usage_errors() {
         "3",
     ]);
     assert_eq!(o.status.code(), Some(0));
+}
+
+/// The largest simulation allowed streams (issue 18): its first events
+/// arrive at once, and closing the output ends it with exit 2 and no panic.
+#[test]
+fn collab_simulate_at_the_turn_bound_streams_until_the_output_closes() {
+    use std::io::BufRead;
+    for mode in ["swarm", "round_robin"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
+            .args(["collab", "simulate", "--mode", mode, "--participants", "3"])
+            .args(["--turns", "1000000000"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        for expected in ["MAPSessionStarted", "MAPRolesAssigned", "MAPTurnDispatched"] {
+            let line = lines.next().unwrap().unwrap();
+            assert!(line.contains(expected), "{mode}: {line}");
+        }
+        drop(lines);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{mode}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("cannot write the event log"), "{mode}: {err}");
+        assert!(!err.contains("panicked"), "{mode}: {err}");
+    }
 }
 
 #[test]

@@ -192,10 +192,16 @@ struct Entry<V> {
 }
 
 /// Versioned resources with compare-and-set writes and a conflict record.
+///
+/// The conflict record ([`ResourceStore::record`]) grows with every conflict;
+/// it is on by default and can be turned off
+/// ([`ResourceStore::record_conflicts`]), leaving the store in memory
+/// proportional to its resources and its unresolved conflicts.
 #[derive(Debug)]
 pub struct ResourceStore<V> {
     entries: BTreeMap<String, Entry<V>>,
     record: Vec<ConflictRecord>,
+    recording: bool,
     open: Vec<uuid::Uuid>,
     ids: Option<crate::rng::SplitMix64>,
 }
@@ -205,6 +211,7 @@ impl<V> Default for ResourceStore<V> {
         ResourceStore {
             entries: BTreeMap::new(),
             record: Vec::new(),
+            recording: true,
             open: Vec::new(),
             ids: None,
         }
@@ -294,11 +301,13 @@ impl<V> ResourceStore<V> {
                     Some(rng) => rng.uuid_v4(),
                     None => uuid::Uuid::new_v4(),
                 };
-                self.record.push(ConflictRecord::Detected {
-                    conflict_id: id,
-                    resource: resource.to_owned(),
-                    participants: [incumbent.clone(), writer.to_owned()],
-                });
+                if self.recording {
+                    self.record.push(ConflictRecord::Detected {
+                        conflict_id: id,
+                        resource: resource.to_owned(),
+                        participants: [incumbent.clone(), writer.to_owned()],
+                    });
+                }
                 self.open.push(id);
                 Err(Conflict {
                     id,
@@ -401,14 +410,44 @@ impl<V> ResourceStore<V> {
             version,
             reason,
         };
-        self.record
-            .push(ConflictRecord::Resolved(resolution.clone()));
+        if self.recording {
+            self.record
+                .push(ConflictRecord::Resolved(resolution.clone()));
+        }
         Ok(resolution)
     }
 
-    /// Every detection and resolution, in order.
+    /// Every detection and resolution recorded, in order: all of them while
+    /// the record is on (the default), none while it is off.
     pub fn record(&self) -> &[ConflictRecord] {
         &self.record
+    }
+
+    /// Turns the conflict record on (the default) or off. Turning it off
+    /// drops what was recorded; turning it on records from then on.
+    /// Detection and resolution work the same either way.
+    ///
+    /// ```
+    /// use mplp_collab::conflict::{ConflictPolicy, ResourceStore};
+    /// let mut store = ResourceStore::new();
+    /// store.record_conflicts(false);
+    /// let v0 = store.insert("doc", 1, "ana");
+    /// store.compare_and_set("doc", v0, 2, "bob").unwrap();
+    /// let conflict = store.compare_and_set("doc", v0, 3, "eve").unwrap_err();
+    /// store.resolve(conflict, &mut ConflictPolicy::LastWriterWins).unwrap();
+    /// assert_eq!(store.get("doc"), Some((&3, 2)));
+    /// assert!(store.record().is_empty());
+    /// ```
+    pub fn record_conflicts(&mut self, on: bool) {
+        self.recording = on;
+        if !on {
+            self.record = Vec::new();
+        }
+    }
+
+    /// True while conflicts are recorded.
+    pub fn records_conflicts(&self) -> bool {
+        self.recording
     }
 
     /// Conflicts detected and not yet resolved.

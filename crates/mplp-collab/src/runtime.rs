@@ -209,7 +209,9 @@ struct Core<K, C> {
     turns_completed: u64,
     broadcasts: u64,
     conflicts: u64,
+    /// Every resolution, kept only with history on (`MapSession::with_history`).
     resolutions: Vec<Resolution>,
+    history: bool,
     started_at: Option<Timestamp>,
 }
 
@@ -341,7 +343,9 @@ impl<K: EventSink<MapEvent>, C: Clock> TurnCore for Core<K, C> {
             e.initiator_role.clone_from(&self.orchestrator_role);
         }
         self.emit(e)?;
-        self.resolutions.push(resolution.clone());
+        if self.history {
+            self.resolutions.push(resolution.clone());
+        }
         Ok(WriteOutcome::Resolved(resolution))
     }
 }
@@ -475,7 +479,11 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             .position(Participant::is_orchestrator);
         let seed = clock.uuid().as_u64_pair().0;
         let turns = TurnManager::new(collab.mode, ids.clone(), orchestrator)?.with_seed(seed);
-        let store = turns.shared(ResourceStore::with_seed(seed ^ 0x5eed));
+        // No history by default: the session's memory stays bounded by its
+        // participants, resources and open turns, conflicts and broadcasts.
+        let mut store = turns.shared(ResourceStore::with_seed(seed ^ 0x5eed));
+        store.record_writes(false);
+        store.value_mut().record_conflicts(false);
         let policy = match collab.mode {
             CollabMode::Orchestrated => orchestrator_prefers_first(),
             _ => ConflictPolicy::FirstWriterWins,
@@ -493,6 +501,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             broadcasts: 0,
             conflicts: 0,
             resolutions: Vec::new(),
+            history: false,
             started_at: None,
         };
         Ok(MapSession {
@@ -535,12 +544,68 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         self.core.store.get()
     }
 
-    /// Every write to the shared resources, with the turn it was made under.
+    /// The same session keeping its history: every write to the shared
+    /// resources ([`MapSession::writes`]), every conflict resolution
+    /// ([`MapSession::resolutions`]) and the store's conflict record
+    /// ([`ResourceStore::record`]), from now on.
+    ///
+    /// Off by default: a session then runs in memory bounded by its
+    /// participants, its resources and what is open (turns, conflicts,
+    /// broadcast rounds), whatever the number of turns; the history grows
+    /// with every turn. The counts are always kept ([`SessionSummary`],
+    /// [`MapSession::write_count`]), and the MAP log is the same either way.
+    ///
+    /// ```
+    /// use mplp_collab::runtime::{MapSession, TurnOutcome};
+    /// use mplp_collab::sink::NullSink;
+    /// use mplp_collab::{Collab, Participant, ParticipantKind};
+    /// use mplp_core::{CollabMode, ContextId, NonEmptyVec};
+    ///
+    /// let people = NonEmptyVec::new(Participant::new("ana", ParticipantKind::Human)?);
+    /// let collab = Collab::new(ContextId::new(), "Notes", "Take notes", CollabMode::RoundRobin, people)?;
+    /// let mut agent = |turn: &mut mplp_collab::runtime::TurnContext<'_>| {
+    ///     turn.write("notes", serde_json::json!(turn.turn_number()))?;
+    ///     Ok(TurnOutcome::completed())
+    /// };
+    /// let mut plain = MapSession::new(collab.clone(), NullSink::default())?;
+    /// let mut kept = MapSession::new(collab, NullSink::default())?.with_history();
+    /// for session in [&mut plain, &mut kept] {
+    ///     session.start()?;
+    ///     for _ in 0..3 {
+    ///         session.turn(&mut agent)?;
+    ///     }
+    /// }
+    /// assert_eq!((plain.write_count(), plain.writes().len()), (3, 0));
+    /// assert_eq!((kept.write_count(), kept.writes().len()), (3, 3));
+    /// # Ok::<(), mplp_collab::runtime::SessionError>(())
+    /// ```
+    #[must_use]
+    pub fn with_history(mut self) -> Self {
+        self.core.history = true;
+        self.core.store.record_writes(true);
+        self.core.store.value_mut().record_conflicts(true);
+        self
+    }
+
+    /// True when the session keeps its history ([`MapSession::with_history`]).
+    pub fn keeps_history(&self) -> bool {
+        self.core.history
+    }
+
+    /// Every write to the shared resources, with the turn it was made under,
+    /// since [`MapSession::with_history`] (empty without history).
     pub fn writes(&self) -> &[crate::turns::WriteRecord] {
         self.core.store.writes()
     }
 
-    /// Every conflict resolution so far.
+    /// How many writes were made to the shared resources (with or without
+    /// history; a conflict's resolution counts as a second write).
+    pub fn write_count(&self) -> u64 {
+        self.core.store.write_count()
+    }
+
+    /// Every conflict resolution since [`MapSession::with_history`] (empty
+    /// without history; the count is in [`SessionSummary::conflicts_count`]).
     pub fn resolutions(&self) -> &[Resolution] {
         &self.core.resolutions
     }

@@ -185,9 +185,17 @@ pub fn simulate<K: EventSink<MapEvent>>(
             }
         }
         CollabMode::Swarm => {
-            let tasks: Vec<String> = (1..=config.turns).map(|i| format!("task-{i}")).collect();
-            let mut board = TaskBoard::new(tasks);
-            while !board.all_done() {
+            // Tasks `task-1..=turns`, claimed in order, one per participant
+            // and round. A board holds one round's tasks at a time (at most
+            // `n`), so memory does not grow with the number of tasks.
+            let mut next: u64 = 1;
+            let mut left = config.turns;
+            while left > 0 {
+                let round = left.min(n as u64);
+                let first = next;
+                let mut board = TaskBoard::new((0..round).map(|i| format!("task-{}", first + i)));
+                next = next.saturating_add(round);
+                left -= round;
                 let mut claims = Vec::new();
                 for p in 0..n {
                     if let Some(c) = board.claim_next(p) {
@@ -337,5 +345,66 @@ fn sim_policy(
         ),
         1 => ConflictPolicy::FirstWriterWins,
         _ => ConflictPolicy::LastWriterWins,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
+
+    use super::*;
+    use crate::sink::MemorySink;
+    use proptest::prelude::*;
+
+    /// The swarm simulation as it was before issue 18: one board holding
+    /// every task, claimed in order by each participant every round.
+    fn old_swarm(config: &SimConfig) -> MemorySink {
+        let mut clock = SimClock::new(config.seed);
+        let mut rng = SplitMix64::new(config.seed ^ 0xA5A5_5A5A_D00D_F00D);
+        let collab = sim_collab(config, None, &mut clock).unwrap();
+        let n = collab.participants.len();
+        let mut session = MapSession::with_clock(collab, MemorySink::new(), clock).unwrap();
+        session.set_conflict_policy(sim_policy(config, n, false, &mut rng));
+        session.start().unwrap();
+        let mut agent = SimAgent {
+            rng: SplitMix64::new(rng.next_u64()),
+            seen: vec![None; n],
+        };
+        let tasks: Vec<String> = (1..=config.turns).map(|i| format!("task-{i}")).collect();
+        let mut board = TaskBoard::new(tasks);
+        while !board.all_done() {
+            let mut claims = Vec::new();
+            for p in 0..n {
+                if let Some(c) = board.claim_next(p) {
+                    claims.push(c);
+                }
+            }
+            let names: Vec<(usize, String)> = claims
+                .iter()
+                .map(|c| (c.participant(), board.name(c.task()).unwrap().to_owned()))
+                .collect();
+            let pairs: Vec<(usize, &str)> = names.iter().map(|(p, t)| (*p, t.as_str())).collect();
+            let order = shuffled(pairs.len(), &mut rng);
+            session.swarm_round(&pairs, &order, &mut agent).unwrap();
+            for c in claims {
+                board.finish(c).unwrap();
+            }
+        }
+        session.complete().unwrap();
+        session.into_sink()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A board per round (memory bounded by the participants) writes
+        /// the log of the one board of every task, byte for byte.
+        #[test]
+        fn swarm_rounds_write_the_old_log(n in 1usize..7, turns in 0u64..40, seed in any::<u64>()) {
+            let config = SimConfig::new(CollabMode::Swarm, n, turns).with_seed(seed);
+            let mut new = MemorySink::new();
+            simulate(&config, &mut new).unwrap();
+            prop_assert_eq!(new.to_ndjson(), old_swarm(&config).to_ndjson());
+        }
     }
 }

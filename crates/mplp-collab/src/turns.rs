@@ -368,6 +368,8 @@ impl TurnManager {
             manager: self.id,
             value,
             writes: Vec::new(),
+            recording: true,
+            write_count: 0,
             participants: self.participants.clone(),
         }
     }
@@ -529,11 +531,19 @@ pub struct WriteRecord {
 
 /// State shared by the participants of a session, writable only by the
 /// holder of a turn token of the same session (`map_exclusive_write`).
+///
+/// Every write is recorded ([`Shared::writes`]) unless the record is turned
+/// off ([`Shared::record_writes`]): the record grows with the writes, so a
+/// long-running session turns it off and keeps only the count
+/// ([`Shared::write_count`]). [`MapSession`](crate::runtime::MapSession)
+/// keeps it only when asked to (`with_history`).
 #[derive(Debug)]
 pub struct Shared<S> {
     manager: u64,
     value: S,
     writes: Vec<WriteRecord>,
+    recording: bool,
+    write_count: u64,
     participants: Vec<String>,
 }
 
@@ -549,20 +559,62 @@ impl<S> Shared<S> {
         if token.manager != self.manager {
             return Err(foreign_token());
         }
-        self.writes.push(WriteRecord {
-            turn_number: token.turn_number,
-            participant: self
-                .participants
-                .get(token.holder)
-                .cloned()
-                .unwrap_or_default(),
-        });
+        self.write_count += 1;
+        if self.recording {
+            self.writes.push(WriteRecord {
+                turn_number: token.turn_number,
+                participant: self
+                    .participants
+                    .get(token.holder)
+                    .cloned()
+                    .unwrap_or_default(),
+            });
+        }
         Ok(&mut self.value)
     }
 
-    /// Every write so far, in order.
+    /// Every write recorded so far, in order: every write while the record
+    /// is on (the default), none while it is off.
     pub fn writes(&self) -> &[WriteRecord] {
         &self.writes
+    }
+
+    /// How many writes were made (recorded or not).
+    ///
+    /// ```
+    /// use mplp_collab::turns::TurnManager;
+    /// use mplp_core::{CollabMode, Timestamp};
+    /// let mut turns = TurnManager::new(CollabMode::RoundRobin, ["a", "b"], None)?;
+    /// let mut board = turns.shared(0u32);
+    /// board.record_writes(false);
+    /// let token = turns.dispatch_next(Timestamp::now())?;
+    /// *board.write(&token)? += 1;
+    /// turns.complete(token, Timestamp::now())?;
+    /// assert_eq!((board.write_count(), board.writes().len(), *board.get()), (1, 0, 1));
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn write_count(&self) -> u64 {
+        self.write_count
+    }
+
+    /// Turns the write record on (the default) or off. Turning it off drops
+    /// what was recorded; turning it on records the writes from then on.
+    pub fn record_writes(&mut self, on: bool) {
+        self.recording = on;
+        if !on {
+            self.writes = Vec::new();
+        }
+    }
+
+    /// True while writes are recorded.
+    pub fn records_writes(&self) -> bool {
+        self.recording
+    }
+
+    /// The state, writable without a token: for the session's own
+    /// bookkeeping (not a participant's write), never recorded.
+    pub(crate) fn value_mut(&mut self) -> &mut S {
+        &mut self.value
     }
 
     /// The state, giving up the write record.

@@ -399,3 +399,47 @@ fn a_failing_async_sink_stops_the_session() {
         );
     });
 }
+
+/// An async session keeps its history only when asked, like the blocking
+/// one: the writes and resolutions with history are those of the blocking
+/// session with history, and without it only the count is kept.
+#[test]
+fn async_sessions_keep_their_history_only_when_asked() {
+    let c = collab(CollabMode::RoundRobin, 3);
+    let mut sync = MapSession::with_clock(c.clone(), MemorySink::new(), SimClock::new(5))
+        .unwrap()
+        .with_history();
+    sync.start().unwrap();
+    let mut agent = SyncAgent(Behaviour::new(9));
+    for _ in 0..60 {
+        let _ = sync.turn(&mut agent);
+    }
+    assert!(
+        !sync.resolutions().is_empty(),
+        "the behaviour makes conflicts"
+    );
+    for history in [true, false] {
+        let mut s =
+            AsyncMapSession::with_clock(c.clone(), MemorySink::new(), SimClock::new(5)).unwrap();
+        if history {
+            s = s.with_history();
+        }
+        assert_eq!(s.keeps_history(), history);
+        let mut agent = AsyncSim(Behaviour::new(9));
+        block_on(async {
+            s.start().await.unwrap();
+            for _ in 0..60 {
+                let _ = s.turn(&mut agent).await;
+            }
+        });
+        assert_eq!(s.write_count(), sync.write_count());
+        assert_eq!(s.sink().to_ndjson(), sync.sink().to_ndjson());
+        if history {
+            assert_eq!(s.writes(), sync.writes());
+            assert_eq!(s.resolutions(), sync.resolutions());
+        } else {
+            assert!(s.writes().is_empty() && s.resolutions().is_empty());
+            assert!(s.resources().record().is_empty());
+        }
+    }
+}

@@ -116,7 +116,7 @@ proptest! {
     fn only_the_token_holder_writes(mode in mode(), n in 1usize..5, turns in 1u64..10, seed in any::<u64>()) {
         let c = collab(mode, n);
         let count = c.participants().len();
-        let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap();
+        let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap().with_history();
         s.start().unwrap();
         let mut holders = Vec::new();
         let mut agent = |t: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {

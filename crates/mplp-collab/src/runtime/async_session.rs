@@ -216,7 +216,32 @@ impl<S: AsyncEventSink<MapEvent>, C: Clock> AsyncMapSession<S, C> {
         self.inner.resources()
     }
 
-    /// Every conflict resolution so far.
+    /// The same session keeping its history (as [`MapSession::with_history`];
+    /// off by default, when memory does not grow with the turns).
+    #[must_use]
+    pub fn with_history(mut self) -> Self {
+        self.inner = self.inner.with_history();
+        self
+    }
+
+    /// True when the session keeps its history.
+    pub fn keeps_history(&self) -> bool {
+        self.inner.keeps_history()
+    }
+
+    /// Every write to the shared resources since
+    /// [`AsyncMapSession::with_history`] (empty without history).
+    pub fn writes(&self) -> &[crate::turns::WriteRecord] {
+        self.inner.writes()
+    }
+
+    /// How many writes were made to the shared resources.
+    pub fn write_count(&self) -> u64 {
+        self.inner.write_count()
+    }
+
+    /// Every conflict resolution since [`AsyncMapSession::with_history`]
+    /// (empty without history).
     pub fn resolutions(&self) -> &[Resolution] {
         self.inner.resolutions()
     }
