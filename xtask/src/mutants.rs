@@ -1,4 +1,4 @@
-//! `cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS...]`:
+//! `cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N | --in-place] [-- ARGS...]`:
 //! runs [cargo-mutants](https://mutants.rs) with the project's settings and
 //! prints, per source file, how many mutants were caught, missed, unviable
 //! or timed out.
@@ -17,6 +17,12 @@
 //!   its reason) and nothing else. cargo-mutants runs the tests of the
 //!   package that holds the mutated file; that package's own tests must
 //!   catch its mutants.
+//! - `--in-place` mutates the working tree itself and builds in its own
+//!   (warm) `target/`, one mutant at a time, instead of copying the tree
+//!   and rebuilding every dependency in the copy: on two cores, the way to
+//!   run a few files. Commit first: cargo-mutants restores each file after
+//!   its mutant, but an interrupted run can leave one mutated (`git diff`
+//!   shows it). Not with `-j`, which cargo-mutants refuses with it.
 //! - Arguments after `--` go to cargo-mutants unchanged (for example
 //!   `-- --all-features` or `-- --test-workspace true`).
 //! - cargo-mutants is located with `cargo mutants --version`; when it is
@@ -33,7 +39,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [--with-doctests] [-- CARGO-MUTANTS-ARGS...]";
+const USAGE: &str = "usage: cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N | --in-place] [--with-doctests] [-- CARGO-MUTANTS-ARGS...]";
 
 /// Where cargo-mutants writes `mutants.out/`, from the repository root.
 pub(crate) const OUTPUT_DIR: &str = "target/mutants";
@@ -49,6 +55,8 @@ pub(crate) struct Options {
     pub(crate) jobs: u32,
     /// Run the doctests too.
     pub(crate) doctests: bool,
+    /// Mutate the working tree itself (no copy, no `-j`).
+    pub(crate) in_place: bool,
     /// Passed to cargo-mutants unchanged.
     pub(crate) extra: Vec<String>,
 }
@@ -60,8 +68,10 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
         in_diff: None,
         jobs: 1,
         doctests: false,
+        in_place: false,
         extra: Vec::new(),
     };
+    let mut jobs_given = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -83,14 +93,21 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
                     Ok(0) | Err(_) => return Err(format!("-j: `{v}` is not a positive number")),
                     Ok(n) => n,
                 };
+                jobs_given = true;
             }
             "--with-doctests" => options.doctests = true,
+            "--in-place" => options.in_place = true,
             "--" => {
                 options.extra = it.by_ref().cloned().collect();
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown option `{other}`\n{USAGE}")),
         }
+    }
+    if options.in_place && jobs_given {
+        return Err(format!(
+            "--in-place mutates one tree, one mutant at a time: it cannot take -j\n{USAGE}"
+        ));
     }
     Ok(options)
 }
@@ -244,14 +261,13 @@ fn cargo() -> String {
 
 /// The cargo-mutants command line for `options` (without the program).
 pub(crate) fn command_line(options: &Options, diff_file: Option<&Path>) -> Vec<String> {
-    let mut args: Vec<String> = vec![
-        "mutants".into(),
-        "--no-shuffle".into(),
-        "-j".into(),
-        options.jobs.to_string(),
-        "--output".into(),
-        OUTPUT_DIR.into(),
-    ];
+    let mut args: Vec<String> = vec!["mutants".into(), "--no-shuffle".into()];
+    if options.in_place {
+        args.push("--in-place".into());
+    } else {
+        args.extend(["-j".into(), options.jobs.to_string()]);
+    }
+    args.extend(["--output".into(), OUTPUT_DIR.into()]);
     if !options.doctests {
         args.push("--cargo-test-arg=--tests".into());
     }
@@ -303,6 +319,14 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
         },
     };
     let args = command_line(&options, diff_file.as_deref());
+    // A previous run's results must not pass for this run's.
+    let out = root.join(OUTPUT_DIR).join("mutants.out");
+    if let Err(e) = std::fs::remove_dir_all(&out) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            eprintln!("mutants: error: cannot remove {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    }
     println!("mutants: {version}: cargo {}", args.join(" "));
     let started = Instant::now();
     let status = Command::new(cargo()).args(&args).current_dir(root).status();
@@ -315,7 +339,6 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let out = root.join(OUTPUT_DIR).join("mutants.out");
     let texts: Vec<(Outcome, String)> = Outcome::ALL
         .iter()
         .map(|(o, name)| {
@@ -326,10 +349,12 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
         })
         .collect();
     let (by_file, survivors) = tally(texts.iter().map(|(o, t)| (*o, t.as_str())));
-    if !matches!(code, Some(0..=3)) {
+    if !status_explained(code, &survivors) {
         eprintln!(
-            "mutants: error: cargo-mutants failed (exit {code:?}); see {}/debug.log \
-             (a failing baseline means the unmutated tests fail)",
+            "mutants: error: cargo-mutants failed (exit {code:?}) and its results do not say \
+             why; see {}/debug.log and the messages above (a failing baseline means the \
+             unmutated tests fail; exit 2 with no missed mutant usually means it refused \
+             its arguments)",
             out.display()
         );
         return ExitCode::from(2);
@@ -337,10 +362,14 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
     println!();
     print!("{}", render(&by_file));
     println!(
-        "\nmutants: {} mutant(s) in {:.0?} (-j {})",
+        "\nmutants: {} mutant(s) in {:.0?} ({})",
         by_file.values().map(Counts::tried).sum::<usize>(),
         elapsed,
-        options.jobs
+        if options.in_place {
+            "in place".to_owned()
+        } else {
+            format!("-j {}", options.jobs)
+        }
     );
     for (outcome, line) in &survivors {
         println!("{outcome:?}: {line}");
@@ -354,6 +383,21 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
              equivalent, exclude it in .cargo/mutants.toml with the reason"
         );
         ExitCode::FAILURE
+    }
+}
+
+/// Whether cargo-mutants' exit status is what its results show: 0 when
+/// nothing was missed, 2 when a mutant was missed, 3 when one timed out
+/// (and none was missed). Anything else (a usage error also exits 2, with
+/// no results) means it did not run as asked.
+pub(crate) fn status_explained(code: Option<i32>, survivors: &[(Outcome, String)]) -> bool {
+    let missed = survivors.iter().any(|(o, _)| *o == Outcome::Missed);
+    let timeout = survivors.iter().any(|(o, _)| *o == Outcome::Timeout);
+    match code {
+        Some(0) => !missed && !timeout,
+        Some(2) => missed,
+        Some(3) => timeout && !missed,
+        _ => false,
     }
 }
 
@@ -399,10 +443,15 @@ mod tests {
                 in_diff: Some("main".into()),
                 jobs: 2,
                 doctests: false,
+                in_place: false,
                 extra: vec!["--all-features".into()],
             }
         );
         assert_eq!(parse_args(&[]).unwrap().jobs, 1);
+        assert!(parse_args(&args("--in-place")).unwrap().in_place);
+        assert!(!parse_args(&[]).unwrap().in_place);
+        assert!(parse_args(&args("--in-place -j 2")).is_err());
+        assert!(parse_args(&args("-j 1 --in-place")).is_err());
         assert!(parse_args(&args("--with-doctests")).unwrap().doctests);
         for bad in [
             "--file",
@@ -427,6 +476,12 @@ mod tests {
         assert_eq!(
             command_line(&o, None).join(" "),
             "mutants --no-shuffle -j 1 --output target/mutants"
+        );
+        let o = parse_args(&args("--in-place -f a.rs")).unwrap();
+        assert_eq!(
+            command_line(&o, None).join(" "),
+            "mutants --no-shuffle --in-place --output target/mutants --cargo-test-arg=--tests \
+             --file a.rs"
         );
     }
 
@@ -478,5 +533,26 @@ mod tests {
         assert!(table.contains("| a.rs | 3 | 2 | 0 | 1 | 0 |"), "{table}");
         assert!(table.contains("| b.rs | 3 | 1 | 1 | 0 | 1 |"), "{table}");
         assert!(table.contains("| total | 6 | 3 | 1 | 1 | 1 |"), "{table}");
+    }
+
+    #[test]
+    fn an_exit_status_its_results_do_not_explain_is_an_error() {
+        let missed = (Outcome::Missed, "a.rs:1:1: m".to_owned());
+        let timeout = (Outcome::Timeout, "a.rs:2:1: t".to_owned());
+        assert!(status_explained(Some(0), &[]));
+        assert!(status_explained(Some(2), std::slice::from_ref(&missed)));
+        assert!(status_explained(
+            Some(2),
+            &[missed.clone(), timeout.clone()]
+        ));
+        assert!(status_explained(Some(3), std::slice::from_ref(&timeout)));
+        // A usage error (exit 2) leaves no results: not "ok".
+        assert!(!status_explained(Some(2), &[]));
+        assert!(!status_explained(Some(3), &[]));
+        assert!(!status_explained(Some(0), std::slice::from_ref(&missed)));
+        assert!(!status_explained(Some(0), std::slice::from_ref(&timeout)));
+        assert!(!status_explained(Some(3), &[missed, timeout]));
+        assert!(!status_explained(Some(4), &[]));
+        assert!(!status_explained(None, &[]));
     }
 }
