@@ -61,6 +61,7 @@ mod error;
 mod event;
 pub mod id;
 mod meta;
+pub mod nesting;
 mod pointer;
 mod refs;
 pub mod rules;
