@@ -79,7 +79,7 @@ pub fn retry_deep<T>(
         return Err(first);
     }
     let depth = capped_depth(input);
-    if depth < SERDE_JSON_NESTING || depth > MAX_NESTING {
+    if !(SERDE_JSON_NESTING..=MAX_NESTING).contains(&depth) {
         return Err(first);
     }
     let mut de = serde_json::Deserializer::from_slice(input);
