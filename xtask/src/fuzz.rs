@@ -237,7 +237,9 @@ struct Verdict {
 }
 
 fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
-    let value: Option<Value> = serde_json::from_slice(bytes).ok();
+    // Read with the SDK's nesting limit (`mplp_core::nesting`): past it the
+    // input is not read on either side (rule `json-depth`).
+    let value: Option<Value> = mplp_core::nesting::from_slice(bytes).ok();
     let schema = value
         .as_ref()
         .map(|v| schema::is_valid(kind.schema_for(v), v));
@@ -278,7 +280,7 @@ fn explain(kind: &Kind, bytes: &[u8], v: &Verdict) -> Option<&'static str> {
     if v.schema == Some(true) && v.rules.iter().any(|r| r == DUPLICATE_KEY) {
         return Some(DUPLICATE_KEY);
     }
-    let value: Value = serde_json::from_slice(bytes).ok()?;
+    let value: Value = mplp_core::nesting::from_slice(bytes).ok()?;
     mutate::explain_value(kind, &value)
         .or_else(|| mutate::explain_together(kind, &value).then_some(SEVERAL_EXCEPTIONS))
 }
@@ -675,6 +677,46 @@ mod tests {
         let one = String::from_utf8_lossy(input).replace("1e-400", "15");
         let v = judge(git, one.as_bytes());
         assert_eq!(explain(git, one.as_bytes(), &v), Some("integer-range"));
+    }
+
+    /// How jsonschema judges integers written in odd ways on the canonical
+    /// plan schema (`order_index`: `type: integer, minimum: 0`), and how
+    /// mplp-rs does: `-0` (which serde_json reads as the float -0.0, like
+    /// `-0.0` and `-0e0`) is the integer 0 on both sides; `0.0`, `1.0` and
+    /// `1e2` are integers to jsonschema and the documented
+    /// `integer-fraction` exception to mplp-rs; 2^64 is `integer-range`.
+    #[test]
+    fn integer_verdicts_follow_jsonschema_but_for_the_documented_exceptions() {
+        let plan = KINDS.iter().find(|k| k.name == "plan").unwrap();
+        let base = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../schemas/examples/valid/plan-minimal.json"),
+        )
+        .unwrap();
+        for (n, rust, exception) in [
+            ("0", true, None),
+            ("-0", true, None),
+            ("-0.0", true, None),
+            ("-0e0", true, None),
+            ("0.0", false, Some("integer-fraction")),
+            ("1.0", false, Some("integer-fraction")),
+            ("1e2", false, Some("integer-fraction")),
+            ("18446744073709551615", true, None),
+            ("18446744073709551616", false, Some("integer-range")),
+            ("1e300", false, Some("integer-range")),
+        ] {
+            let text = base.replacen(
+                r#""status": "pending""#,
+                &format!(r#""status": "pending", "order_index": {n}"#),
+                1,
+            );
+            let v = judge(plan, text.as_bytes());
+            assert_eq!(v.schema, Some(true), "jsonschema on {n}");
+            assert_eq!(v.rust, rust, "mplp-rs on {n}: {:?}", v.rules);
+            if !rust {
+                assert_eq!(explain(plan, text.as_bytes(), &v), exception, "{n}");
+            }
+        }
     }
 
     #[test]

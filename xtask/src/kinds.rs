@@ -320,10 +320,15 @@ pub(crate) static KINDS: &[Kind] = &[
 /// True for the schema rules of a document: the `Document`-scope entries of
 /// mplp-core's registry ([`mplp_core::rules::SCHEMA_RULES`]); anything else
 /// is a semantic or SDK rule.
+///
+/// `json-depth` counts too: input nested past `mplp_core::nesting::MAX_NESTING`
+/// is not read on either side (the schema side reads JSON with the same
+/// limit), as `json-syntax` input is not.
 pub(crate) fn is_schema_rule(rule: &str) -> bool {
-    mplp_core::rules::SCHEMA_RULES
-        .iter()
-        .any(|r| r.scope == mplp_core::rules::Scope::Document && r.rule.as_str() == rule)
+    rule == mplp_core::rules::JSON_DEPTH.as_str()
+        || mplp_core::rules::SCHEMA_RULES
+            .iter()
+            .any(|r| r.scope == mplp_core::rules::Scope::Document && r.rule.as_str() == rule)
 }
 
 /// Rule-id prefixes of mplp-events' SDK-level payload rules. The canonical

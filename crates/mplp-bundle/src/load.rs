@@ -110,7 +110,15 @@ pub fn check_files<P: AsRef<Path>>(files: &[P]) -> Result<BundleReport, LoadErro
             (kind, report, None)
         } else {
             let bytes = std::fs::read(path).map_err(load_error(path))?;
-            read_document(&bytes)
+            // A byte-order mark is skipped with a warning, as `validate_file` does.
+            let (json, bom) = mplp_core::document::strip_bom(&bytes);
+            let (kind, found, doc) = read_document(json);
+            let mut report = Report::new();
+            if bom {
+                report.push(mplp_core::document::bom_warning());
+            }
+            report.extend(found);
+            (kind, report, doc)
         };
         if let Some(doc) = doc {
             in_bundle.push(documents.len());

@@ -164,3 +164,32 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A valid bundle whose files start with a UTF-8 byte-order mark: each file
+/// gets the `input-bom` warning and nothing else, as `mplp validate` and
+/// `mplp_kinds::validate_file` give (spec-notes "Byte-order marks").
+#[test]
+fn byte_order_marks_are_skipped_with_a_warning_per_file() {
+    let source = &bundles("valid")[0];
+    let dir = std::env::temp_dir().join(format!("mplp-bundle-bom-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(source).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = mplp_core::document::UTF8_BOM.to_vec();
+        bytes.extend(std::fs::read(&path).unwrap());
+        std::fs::write(dir.join(path.file_name().unwrap()), bytes).unwrap();
+    }
+    let found = findings(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!found.is_empty());
+    for (file, pointer, rule, severity) in &found {
+        assert_eq!(
+            (pointer.as_str(), rule.as_str(), *severity),
+            ("", "input-bom", Severity::Warning),
+            "{file}"
+        );
+    }
+    let files: BTreeSet<_> = found.iter().map(|f| f.0.clone()).collect();
+    assert_eq!(files.len(), found.len(), "one warning per file");
+}

@@ -117,8 +117,9 @@ pub(crate) mod io {
                 "{name} is larger than {max} bytes, the limit for one document"
             ));
         }
-        if buf.starts_with(mplp_core::document::UTF8_BOM) {
-            let w = crate::validate::bom_warning();
+        let (_, bom) = mplp_core::document::strip_bom(&buf);
+        if bom {
+            let w = mplp_core::document::bom_warning();
             eprintln!("{path}: warning: {w}");
             buf.drain(..mplp_core::document::UTF8_BOM.len());
         }

@@ -402,29 +402,7 @@ fn stream_log<W: Write, F: FnMut(Report) -> Report>(
     }
 }
 
-/// Skips a UTF-8 byte-order mark at the start of `reader`; whether there
-/// was one (see [`bom_warning`]).
-pub(crate) fn skip_bom(reader: &mut dyn BufRead) -> std::io::Result<bool> {
-    // The first read of a file holds the whole mark (unless the file is
-    // shorter); a pipe that delivers it in pieces is not stripped, and the
-    // parser's error then names the mark.
-    let bom = mplp_core::document::UTF8_BOM;
-    let found = reader.fill_buf()?.starts_with(bom);
-    if found {
-        reader.consume(bom.len());
-    }
-    Ok(found)
-}
-
-/// The `input-bom` warning of a file whose byte-order mark was skipped.
-pub(crate) fn bom_warning() -> Violation {
-    Violation::warning(
-        "",
-        mplp_core::rules::INPUT_BOM,
-        "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), skipped; \
-         JSON texts are written without one (RFC 8259, section 8.1)",
-    )
-}
+pub(crate) use mplp_core::document::{bom_warning, skip_bom};
 
 /// Reads a whole document, refusing one larger than `max` bytes without
 /// keeping more than `max + 1` of them.

@@ -585,3 +585,120 @@ fn auto_kind_on_stdin_streams_a_log_and_reads_a_document_as_a_document() {
         );
     }
 }
+
+/// Runs `mplp` with a 2 MiB main-thread stack (`ulimit -s 2048`), writing
+/// `input` to its standard input.
+fn mplp_small_stack(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -s 2048 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_mplp"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// The minimal plan with a trace whose free-form `attributes` nest so that
+/// the document nests `total` levels (plan 1, trace 2, attributes 3).
+fn deep_plan(total: usize) -> String {
+    let levels = total - 3;
+    let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+    let trace = format!(
+        r#""trace": {{"trace_id": "5f0c8f43-2b8e-4f4e-9d2b-1c6f0c1e2a3b", "span_id": "6a1d9e54-3c9f-4a5f-8e3c-2d7a1d2f3b4c", "attributes": {{"deep": {deep}}}}},"#
+    );
+    String::from_utf8(plan_bytes()).unwrap().replacen(
+        r#""plan_id""#,
+        &format!(r#"{trace} "plan_id""#),
+        1,
+    )
+}
+
+#[test]
+fn deep_free_form_members_are_read_to_the_limit_and_refused_past_it_by_name() {
+    let limit = mplp_core::nesting::MAX_NESTING;
+    let dir = scratch("deep");
+    for (total, valid) in [(limit, true), (limit + 1, false), (limit * 50, false)] {
+        let text = deep_plan(total);
+        std::fs::write(dir.join("plan.json"), &text).unwrap();
+        let file = dir.join("plan.json");
+        for arg in ["-", file.to_str().unwrap()] {
+            let o = mplp_small_stack(&["validate", "--format", "json", arg], text.as_bytes());
+            assert_eq!(
+                o.status.code(),
+                Some(if valid { 0 } else { 1 }),
+                "{total} {arg}: {o:?}"
+            );
+            let r = &records(&o.stdout)[0];
+            assert_eq!(r["kind"], "plan", "{r}");
+            if !valid {
+                assert_eq!(rules(r, "errors"), ["json-depth"], "{total} {arg}");
+                let message = r["errors"][0]["message"].as_str().unwrap();
+                assert!(message.contains("1024 levels"), "{message}");
+                let pointer = r["errors"][0]["pointer"].as_str().unwrap();
+                assert!(
+                    pointer.starts_with("/trace/attributes/deep/0/0/"),
+                    "{pointer}"
+                );
+            }
+        }
+        // `plan render` reads it the same way.
+        let o = mplp_small_stack(
+            &["plan", "render", "--format", "mermaid", "-"],
+            text.as_bytes(),
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(if valid { 0 } else { 1 }),
+            "render {total}: {o:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn integer_messages_accept_minus_zero_and_name_the_range() {
+    let plan = String::from_utf8(plan_bytes()).unwrap();
+    let with = |n: &str| {
+        plan.replacen(
+            r#""status": "pending""#,
+            &format!(r#""status": "pending", "order_index": {n}"#),
+            1,
+        )
+    };
+    let o = mplp_stdin(
+        &["validate", "--format", "json", "-"],
+        with("-0").as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    for n in ["18446744073709551616", "18446744073709551617"] {
+        let o = mplp_stdin(&["validate", "--format", "json", "-"], with(n).as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{n}");
+        let r = &records(&o.stdout)[0];
+        assert_eq!(rules(r, "errors"), ["type"], "{r}");
+        assert_eq!(r["errors"][0]["pointer"], "/steps/0/order_index");
+        let message = r["errors"][0]["message"].as_str().unwrap();
+        assert!(
+            message.contains("from 0 to 18446744073709551615"),
+            "{message}"
+        );
+    }
+    let o = mplp_stdin(
+        &["validate", "--format", "json", "-"],
+        with("1.0").as_bytes(),
+    );
+    let r = &records(&o.stdout)[0];
+    let message = r["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("without a fraction or exponent"),
+        "{message}"
+    );
+}

@@ -130,29 +130,145 @@ pub fn check_unique_items(items: &[Value], at: &Pointer, report: &mut Report) {
     }
 }
 
-/// Checks an integer with a lower bound (`type: integer`, `minimum`).
-///
-/// A number with a fraction, even `1.0`, is reported as `type`: see
-/// `docs/spec-notes.md` ("integers").
-pub fn check_integer(value: &Value, at: &Pointer, report: &mut Report, minimum: Option<i64>) {
-    match value {
-        Value::Number(n) if n.is_u64() => {}
-        Value::Number(n) if n.is_i64() => {
-            if let (Some(min), Some(v)) = (minimum, n.as_i64()) {
-                if v < min {
-                    report.error(
-                        at,
-                        Rule::MINIMUM,
-                        format!("expected an integer of at least {min}, found {v}"),
-                    );
-                }
+/// A Rust integer type that holds a JSON Schema `integer` member. Unsigned
+/// types stand for `minimum: 0` (every unsigned member of the schemas has
+/// it); what lies beyond the type's range is refused with a message that
+/// names the range (JSON Schema integers are unbounded: see
+/// `docs/spec-notes.md`, "Integers").
+pub trait WireInteger: Copy + TryFrom<i128> {
+    /// The smallest value.
+    const MIN: i128;
+    /// The largest value.
+    const MAX: i128;
+    /// What the type is, in words ("a 64-bit unsigned integer").
+    const WHAT: &'static str;
+}
+
+macro_rules! wire_integer {
+    ($($t:ty => $what:literal),* $(,)?) => {$(
+        impl WireInteger for $t {
+            const MIN: i128 = <$t>::MIN as i128;
+            const MAX: i128 = <$t>::MAX as i128;
+            const WHAT: &'static str = $what;
+        }
+        /// `type: integer` in the range of the type (`minimum: 0` for unsigned types).
+        impl CheckValue for $t {
+            fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+                check_integer::<$t>(value, at, report);
             }
         }
-        Value::Number(n) => report.error(
-            at,
-            Rule::TYPE,
-            format!("expected an integer written without a fraction or exponent, found {n}"),
+    )*};
+}
+
+wire_integer! {
+    u8 => "an 8-bit unsigned integer",
+    u16 => "a 16-bit unsigned integer",
+    u32 => "a 32-bit unsigned integer",
+    u64 => "a 64-bit unsigned integer",
+    usize => "a pointer-sized unsigned integer",
+    i8 => "an 8-bit signed integer",
+    i16 => "a 16-bit signed integer",
+    i32 => "a 32-bit signed integer",
+    i64 => "a 64-bit signed integer",
+}
+
+/// Reads a JSON number as an integer of type `T`, or says what is wrong with
+/// it: the rule and the message. The one place for these verdicts: the
+/// thorough pass ([`check_integer`]) and the typed readers
+/// ([`crate::de::Integer`]) both call it.
+///
+/// - An integer written without fraction or exponent is read when it is in
+///   `T`'s range; below 0 for an unsigned type is `minimum`, beyond the range
+///   otherwise is `type` with a message that names the range.
+/// - `-0` is the integer 0 (serde_json reads it as the float -0.0, the same
+///   value as `-0.0` and `-0e0`, which are read as 0 too).
+/// - Any other number written with a fraction or exponent (`1.0`, `1e2`) is
+///   refused (`type`), a documented exception to JSON Schema; a whole number
+///   beyond the range (`18446744073709551616`, `1e300`) gets the range
+///   message.
+///
+/// ```
+/// use mplp_core::check::read_integer;
+/// use serde_json::Number;
+/// assert_eq!(read_integer::<u64>(&Number::from(7u64)), Ok(7));
+/// assert_eq!(read_integer::<u64>(&Number::from_f64(-0.0).unwrap()), Ok(0));
+/// let (rule, message) = read_integer::<u64>(&Number::from_f64(18446744073709551616.0).unwrap()).unwrap_err();
+/// assert_eq!(rule.as_str(), "type");
+/// assert!(message.contains("from 0 to 18446744073709551615"), "{message}");
+/// let (_, message) = read_integer::<u64>(&Number::from_f64(1.0).unwrap()).unwrap_err();
+/// assert!(message.contains("without a fraction or exponent"), "{message}");
+/// ```
+///
+/// # Errors
+/// The rule and message of a number that is not an integer of `T`.
+pub fn read_integer<T: WireInteger>(n: &serde_json::Number) -> Result<T, (Rule, String)> {
+    let exact = n
+        .as_u64()
+        .map(i128::from)
+        .or_else(|| n.as_i64().map(i128::from));
+    let value = match exact {
+        Some(v) => v,
+        None => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f == 0.0 && f.is_sign_negative() {
+                0
+            } else if f.is_finite() && f.fract() == 0.0 && beyond::<T>(f as i128) {
+                return Err(out_of_range::<T>(f < 0.0, n));
+            } else {
+                return Err((
+                    Rule::TYPE,
+                    format!(
+                        "expected an integer written without a fraction or exponent, found {n}"
+                    ),
+                ));
+            }
+        }
+    };
+    T::try_from(value).map_err(|_| out_of_range::<T>(value < 0, n))
+}
+
+/// The error for `n`, an integer outside `T`'s range: `minimum` when it is
+/// negative and `T` unsigned (every unsigned member has `minimum: 0`),
+/// else `type` with a message that names the range.
+fn out_of_range<T: WireInteger>(negative: bool, n: &serde_json::Number) -> (Rule, String) {
+    if negative && T::MIN == 0 {
+        return (
+            Rule::MINIMUM,
+            format!("expected an integer of at least 0, found {n}"),
+        );
+    }
+    (
+        Rule::TYPE,
+        format!(
+            "expected an integer from {} to {} (the range of {}), found {n}",
+            T::MIN,
+            T::MAX,
+            T::WHAT
         ),
+    )
+}
+
+/// True when `whole`, a whole float read as an integer (`as` saturates, so
+/// far beyond any range stays beyond it), lies outside `T`'s range. A
+/// negative literal just past `i64::MIN` rounds to the float -2^63 itself,
+/// which serde_json would have read as an integer had it been written as
+/// one; so for signed types the bound itself counts as beyond.
+fn beyond<T: WireInteger>(whole: i128) -> bool {
+    whole < T::MIN || whole > T::MAX || (T::MIN < 0 && whole == T::MIN)
+}
+
+/// Checks an integer member of type `T` (`type: integer`, and `minimum: 0`
+/// for unsigned types), with [`read_integer`]'s verdicts and messages.
+///
+/// A number with a fraction, even `1.0`, is reported as `type`: see
+/// `docs/spec-notes.md` ("Integers").
+pub fn check_integer<T: WireInteger>(value: &Value, at: &Pointer, report: &mut Report) {
+    match value {
+        Value::Number(n) => {
+            if let Err((rule, message)) = read_integer::<T>(n) {
+                report.error(at, rule, message);
+            }
+        }
         other => type_error(other, at, report, "an integer"),
     }
 }
@@ -160,32 +276,6 @@ pub fn check_integer(value: &Value, at: &Pointer, report: &mut Report, minimum: 
 impl CheckValue for String {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         expect_str(value, at, report);
-    }
-}
-
-/// `type: integer, minimum: 0`.
-impl CheckValue for u64 {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        check_integer(value, at, report, Some(0));
-    }
-}
-
-/// `type: integer, minimum: 0`.
-impl CheckValue for usize {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        check_integer(value, at, report, Some(0));
-    }
-}
-
-/// `type: integer`, in the `i64` range.
-impl CheckValue for i64 {
-    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        check_integer(value, at, report, None);
-        if let Some(n) = value.as_u64() {
-            if i64::try_from(n).is_err() {
-                type_error(value, at, report, "an integer that fits in 64 bits");
-            }
-        }
     }
 }
 
@@ -383,13 +473,82 @@ mod tests {
     #[test]
     fn integer_rules() {
         let mut r = Report::new();
-        check_integer(&json!(3), &Pointer::root(), &mut r, Some(0));
+        check_integer::<u64>(&json!(3), &Pointer::root(), &mut r);
+        check_integer::<u64>(&json!(u64::MAX), &Pointer::root(), &mut r);
+        check_integer::<i64>(&json!(i64::MIN), &Pointer::root(), &mut r);
         assert!(r.is_empty());
-        check_integer(&json!(-1), &Pointer::root(), &mut r, Some(0));
-        check_integer(&json!(1.0), &Pointer::root(), &mut r, Some(0));
-        check_integer(&json!("1"), &Pointer::root(), &mut r, Some(0));
+        check_integer::<u64>(&json!(-1), &Pointer::root(), &mut r);
+        check_integer::<u64>(&json!(1.0), &Pointer::root(), &mut r);
+        check_integer::<u64>(&json!("1"), &Pointer::root(), &mut r);
         let rules: Vec<_> = r.errors().map(|v| v.rule).collect();
         assert_eq!(rules, [Rule::MINIMUM, Rule::TYPE, Rule::TYPE]);
+    }
+
+    fn verdict<T: WireInteger + std::fmt::Debug>(text: &str) -> Result<T, (Rule, String)> {
+        let n: serde_json::Number = serde_json::from_str(text).unwrap();
+        read_integer::<T>(&n)
+    }
+
+    #[test]
+    fn minus_zero_is_the_integer_zero() {
+        assert_eq!(verdict::<u64>("-0"), Ok(0));
+        assert_eq!(verdict::<i64>("-0"), Ok(0));
+        // serde_json reads these as the same float as `-0`.
+        assert_eq!(verdict::<u64>("-0.0"), Ok(0));
+        assert_eq!(verdict::<u64>("-0e0"), Ok(0));
+        assert_eq!(verdict::<u64>("0"), Ok(0));
+        // `0.0`, `1.0` and `1e2` keep the documented exception.
+        for text in ["0.0", "1.0", "1e2", "2.5"] {
+            let (rule, message) = verdict::<u64>(text).unwrap_err();
+            assert_eq!(rule, Rule::TYPE, "{text}");
+            assert!(
+                message.contains("without a fraction or exponent"),
+                "{text}: {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn integers_beyond_the_range_name_it() {
+        for text in [
+            "18446744073709551616",
+            "18446744073709551617",
+            "1e300",
+            "100000000000000000000",
+        ] {
+            let (rule, message) = verdict::<u64>(text).unwrap_err();
+            assert_eq!(rule, Rule::TYPE, "{text}");
+            assert!(
+                message.starts_with("expected an integer from 0 to 18446744073709551615 (the range of a 64-bit unsigned integer), found "),
+                "{text}: {message}"
+            );
+        }
+        let (rule, message) = verdict::<i64>("9223372036854775808").unwrap_err();
+        assert_eq!(rule, Rule::TYPE);
+        assert_eq!(
+            message,
+            "expected an integer from -9223372036854775808 to 9223372036854775807 \
+             (the range of a 64-bit signed integer), found 9223372036854775808"
+        );
+        assert!(
+            verdict::<i64>("-9223372036854775809")
+                .unwrap_err()
+                .1
+                .contains("from -9223372036854775808")
+        );
+        // Below 0 for an unsigned member is the schema's `minimum`.
+        assert_eq!(verdict::<u64>("-1").unwrap_err().0, Rule::MINIMUM);
+        assert_eq!(verdict::<u64>("-1e300").unwrap_err().0, Rule::MINIMUM);
+        // The edges themselves are in range.
+        assert_eq!(verdict::<u64>("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(verdict::<i64>("-9223372036854775808"), Ok(i64::MIN));
+        // A whole number in range written with an exponent keeps the exception.
+        assert!(
+            verdict::<u64>("1e19")
+                .unwrap_err()
+                .1
+                .contains("fraction or exponent")
+        );
     }
 
     #[test]

@@ -80,3 +80,69 @@ pub fn unknown_member<E: serde::de::Error>(name: &str, known: &[&str]) -> E {
         ),
     }
 }
+
+/// Reads an integer member of type `T` with the verdicts and messages of
+/// [`crate::check::read_integer`] (what the thorough pass reports too):
+/// `-0` is 0, a fraction or exponent is refused, and a number beyond `T`'s
+/// range gets a message that names the range. `#[derive(Wire)]` reads every
+/// integer member through it.
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use mplp_core::de::Integer;
+/// let mut de = serde_json::Deserializer::from_str("-0");
+/// assert_eq!(Integer::<u64>::new().deserialize(&mut de).unwrap(), 0);
+/// let mut de = serde_json::Deserializer::from_str("18446744073709551616");
+/// let e = Integer::<u64>::new().deserialize(&mut de).unwrap_err();
+/// assert!(e.to_string().contains("from 0 to 18446744073709551615"), "{e}");
+/// ```
+pub struct Integer<T>(std::marker::PhantomData<T>);
+
+impl<T> Integer<T> {
+    /// The reader.
+    pub const fn new() -> Self {
+        Integer(std::marker::PhantomData)
+    }
+}
+
+impl<T> Default for Integer<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: crate::check::WireInteger> Integer<T> {
+    fn read<E: serde::de::Error>(n: serde_json::Number) -> Result<T, E> {
+        crate::check::read_integer::<T>(&n).map_err(|(rule, message)| raise(rule, message))
+    }
+}
+
+impl<'de, T: crate::check::WireInteger> serde::de::DeserializeSeed<'de> for Integer<T> {
+    type Value = T;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        if T::MIN < 0 {
+            d.deserialize_i64(self)
+        } else {
+            d.deserialize_u64(self)
+        }
+    }
+}
+
+impl<'de, T: crate::check::WireInteger> serde::de::Visitor<'de> for Integer<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "an integer from {} to {}", T::MIN, T::MAX)
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<T, E> {
+        Self::read(v.into())
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<T, E> {
+        Self::read(v.into())
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<T, E> {
+        match serde_json::Number::from_f64(v) {
+            Some(n) => Self::read(n),
+            None => Err(E::invalid_type(serde::de::Unexpected::Float(v), &self)),
+        }
+    }
+}

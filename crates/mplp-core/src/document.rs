@@ -162,7 +162,20 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 /// per string (its `StrRead` instead of `SliceRead`); the two readers give
 /// the same values and the same errors on valid UTF-8, and input that is not
 /// UTF-8 goes through `SliceRead` as before, so errors are unchanged.
+///
+/// Input nested deeper than serde_json's limit of 128 levels is parsed again
+/// without it, up to [`crate::nesting::MAX_NESTING`] levels.
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
+    from_slice_within_serde_limit(input).or_else(|first| {
+        crate::nesting::retry_deep(input, first, |de| {
+            let value = T::deserialize_unchecked(&mut *de)?;
+            de.end()?;
+            Ok(value)
+        })
+    })
+}
+
+fn from_slice_within_serde_limit<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
     match std::str::from_utf8(input) {
         Ok(text) => {
             let mut de = serde_json::Deserializer::from_str(text);
@@ -197,7 +210,7 @@ pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -
         report.push(syntax_violation_in(input, first));
         return report;
     }
-    let value: Value = match serde_json::from_slice(input) {
+    let value: Value = match crate::nesting::from_slice(input) {
         Ok(v) => v,
         Err(e) => {
             report.push(syntax_violation_in(input, &e));
@@ -218,6 +231,54 @@ pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -
 /// the start of a file.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// `input` without a UTF-8 byte-order mark at its start, and whether there
+/// was one. The one rule for skipping a mark, which the `mplp` command and
+/// `mplp_kinds::validate_file` apply to files (with [`bom_warning`]); see
+/// docs/spec-notes.md, "Byte-order marks".
+///
+/// ```
+/// use mplp_core::document::strip_bom;
+/// assert_eq!(strip_bom(b"\xEF\xBB\xBF{}"), (&b"{}"[..], true));
+/// assert_eq!(strip_bom(b"{}"), (&b"{}"[..], false));
+/// ```
+pub fn strip_bom(input: &[u8]) -> (&[u8], bool) {
+    match input.strip_prefix(UTF8_BOM) {
+        Some(rest) => (rest, true),
+        None => (input, false),
+    }
+}
+
+/// Skips a UTF-8 byte-order mark at the start of `reader` (as [`strip_bom`]
+/// does for bytes); whether there was one. The first read of a file holds
+/// the whole mark (unless the file is shorter); a pipe that delivers it in
+/// pieces is not stripped, and the parser's error then names the mark.
+///
+/// # Errors
+/// When the reader fails.
+pub fn skip_bom<R: std::io::BufRead + ?Sized>(reader: &mut R) -> std::io::Result<bool> {
+    let found = loop {
+        match reader.fill_buf() {
+            Ok(buf) => break buf.starts_with(UTF8_BOM),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    };
+    if found {
+        reader.consume(UTF8_BOM.len());
+    }
+    Ok(found)
+}
+
+/// The `input-bom` warning of an input whose byte-order mark was skipped.
+pub fn bom_warning() -> Violation {
+    Violation::warning(
+        "",
+        crate::rules::INPUT_BOM,
+        "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), skipped; \
+         JSON texts are written without one (RFC 8259, section 8.1)",
+    )
+}
+
 /// The `json-syntax` violation of `input`, which failed to parse with `e`:
 /// as [`syntax_violation`], except that a UTF-8 byte-order mark at the
 /// start is named as such. RFC 8259 (section 8.1) forbids writing one and
@@ -233,7 +294,15 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// assert_eq!(v.rule.as_str(), "json-syntax");
 /// assert!(v.message.contains("UTF-8 byte-order mark"), "{}", v.message);
 /// ```
+///
+/// Input nested deeper than [`crate::nesting::MAX_NESTING`] levels, which
+/// serde_json stops at its own limit, gets the
+/// [`JSON_DEPTH`](crate::rules::JSON_DEPTH) violation that names the limit
+/// (see [`crate::nesting`]), not a syntax error.
 pub fn syntax_violation_in(input: &[u8], e: &serde_json::Error) -> Violation {
+    if let Some(v) = depth_violation(input, e) {
+        return v;
+    }
     if input.starts_with(UTF8_BOM) && e.line() == 1 && e.column() <= 1 {
         return Violation::error(
             "",
@@ -243,6 +312,30 @@ pub fn syntax_violation_in(input: &[u8], e: &serde_json::Error) -> Violation {
         );
     }
     syntax_violation(e)
+}
+
+/// The `json-depth` violation when `e` is serde_json's recursion limit
+/// stopping a parse of `input` that nests deeper than
+/// [`crate::nesting::MAX_NESTING`]: the error lies at or after the bracket
+/// that opens serde_json's last level (an error before it is a real syntax
+/// error).
+fn depth_violation(input: &[u8], e: &serde_json::Error) -> Option<Violation> {
+    if !e.is_syntax() {
+        return None;
+    }
+    let offset = crate::nesting::offset_of_level(input, crate::nesting::SERDE_JSON_NESTING)?;
+    let before = &input[..offset];
+    let line = 1 + before.iter().filter(|b| **b == b'\n').count();
+    let column = offset
+        - before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |n| n + 1)
+        + 1;
+    if (e.line(), e.column()) < (line, column) {
+        return None;
+    }
+    crate::nesting::too_deep(input)
 }
 
 /// A `json-syntax` violation for a parse error, with its line and column.
@@ -266,7 +359,7 @@ pub fn syntax_violation(e: &serde_json::Error) -> Violation {
 /// The serde error of `input`, located with serde_path_to_error, with the
 /// rule recorded where it was raised (`type` for the parser's own errors).
 fn located_serde_error<T: Wire>(input: &[u8]) -> Violation {
-    let mut de = serde_json::Deserializer::from_slice(input);
+    let mut de = crate::nesting::slice_deserializer(input);
     let mut track = serde_path_to_error::Track::new();
     crate::de::take_raised();
     let result =
@@ -364,7 +457,7 @@ pub fn path_to_pointer(path: &serde_path_to_error::Path) -> String {
 /// ```
 pub fn duplicate_keys(input: &[u8]) -> Vec<Violation> {
     let mut found = Vec::new();
-    let mut de = serde_json::Deserializer::from_slice(input);
+    let mut de = crate::nesting::slice_deserializer(input);
     // A syntax error simply ends the scan; the caller reports it.
     let _ = DupScan {
         at: Pointer::root(),

@@ -34,7 +34,9 @@
 //! - `schemars`: `schemars::JsonSchema` for every type (used by `cargo xtask schema-check`).
 //!
 //! # Dependencies, and why
-//! - `serde`/`serde_json`: the wire format. `serde_path_to_error` locates the
+//! - `serde`/`serde_json`: the wire format (serde_json's `unbounded_depth`
+//!   feature lifts its recursion limit for [`nesting`], which bounds the
+//!   depth itself). `serde_path_to_error` locates the
 //!   rare serde error that the thorough pass does not explain itself.
 //! - `uuid`, `time`: identifiers and RFC 3339 timestamps.
 //! - `thiserror`: the error types. `strsim`: near-miss suggestions for unknown
@@ -50,7 +52,10 @@
 //! - Versions are `MAJOR.MINOR.PATCH` digits only: `1.0.0-beta` is refused.
 //! - `integer` fields refuse `1.0` (JSON Schema would accept it): a fraction
 //!   is never written by any MPLP SDK, and accepting it would break the exact
-//!   round trip.
+//!   round trip. `-0` is the integer 0; a number beyond the member's range
+//!   gets a message that names the range ([`check::read_integer`]).
+//! - Input may nest up to [`nesting::MAX_NESTING`] (1,024) levels, not
+//!   serde_json's 128; deeper input is refused with `json-depth`.
 //! - Duplicate keys in an object are an error (`duplicate-key`), at any depth.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -61,6 +66,7 @@ mod error;
 mod event;
 pub mod id;
 mod meta;
+pub mod nesting;
 mod pointer;
 mod refs;
 pub mod rules;

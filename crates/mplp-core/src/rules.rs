@@ -368,6 +368,16 @@ crate::declare_rules! {
         summary: "a document is larger than the size limit and was not read",
     }
 
+    /// Arrays and objects nested deeper than
+    /// [`MAX_NESTING`](crate::nesting::MAX_NESTING) levels: not read, to keep
+    /// the stack safe (the canonical schemas set no depth).
+    pub const JSON_DEPTH = "json-depth" {
+        strict: Error,
+        scope: Api,
+        source: Source::Sdk { note: "Nesting" },
+        summary: "arrays and objects nested deeper than the limit mplp-rs reads (1,024 levels)",
+    }
+
     /// A directory entry that is not a regular file (a FIFO, a socket, a
     /// device) was skipped without being opened.
     pub const INPUT_SKIPPED = "input-skipped" {

@@ -152,6 +152,24 @@ fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// True for a primitive integer type (`u64`, `i64`, ...), which is read with
+/// `mplp_core::de::Integer` so that its verdicts and messages are the
+/// thorough pass's (`-0` is 0; a number beyond the range names the range).
+fn is_integer(ty: &Type) -> bool {
+    if let Type::Group(g) = ty {
+        return is_integer(&g.elem);
+    }
+    let Type::Path(p) = ty else { return false };
+    p.qself.is_none()
+        && p.path.segments.len() == 1
+        && p.path.segments[0].arguments.is_none()
+        && [
+            "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64",
+        ]
+        .iter()
+        .any(|name| p.path.segments[0].ident == name)
+}
+
 fn container_attrs(input: &DeriveInput) -> syn::Result<Container> {
     let mut c = Container {
         krate: syn::parse_quote!(::mplp_core),
@@ -401,12 +419,16 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     );
     let match_arms = typed.iter().zip(&field_variants).zip(&slots).map(|((f, v), s)| {
         let member = &f.name;
-        let read = match &f.kind {
-            Kind::Required | Kind::Default => {
-                let ty = &f.ty;
+        let read_as = |ty: &Type| {
+            if is_integer(ty) {
+                quote! { __map.next_value_seed(#krate::de::Integer::<#ty>::new())? }
+            } else {
                 quote! { __map.next_value::<#ty>()? }
             }
-            Kind::Optional(inner) => quote! { __map.next_value::<#inner>()? },
+        };
+        let read = match &f.kind {
+            Kind::Required | Kind::Default => read_as(&f.ty),
+            Kind::Optional(inner) => read_as(inner),
             Kind::Nullable(inner) => quote! { __map.next_value::<::core::option::Option<#inner>>()? },
             Kind::Extra | Kind::Tagged | Kind::Flat | Kind::Skip => quote! {},
         };

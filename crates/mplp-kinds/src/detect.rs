@@ -207,7 +207,7 @@ pub(crate) fn skimmed_kind(bytes: &[u8]) -> Option<&'static DocKind> {
 pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
     if let Some(found) = json_type_name(bytes) {
         // Not an object: a syntax error if it is not JSON, else a type error.
-        return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
+        return Err(match mplp_core::nesting::from_slice::<IgnoredAny>(bytes) {
             Err(e) => mplp_core::document::syntax_violation_in(bytes, &e),
             Ok(_) => Violation::error(
                 "",
@@ -219,10 +219,19 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
     // UTF-8 checked once, then serde_json's `StrRead` (no check per
     // string); the same errors as `from_slice` on valid UTF-8, and input
     // that is not UTF-8 still goes through `from_slice`.
+    // Input nested deeper than serde_json's limit is read again without it
+    // (up to `mplp_core::nesting::MAX_NESTING`).
     let probe = match std::str::from_utf8(bytes) {
         Ok(text) => serde_json::from_str::<Probe>(text),
         Err(_) => serde_json::from_slice::<Probe>(bytes),
-    };
+    }
+    .or_else(|first| {
+        mplp_core::nesting::retry_deep(bytes, first, |de| {
+            let probe = Probe::deserialize(&mut *de)?;
+            de.end()?;
+            Ok(probe)
+        })
+    });
     let probe = probe.map_err(|e| {
         if e.is_data() {
             Violation::error(
@@ -278,7 +287,8 @@ fn unknown_kind_message(bytes: &[u8]) -> String {
 /// table recognises (`planId` for `plan_id`): each with that member and
 /// the name of its kind. Read only when no kind was recognised.
 fn near_misses(bytes: &[u8]) -> Vec<(String, &'static str, &'static str)> {
-    let Ok(top) = serde_json::from_slice::<std::collections::BTreeMap<String, IgnoredAny>>(bytes)
+    let Ok(top) =
+        mplp_core::nesting::from_slice::<std::collections::BTreeMap<String, IgnoredAny>>(bytes)
     else {
         return Vec::new();
     };
@@ -336,7 +346,7 @@ pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'stat
         .split(|b| *b == b'\n')
         .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
         .unwrap_or(&[]);
-    let probe: Option<EventTypeProbe> = serde_json::from_slice(first).ok();
+    let probe: Option<EventTypeProbe> = mplp_core::nesting::from_slice(first).ok();
     let et = probe.and_then(|p| p.event_type).unwrap_or_default();
     Ok(if et.starts_with("SA") {
         &SA_LOG

@@ -552,6 +552,27 @@ fn validate_skimmed(k: &'static DocKind, bytes: &[u8]) -> (Option<&'static DocKi
 /// `None` with a `.ndjson`/`.jsonl` name) are streamed from the file, other
 /// documents are read whole. Returns the kind used, as [`validate_bytes`].
 ///
+/// A UTF-8 byte-order mark at the start of the file is skipped with the
+/// warning `input-bom`, as `mplp validate` does
+/// ([`mplp_core::document::strip_bom`]; docs/spec-notes.md, "Byte-order
+/// marks"). [`validate_bytes`] and [`detect`] take a JSON text and refuse
+/// the mark, naming it.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("mplp-kinds-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("plan.json");
+/// let mut bytes = b"\xEF\xBB\xBF".to_vec();
+/// bytes.extend(std::fs::read("../../schemas/examples/valid/plan-minimal.json")?);
+/// std::fs::write(&path, &bytes)?;
+/// let (kind, report) = mplp_kinds::validate_file(None, &path)?;
+/// assert_eq!(kind, Some(&mplp_kinds::PLAN));
+/// assert!(report.is_valid());
+/// assert_eq!(report.warnings().next().unwrap().rule.as_str(), "input-bom");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
 /// # Errors
 /// When the file cannot be opened or read.
 pub fn validate_file(
@@ -559,16 +580,27 @@ pub fn validate_file(
     path: &std::path::Path,
 ) -> std::io::Result<(Option<&'static DocKind>, Report)> {
     let log_name = is_log_file_name(&path.to_string_lossy());
+    let mut report = Report::new();
     if kind.is_some_and(DocKind::is_log) || (kind.is_none() && log_name) {
         let mut reader = std::io::BufReader::new(std::fs::File::open(path)?);
+        if mplp_core::document::skip_bom(&mut reader)? {
+            report.push(mplp_core::document::bom_warning());
+        }
         let kind = match kind {
             Some(k) => k,
             None => detect_log(&mut reader)?,
         };
-        return Ok((Some(kind), kind.validate_reader(&mut reader)));
+        report.extend(kind.validate_reader(&mut reader));
+        return Ok((Some(kind), report));
     }
     let bytes = std::fs::read(path)?;
-    Ok(validate_bytes(kind, &bytes))
+    let (json, bom) = mplp_core::document::strip_bom(&bytes);
+    if bom {
+        report.push(mplp_core::document::bom_warning());
+    }
+    let (kind, found) = validate_bytes(kind, json);
+    report.extend(found);
+    Ok((kind, report))
 }
 
 mplp_core::declare_rules! {

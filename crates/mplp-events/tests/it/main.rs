@@ -4,6 +4,7 @@
 
 #[cfg(feature = "tokio")]
 mod async_props;
+mod deep;
 mod examples;
 mod log_rules;
 mod map_events;

@@ -1,0 +1,400 @@
+//! How deeply JSON input may nest, and reading input that nests deeper than
+//! serde_json's own limit.
+//!
+//! serde_json refuses input nested 128 levels deep ("recursion limit
+//! exceeded") to protect the stack. The canonical schemas set no depth, and
+//! free-form members (`metadata`, `payload`, `data`, `attributes`, ...) may
+//! hold any JSON value, so mplp-rs reads input nested up to [`MAX_NESTING`]
+//! levels. The fast path is unchanged: input within serde_json's limit is
+//! parsed as before, and only when that parse fails is the nesting measured,
+//! by an iterative scan of the bytes (no recursion, so no stack risk), and the
+//! input parsed again without serde_json's limit when it is deep but within
+//! [`MAX_NESTING`]. Deeper input is refused with the rule
+//! [`JSON_DEPTH`](crate::rules::JSON_DEPTH), a message that names the limit
+//! and the pointer of the first value past it.
+//!
+//! ```
+//! use mplp_core::nesting::{self, MAX_NESTING};
+//! let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+//! assert!(serde_json::from_str::<serde_json::Value>(&deep).is_err());
+//! let value: serde_json::Value = nesting::from_slice(deep.as_bytes()).unwrap();
+//! assert!(value.is_array());
+//!
+//! let too_deep = format!("{{\"a\": {}{}}}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
+//! let v = nesting::too_deep(too_deep.as_bytes()).unwrap();
+//! assert_eq!(v.rule.as_str(), "json-depth");
+//! assert!(v.pointer.starts_with("/a/0/0/"));
+//! ```
+
+use serde::de::DeserializeOwned;
+use serde_json::de::SliceRead;
+
+use crate::{Pointer, Violation};
+
+/// The deepest nesting of arrays and objects mplp-rs reads (the top-level
+/// value is level 1). serde_json's own limit is 128 levels; this one is
+/// chosen so that reading, checking, writing and dropping a value this deep
+/// stays well within a 2 MiB thread stack in a debug build (see
+/// docs/spec-notes.md, "Nesting").
+pub const MAX_NESTING: usize = 1024;
+
+/// The nesting at which serde_json's own recursion limit stops a parse.
+pub const SERDE_JSON_NESTING: usize = 128;
+
+/// Parses `input` with `parse`, like `serde_json::from_slice`, allowing
+/// nesting up to [`MAX_NESTING`]: `parse` runs once with serde_json's limit;
+/// when that fails with a syntax error and `input` nests deeper than the
+/// limit but no deeper than [`MAX_NESTING`], it runs again without the
+/// limit. Input nested deeper keeps the first error, which
+/// [`crate::document::syntax_violation_in`] reports as
+/// [`JSON_DEPTH`](crate::rules::JSON_DEPTH).
+///
+/// # Errors
+/// The error of `parse`.
+pub fn parse_slice<T>(
+    input: &[u8],
+    parse: impl for<'a> Fn(&mut serde_json::Deserializer<SliceRead<'a>>) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    let mut de = serde_json::Deserializer::from_slice(input);
+    match parse(&mut de) {
+        Ok(v) => Ok(v),
+        Err(first) => retry_deep(input, first, parse),
+    }
+}
+
+/// After `first`, the error of a parse of `input` with serde_json's limit:
+/// parses `input` again with `parse` and no limit when the error may be the
+/// limit's (a syntax error) and `input` nests deeper than
+/// [`SERDE_JSON_NESTING`] but no deeper than [`MAX_NESTING`]; otherwise
+/// returns `first`.
+///
+/// # Errors
+/// `first`, or the error of the second parse.
+pub fn retry_deep<T>(
+    input: &[u8],
+    first: serde_json::Error,
+    parse: impl for<'a> Fn(&mut serde_json::Deserializer<SliceRead<'a>>) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    if !first.is_syntax() {
+        return Err(first);
+    }
+    let depth = capped_depth(input);
+    if !(SERDE_JSON_NESTING..=MAX_NESTING).contains(&depth) {
+        return Err(first);
+    }
+    let mut de = serde_json::Deserializer::from_slice(input);
+    de.disable_recursion_limit();
+    parse(&mut de)
+}
+
+/// A serde_json deserializer over `input` whose recursion limit is lifted
+/// when `input` nests deeper than serde_json's limit but no deeper than
+/// [`MAX_NESTING`] (one scan of the bytes decides); for paths that are slow
+/// anyway, such as error reporting.
+pub fn slice_deserializer(input: &[u8]) -> serde_json::Deserializer<SliceRead<'_>> {
+    let mut de = serde_json::Deserializer::from_slice(input);
+    let depth = capped_depth(input);
+    if (SERDE_JSON_NESTING..=MAX_NESTING).contains(&depth) {
+        de.disable_recursion_limit();
+    }
+    de
+}
+
+/// `serde_json::from_slice` (the whole input, nothing after the value), with
+/// nesting up to [`MAX_NESTING`].
+///
+/// # Errors
+/// As `serde_json::from_slice`.
+pub fn from_slice<T: DeserializeOwned>(input: &[u8]) -> serde_json::Result<T> {
+    parse_slice(input, |de| {
+        let v = T::deserialize(&mut *de)?;
+        de.end()?;
+        Ok(v)
+    })
+}
+
+/// How deeply `input` nests (0 for a scalar, 1 for `[]` or `{}`), by an
+/// iterative scan that skips strings; stops counting at
+/// `MAX_NESTING + 1`. The input need not be well-formed.
+pub fn depth(input: &[u8]) -> usize {
+    capped_depth(input)
+}
+
+/// The [`JSON_DEPTH`](crate::rules::JSON_DEPTH) violation of `input` when it
+/// nests deeper than [`MAX_NESTING`], pointing at the first value past the
+/// limit.
+pub fn too_deep(input: &[u8]) -> Option<Violation> {
+    let (_, pointer) = first_past(input, MAX_NESTING)?;
+    Some(Violation::error(
+        pointer,
+        crate::rules::JSON_DEPTH,
+        format!(
+            "arrays and objects nested more than {MAX_NESTING} levels deep; mplp-rs reads \
+             nesting up to {MAX_NESTING} levels (the value here is level {})",
+            MAX_NESTING + 1
+        ),
+    ))
+}
+
+/// The byte offset of the bracket that opens level `level` (1-based), if
+/// `input` nests that deep.
+pub(crate) fn offset_of_level(input: &[u8], level: usize) -> Option<usize> {
+    first_past(input, level.saturating_sub(1)).map(|(offset, _)| offset)
+}
+
+enum Frame {
+    Array(usize),
+    /// The current key (once read) and whether its value is being read.
+    Object(Option<String>, bool),
+}
+
+/// Walks the structure of `input` without recursion (strings skipped, the
+/// input need not be well-formed), calling `open` at each `[` or `{` with
+/// the containers open around it; stops when `open` returns `Some`.
+fn walk<T>(
+    input: &[u8],
+    keys: bool,
+    mut open: impl FnMut(usize, &[Frame]) -> Option<T>,
+) -> Option<T> {
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            bracket @ (b'[' | b'{') => {
+                if let Some(found) = open(i, &frames) {
+                    return Some(found);
+                }
+                frames.push(if bracket == b'[' {
+                    Frame::Array(0)
+                } else {
+                    Frame::Object(None, false)
+                });
+            }
+            b']' | b'}' => {
+                frames.pop();
+            }
+            b',' => match frames.last_mut() {
+                Some(Frame::Array(n)) => *n += 1,
+                Some(Frame::Object(key, in_value)) => {
+                    *key = None;
+                    *in_value = false;
+                }
+                None => {}
+            },
+            b':' => {
+                if let Some(Frame::Object(_, in_value)) = frames.last_mut() {
+                    *in_value = true;
+                }
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < input.len() && input[i] != b'"' {
+                    i += if input[i] == b'\\' { 2 } else { 1 };
+                }
+                if keys {
+                    if let Some(Frame::Object(key, false)) = frames.last_mut() {
+                        let text = input.get(start..=i).unwrap_or(&input[start..]);
+                        *key = Some(serde_json::from_slice::<String>(text).unwrap_or_else(|_| {
+                            String::from_utf8_lossy(text).trim_matches('"').to_owned()
+                        }));
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// How deeply `input` nests, capped at `MAX_NESTING + 1`.
+fn capped_depth(input: &[u8]) -> usize {
+    let mut deepest = 0;
+    walk(input, false, |_, frames| {
+        deepest = deepest.max(frames.len() + 1);
+        (deepest > MAX_NESTING).then_some(())
+    });
+    deepest
+}
+
+/// The offset and pointer of the first array or object at a level deeper
+/// than `limit`.
+fn first_past(input: &[u8], limit: usize) -> Option<(usize, Pointer)> {
+    walk(input, true, |at, frames| {
+        (frames.len() >= limit).then(|| (at, pointer_of(frames)))
+    })
+}
+
+fn pointer_of(frames: &[Frame]) -> Pointer {
+    let mut p = Pointer::root();
+    for frame in frames {
+        p = match frame {
+            Frame::Array(n) => p.index(*n),
+            Frame::Object(Some(key), _) => p.key(key),
+            Frame::Object(None, _) => p,
+        };
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Document;
+    use proptest::prelude::*;
+
+    /// A document with a free-form member.
+    #[derive(Debug, PartialEq, crate::Wire)]
+    #[wire(crate = "crate", document)]
+    struct Doc {
+        source: String,
+        data: crate::JsonObject,
+    }
+
+    impl Document for Doc {
+        const KIND: &'static str = "doc";
+    }
+
+    /// `levels` nested arrays holding `1`.
+    fn arrays(levels: usize) -> String {
+        format!("{}1{}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    /// A document whose `data` member holds arrays so that it nests `total`
+    /// levels (the document is level 1, `data` level 2).
+    fn event(total: usize) -> String {
+        format!(
+            r#"{{"source":"plan","data":{{"deep":{}}}}}"#,
+            arrays(total - 2)
+        )
+    }
+
+    /// Runs `f` on a thread with the default test stack (2 MiB), whatever
+    /// `RUST_MIN_STACK` says.
+    fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn depth_skips_strings_and_escapes() {
+        assert_eq!(depth(b"1"), 0);
+        assert_eq!(depth(b"[]"), 1);
+        assert_eq!(depth(br#"{"a": [{"b": "[[[[\"[["}]}"#), 3);
+        assert_eq!(depth(br#"["\\", [1]]"#), 2);
+        assert_eq!(depth(arrays(MAX_NESTING + 50).as_bytes()), MAX_NESTING + 1);
+    }
+
+    #[test]
+    fn serde_json_stops_where_the_retry_starts() {
+        let within = arrays(SERDE_JSON_NESTING - 1);
+        assert!(serde_json::from_str::<serde_json::Value>(&within).is_ok());
+        let past = arrays(SERDE_JSON_NESTING);
+        assert!(serde_json::from_str::<serde_json::Value>(&past).is_err());
+        assert!(from_slice::<serde_json::Value>(past.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn a_document_at_the_limit_reads_checks_writes_and_drops_on_a_small_stack() {
+        on_small_stack(|| {
+            let text = event(MAX_NESTING);
+            assert_eq!(depth(text.as_bytes()), MAX_NESTING);
+            let validation = Doc::validate_json(&text);
+            assert!(validation.report.is_valid(), "{:?}", validation.report);
+            let doc = validation.value.unwrap();
+            assert_eq!(doc.to_json(), text);
+            // The thorough pass too (a wrong member beside the deep one).
+            let wrong = text.replace(r#""source":"plan""#, r#""source":5"#);
+            let report = Doc::validate_json(&wrong).report;
+            let found: Vec<_> = report
+                .errors()
+                .map(|v| (v.pointer.as_str(), v.rule.as_str()))
+                .collect();
+            assert_eq!(found, [("/source", "type")]);
+        });
+    }
+
+    #[test]
+    fn a_document_past_the_limit_names_the_limit_and_the_pointer() {
+        on_small_stack(|| {
+            let text = event(MAX_NESTING + 1);
+            let report = Doc::validate_json(&text).report;
+            let errors: Vec<_> = report.errors().collect();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            let v = errors[0];
+            assert_eq!(v.rule, crate::rules::JSON_DEPTH);
+            assert!(v.message.contains("1024 levels"), "{}", v.message);
+            let expected = format!("/data/deep{}", "/0".repeat(MAX_NESTING - 2));
+            assert_eq!(v.pointer, expected);
+            // Far deeper: the same violation, and no stack overflow.
+            let text = event(MAX_NESTING * 20);
+            let report = Doc::validate_json(&text).report;
+            assert_eq!(
+                report.errors().next().unwrap().rule,
+                crate::rules::JSON_DEPTH
+            );
+        });
+    }
+
+    #[test]
+    fn a_syntax_error_before_the_deep_part_stays_a_syntax_error() {
+        let text = format!("{{\"a\": tru, \"b\": {}}}", arrays(MAX_NESTING + 5));
+        let report = Doc::validate_json(&text).report;
+        let v = report.errors().next().unwrap();
+        assert_eq!(v.rule, crate::Rule::JSON_SYNTAX, "{v:?}");
+        // Deep but within the limit, with a syntax error past level 128.
+        let text = format!("{{\"a\": {}}}", arrays(300).replacen('1', "tru", 1));
+        let report = Doc::validate_json(&text).report;
+        let v = report.errors().next().unwrap();
+        assert_eq!(v.rule, crate::Rule::JSON_SYNTAX, "{v:?}");
+        assert!(v.message.contains("column"), "{}", v.message);
+    }
+
+    #[test]
+    fn the_pointer_follows_keys_and_indexes() {
+        let text = format!(
+            r#"{{"a": [1, "x]", {{"b\"c": 2, "d~/": {}}}]}}"#,
+            arrays(MAX_NESTING)
+        );
+        let v = too_deep(text.as_bytes()).unwrap();
+        let expected = format!("/a/2/d~0~1{}", "/0".repeat(MAX_NESTING - 3));
+        assert_eq!(v.pointer, expected);
+        assert!(too_deep(arrays(MAX_NESTING).as_bytes()).is_none());
+    }
+
+    proptest! {
+        /// The scan agrees with the depth of the value serde_json builds.
+        #[test]
+        fn depth_is_the_depth_of_the_value(v in json_value()) {
+            fn model(v: &serde_json::Value) -> usize {
+                match v {
+                    serde_json::Value::Array(a) => 1 + a.iter().map(model).max().unwrap_or(0),
+                    serde_json::Value::Object(m) => 1 + m.values().map(model).max().unwrap_or(0),
+                    _ => 0,
+                }
+            }
+            let text = serde_json::to_string(&v).unwrap();
+            prop_assert_eq!(depth(text.as_bytes()), model(&v));
+        }
+    }
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "[\\[\\]{}\"\\\\:,a-z]{0,6}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(8, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(serde_json::Value::Array),
+                prop::collection::btree_map("[\\[{\"a-z]{0,4}", inner, 0..5)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+}
