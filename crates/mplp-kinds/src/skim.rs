@@ -35,8 +35,7 @@ fn is_ws(b: u8) -> bool {
 }
 
 /// The position, from `at`, of the next byte that matters inside a nested
-/// value: a quote, a backslash or a bracket (`{`, `}`, `[`, `]`). Eight
-/// bytes at a time:
+/// value: a quote or a bracket (`{`, `}`, `[`, `]`). Eight bytes at a time:
 /// a byte `b` with `b | 0x20` equal to `{` is `[` or `{`, and to `}` is `]`
 /// or `}`; a zero byte of `word ^ pattern` is found by the borrow trick,
 /// whose lowest hit is always exact (only bits above a true hit can be
@@ -53,7 +52,6 @@ fn next_structural(bytes: &[u8], mut at: usize) -> Option<usize> {
         let w = u64::from_le_bytes(word);
         let folded = w | (ONES * 0x20);
         let hits = zero_bytes(w ^ (ONES * u64::from(b'"')))
-            | zero_bytes(w ^ (ONES * u64::from(b'\\')))
             | zero_bytes(folded ^ (ONES * u64::from(b'{')))
             | zero_bytes(folded ^ (ONES * u64::from(b'}')));
         if hits != 0 {
@@ -63,7 +61,7 @@ fn next_structural(bytes: &[u8], mut at: usize) -> Option<usize> {
     }
     let rest = bytes.get(at..)?;
     rest.iter()
-        .position(|b| matches!(b, b'"' | b'\\' | b'{' | b'}' | b'[' | b']'))
+        .position(|b| matches!(b, b'"' | b'{' | b'}' | b'[' | b']'))
         .map(|i| at + i)
 }
 
@@ -125,26 +123,21 @@ impl<'a> Skimmer<'a> {
                 self.skip_string()
             }
             b'{' | b'[' => {
-                // One scan for the quotes, backslashes and brackets of the
-                // whole value: short strings cost no call of their own.
                 let mut depth = 0usize;
-                let mut in_string = false;
                 loop {
                     self.at = next_structural(self.bytes, self.at)?;
                     let b = self.peek()?;
                     self.at += 1;
-                    match (in_string, b) {
-                        (_, b'"') => in_string = !in_string,
-                        // An escape: the next byte (`\"` too) is text.
-                        (true, b'\\') => self.at += 1,
-                        (true, _) | (false, b'\\') => {}
-                        (false, b'{' | b'[') => depth += 1,
-                        (false, _) => {
+                    match b {
+                        b'"' => self.skip_string()?,
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
                             depth -= 1;
                             if depth == 0 {
                                 return Some(());
                             }
                         }
+                        _ => {}
                     }
                 }
             }
@@ -275,8 +268,8 @@ mod tests {
     fn the_next_structural_byte_is_found_in_every_position() {
         // Every special byte at every offset of a 20-byte run of others
         // (letters, digits, and the bytes one bit away from the specials).
-        let others = b"abz09:,\x5a\x7a\x7c\x3b\x3d\x02\xfb\xfd\xa2\xdc\x00\x7f ";
-        for special in [b'"', b'\\', b'{', b'}', b'[', b']'] {
+        let others = b"abz09:,\x5a\x5c\x7a\x7c\x3b\x3d\x02\xfb\xfd\xa2\x00\x7f ";
+        for special in [b'"', b'{', b'}', b'[', b']'] {
             for at in 0..20 {
                 let mut bytes: Vec<u8> = (0..20).map(|i| others[i % others.len()]).collect();
                 bytes[at] = special;
