@@ -34,37 +34,6 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// The position, from `at`, of the next byte that matters inside a nested
-/// value: a quote or a bracket (`{`, `}`, `[`, `]`). Eight bytes at a time:
-/// a byte `b` with `b | 0x20` equal to `{` is `[` or `{`, and to `}` is `]`
-/// or `}`; a zero byte of `word ^ pattern` is found by the borrow trick,
-/// whose lowest hit is always exact (only bits above a true hit can be
-/// false), and the lowest is the one taken.
-fn next_structural(bytes: &[u8], mut at: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    fn zero_bytes(x: u64) -> u64 {
-        x.wrapping_sub(ONES) & !x & HIGH
-    }
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let folded = w | (ONES * 0x20);
-        let hits = zero_bytes(w ^ (ONES * u64::from(b'"')))
-            | zero_bytes(folded ^ (ONES * u64::from(b'{')))
-            | zero_bytes(folded ^ (ONES * u64::from(b'}')));
-        if hits != 0 {
-            return Some(at + (hits.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    let rest = bytes.get(at..)?;
-    rest.iter()
-        .position(|b| matches!(b, b'"' | b'{' | b'}' | b'[' | b']'))
-        .map(|i| at + i)
-}
-
 struct Skimmer<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -125,7 +94,6 @@ impl<'a> Skimmer<'a> {
             b'{' | b'[' => {
                 let mut depth = 0usize;
                 loop {
-                    self.at = next_structural(self.bytes, self.at)?;
                     let b = self.peek()?;
                     self.at += 1;
                     match b {
@@ -262,28 +230,5 @@ mod tests {
         ] {
             assert_eq!(skim(bad, marks), None, "{}", String::from_utf8_lossy(bad));
         }
-    }
-
-    #[test]
-    fn the_next_structural_byte_is_found_in_every_position() {
-        // Every special byte at every offset of a 20-byte run of others
-        // (letters, digits, and the bytes one bit away from the specials).
-        let others = b"abz09:,\x5a\x5c\x7a\x7c\x3b\x3d\x02\xfb\xfd\xa2\x00\x7f ";
-        for special in [b'"', b'{', b'}', b'[', b']'] {
-            for at in 0..20 {
-                let mut bytes: Vec<u8> = (0..20).map(|i| others[i % others.len()]).collect();
-                bytes[at] = special;
-                for from in 0..=at {
-                    assert_eq!(
-                        next_structural(&bytes, from),
-                        Some(at),
-                        "{special} at {at} from {from}"
-                    );
-                }
-                assert_eq!(next_structural(&bytes, at + 1), None);
-            }
-        }
-        assert_eq!(next_structural(b"", 0), None);
-        assert_eq!(next_structural(b"abc", 5), None);
     }
 }
