@@ -3,8 +3,7 @@
 //! each NDJSON log (MAP, SA; read line by line), the throughput of the
 //! `IgnoredAny` scan, the `jsonschema` crate (parse + validate) and
 //! `validate_json` (the log validators for logs) and the `mplp validate`
-//! path (kind skimmed, then the validator) and that path before skimming
-//! (kind detected by a parse, then the validator), as ratios against
+//! path (kind detection, then the validator), as ratios against
 //! `serde_json::from_slice::<Value>` on the same bytes (higher is faster).
 //! Contenders are interleaved, round after round; each figure is the median
 //! of the rounds.
@@ -51,11 +50,11 @@ fn main() {
          ({rounds} interleaved rounds, medians)\n"
     );
     println!(
-        "| document | size | Value µs | scan with `IgnoredAny` | `jsonschema` (parse + validate) | mplp-rs `validate_json` | `mplp validate` path (skim + validate) | before skimming (detect + validate) |"
+        "| document | size | Value µs | scan with `IgnoredAny` | `jsonschema` (parse + validate) | mplp-rs `validate_json` | `mplp validate` path (detect + validate) |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for input in common::inputs(log_events) {
-        let [value, scan, schema, mplp, cli, parsed] = common::measure(&input, rounds, budget);
+        let [value, scan, schema, mplp, cli] = common::measure(&input, rounds, budget);
         let size = input.bytes.len() as f64 / 1024.0;
         let size = if size >= 1024.0 {
             format!("{:.1} MB", size / 1024.0)
@@ -63,14 +62,13 @@ fn main() {
             format!("{size:.1} KB")
         };
         println!(
-            "| {} | {size} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| {} | {size} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
             input.label,
             value / 1e3,
             value / scan,
             value / schema,
             value / mplp,
             value / cli,
-            value / parsed,
         );
     }
 }

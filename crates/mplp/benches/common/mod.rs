@@ -44,18 +44,14 @@ pub(crate) struct Input {
 
 /// The contenders, in the table's column order; `Value` is the baseline.
 /// `mplp_validate` is what `mplp validate FILE` does with the bytes of a
-/// file ([`mplp_kinds::validate_bytes`] for a document: its kind skimmed,
-/// then that kind's validator; [`mplp_kinds::detect_log`] and the log
-/// validator for a log). `detect_then_validate` is the document path before
-/// skimming, kept to show what skimming saves: the kind found by a parse
-/// ([`mplp_kinds::detect`]), then the validator.
-pub(crate) const CONTENDERS: [&str; 6] = [
+/// file: the kind recognised ([`mplp_kinds::detect`] for a document,
+/// [`mplp_kinds::detect_log`] for a log), then that kind's validator.
+pub(crate) const CONTENDERS: [&str; 5] = [
     "value",
     "ignored_any",
     "jsonschema",
     "validate_json",
     "mplp_validate",
-    "detect_then_validate",
 ];
 
 /// Every row of issue 18's table: plans of 10/100/1000 steps, dialogs of
@@ -245,15 +241,12 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
             Kind::MapLog => mplp::events::log::validate_map_log(bytes).is_valid(),
             Kind::SaLog => mplp::events::log::validate_sa_log(bytes).is_valid(),
         },
-        "mplp_validate" | "detect_then_validate" if log => {
+        "mplp_validate" if log => {
             let mut reader = bytes;
             let kind = mplp_kinds::detect_log(&mut reader).unwrap();
             kind.validate_reader(&mut reader).is_valid()
         }
         "mplp_validate" => mplp_kinds::validate_bytes(None, bytes).1.is_valid(),
-        "detect_then_validate" => {
-            mplp_kinds::detect(bytes).is_ok_and(|kind| kind.validate(bytes).is_valid())
-        }
         other => panic!("unknown contender {other}"),
     }
 }
@@ -273,8 +266,8 @@ pub(crate) fn time_once(input: &Input, contender: &str, budget: Duration) -> f64
 /// contender once (starting with a different one each round), so load from
 /// other processes skews all contenders alike. Returns ns per read, in
 /// [`CONTENDERS`] order.
-pub(crate) fn measure(input: &Input, rounds: usize, budget: Duration) -> [f64; 6] {
-    let mut samples: [Vec<f64>; 6] = Default::default();
+pub(crate) fn measure(input: &Input, rounds: usize, budget: Duration) -> [f64; 5] {
+    let mut samples: [Vec<f64>; 5] = Default::default();
     for r in 0..rounds {
         for k in 0..CONTENDERS.len() {
             let i = (r + k) % CONTENDERS.len();
