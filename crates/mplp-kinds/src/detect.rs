@@ -153,33 +153,14 @@ impl<'de> Deserialize<'de> for Probe {
     }
 }
 
-/// The kind a document's top level shows: of the kinds whose signs are
-/// there (a member in `marked`, bits over [`KINDS`], or an `event_type`
-/// prefix), the one of lowest rank.
-fn marked_kind(marked: u64, event_type: Option<&str>) -> Option<&'static DocKind> {
-    KINDS
-        .iter()
-        .enumerate()
-        .filter(|(i, kind)| {
-            marked & (1 << i) != 0
-                || kind
-                    .recognise
-                    .event_type_prefix
-                    .zip(event_type)
-                    .is_some_and(|(prefix, et)| et.starts_with(prefix))
-        })
-        .min_by_key(|(_, k)| k.recognise.rank)
-        .map(|(_, k)| *k)
-}
-
-/// The kind [`detect`] would give, found by skimming instead of parsing
-/// (see [`crate::skim`]); `None` when skimming gives up or no kind is
-/// marked. Exact on well-formed JSON; on malformed JSON it may name a kind
-/// that [`detect`] would not, so a caller keeps it only for a document
-/// that validates.
-pub(crate) fn skimmed_kind(bytes: &[u8]) -> Option<&'static DocKind> {
-    let found = crate::skim::skim(bytes, marks_of)?;
-    marked_kind(found.marked, found.event_type)
+/// Whether `kind`'s signs are in what the probe found.
+fn is_marked(i: usize, kind: &DocKind, probe: &Probe) -> bool {
+    probe.marked & (1 << i) != 0
+        || kind
+            .recognise
+            .event_type_prefix
+            .zip(probe.event_type.as_deref())
+            .is_some_and(|(prefix, et)| et.starts_with(prefix))
 }
 
 /// Recognises the kind of a single document from its top-level members,
@@ -243,7 +224,12 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
             mplp_core::document::syntax_violation_in(bytes, &e)
         }
     })?;
-    marked_kind(probe.marked, probe.event_type.as_deref())
+    KINDS
+        .iter()
+        .enumerate()
+        .filter(|(i, k)| is_marked(*i, k, &probe))
+        .min_by_key(|(_, k)| k.recognise.rank)
+        .map(|(_, k)| *k)
         .ok_or_else(|| Violation::error("", UNKNOWN_KIND, unknown_kind_message(bytes)))
 }
 
@@ -384,68 +370,5 @@ mod tests {
         // Sorted and without repeats, so the binary search finds every name.
         let table = member_marks();
         assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-
-    /// Member names: those that mark kinds, `event_type`, others, and some
-    /// that serialize with escapes.
-    fn name() -> impl proptest::strategy::Strategy<Value = String> {
-        use proptest::prelude::*;
-        let marking: Vec<&'static str> = member_marks().iter().map(|(m, _)| *m).collect();
-        prop_oneof![
-            4 => proptest::sample::select(marking).prop_map(str::to_owned),
-            2 => Just("event_type".to_owned()),
-            2 => "[a-z_]{0,6}",
-            1 => "[a-z\\\"\u{1}]{1,4}",
-        ]
-    }
-
-    /// Values whose strings hold brackets, quotes and backslashes, nested.
-    fn value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
-        use proptest::prelude::*;
-        use serde_json::{Value, json};
-        let leaf = prop_oneof![
-            Just(json!("MAPTurnDispatched")),
-            Just(json!("SAInitialized")),
-            "(MAP|SA|plan)?[a-zA-Z\"\\{}\\[\\],: ]{0,6}".prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            any::<f64>().prop_map(|f| json!(f)),
-            any::<bool>().prop_map(Value::from),
-            Just(Value::Null),
-        ];
-        leaf.prop_recursive(3, 24, 4, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-                proptest::collection::vec(("[a-z\"{}\\[\\]]{0,4}", inner), 0..4)
-                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-            ]
-        })
-    }
-
-    proptest::proptest! {
-        /// On well-formed JSON, skimming names the kind serde's probe
-        /// detects, and gives up only for an escape where it reads text.
-        #[test]
-        fn skimming_finds_what_the_probe_finds(
-            members in proptest::collection::vec((name(), value()), 0..8),
-            pretty: bool,
-        ) {
-            let obj: serde_json::Map<String, serde_json::Value> = members.into_iter().collect();
-            let bytes = if pretty {
-                serde_json::to_vec_pretty(&obj)
-            } else {
-                serde_json::to_vec(&obj)
-            }
-            .map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
-            let escaped = obj.keys().any(|k| k.contains(['"', '\\', '\u{1}']))
-                || obj
-                    .get("event_type")
-                    .and_then(serde_json::Value::as_str)
-                    .is_some_and(|t| t.contains(['"', '\\']));
-            let skimmed = crate::skim::skim(&bytes, marks_of);
-            proptest::prop_assert_eq!(skimmed.is_none(), escaped);
-            if !escaped {
-                proptest::prop_assert_eq!(skimmed_kind(&bytes), detect(&bytes).ok());
-            }
-        }
     }
 }

@@ -41,7 +41,6 @@ use mplp_core::rules::{RuleInfo, Source};
 use mplp_core::{Document, Report, Severity, Violation};
 
 mod detect;
-mod skim;
 mod sniff;
 
 /// Whether a kind is one JSON document or an NDJSON log of events.
@@ -509,11 +508,6 @@ pub fn validate_bytes(
     kind: Option<&'static DocKind>,
     bytes: &[u8],
 ) -> (Option<&'static DocKind>, Report) {
-    if kind.is_none() {
-        if let Some(k) = detect::skimmed_kind(bytes) {
-            return validate_skimmed(k, bytes);
-        }
-    }
     let kind = match kind {
         Some(k) => k,
         None => match detect(bytes) {
@@ -526,26 +520,6 @@ pub fn validate_bytes(
         },
     };
     (Some(kind), kind.validate(bytes))
-}
-
-/// [`validate_bytes`] for a document whose kind was skimmed: one parse when
-/// it is valid. An invalid one (perhaps not even JSON, where skimming is
-/// not exact) gets the kind [`detect`] gives, and its report is reused when
-/// the kinds agree.
-fn validate_skimmed(k: &'static DocKind, bytes: &[u8]) -> (Option<&'static DocKind>, Report) {
-    let report = k.validate(bytes);
-    if report.is_valid() {
-        return (Some(k), report);
-    }
-    match detect(bytes) {
-        Ok(d) if std::ptr::eq(d, k) => (Some(k), report),
-        Ok(d) => (Some(d), d.validate(bytes)),
-        Err(v) => {
-            let mut report = Report::new();
-            report.push(v);
-            (None, report)
-        }
-    }
 }
 
 /// Validates the file at `path` as the CLI does: logs (a log `kind`, or
