@@ -2,6 +2,14 @@
 //! kind from its first line. The signs of each kind are in its row of the
 //! table ([`DocKind::recognise`](crate::DocKind::recognise)); this module
 //! only reads them.
+//!
+//! Why a serde probe and not a hand-written byte skimmer of the top-level
+//! members: one was built and measured (issue 18), eight bytes at a time,
+//! and cost the same as this probe, about 1 ns per byte (2.03 µs against
+//! 2.11 µs on a 2.1 KB plan): MPLP documents are dense in short strings,
+//! and any scan pays per string. Saving the probe needs a guess from the
+//! first member that marks a kind, kept only when the document validates
+//! as that kind and no valid document of it can mark a lower-ranked kind.
 
 use std::fmt;
 use std::io::BufRead;
