@@ -72,3 +72,38 @@ pub fn xml_escape(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_take_the_singular_for_one_only() {
+        assert_eq!(count(1u64, "turn"), "1 turn");
+        assert_eq!(count(0u64, "turn"), "0 turns");
+        assert_eq!(count(2usize, "turn"), "2 turns");
+        assert_eq!(count_as(1u32, "entry", "entries"), "1 entry");
+        assert_eq!(count_as(0u32, "entry", "entries"), "0 entries");
+        assert_eq!(count_as(11u32, "entry", "entries"), "11 entries");
+        assert_eq!(plural_s(1u8), "");
+        assert_eq!(plural_s(0u8), "s");
+        assert_eq!(plural_s(2u64), "s");
+    }
+
+    #[test]
+    fn xml_escape_keeps_text_and_replaces_what_xml_forbids() {
+        assert_eq!(xml_escape("plain text, é ✓"), "plain text, é ✓");
+        assert_eq!(xml_escape("&<>\"'"), "&amp;&lt;&gt;&quot;&apos;");
+        // Tab, newline and carriage return stay; other controls do not.
+        assert_eq!(xml_escape("a\tb\nc\rd"), "a\tb\nc\rd");
+        for c in (0u8..0x20).filter(|c| !matches!(c, b'\t' | b'\n' | b'\r')) {
+            assert_eq!(xml_escape(&char::from(c).to_string()), "\u{FFFD}", "{c:#x}");
+        }
+        // The first allowed character after the controls, and DEL, stay.
+        assert_eq!(xml_escape(" !\u{7f}"), " !\u{7f}");
+        assert_eq!(
+            xml_escape("\u{FFFE}\u{FFFF}\u{FFFD}"),
+            "\u{FFFD}\u{FFFD}\u{FFFD}"
+        );
+    }
+}
