@@ -42,14 +42,9 @@ fn deep_plan(total: usize) -> String {
     plan().replacen(r#""plan_id""#, &format!(r#"{trace} "plan_id""#), 1)
 }
 
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap();
-}
+#[path = "../../../tests/support/small_stack.rs"]
+mod small_stack;
+use small_stack::on_small_stack;
 
 #[test]
 fn validate_file_skips_a_byte_order_mark_with_a_warning_for_documents_and_logs() {

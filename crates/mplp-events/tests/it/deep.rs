@@ -18,14 +18,9 @@ fn log_with_depth(total: usize) -> String {
     format!("{first},\"deep\":{deep}}}}}\n{rest}")
 }
 
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap();
-}
+#[path = "../../../../tests/support/small_stack.rs"]
+mod small_stack;
+use small_stack::on_small_stack;
 
 #[test]
 fn a_log_line_nested_to_the_limit_is_valid_and_round_trips() {
