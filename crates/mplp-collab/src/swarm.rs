@@ -75,6 +75,11 @@ pub struct TaskBoard {
     id: u64,
     tasks: Vec<(String, TaskState)>,
     claims: u64,
+    /// No task before this index is open: [`TaskBoard::claim_next`] starts
+    /// here, so draining a board of `n` tasks costs O(n), not O(n²).
+    open_from: usize,
+    /// How many tasks are done ([`TaskBoard::all_done`] in O(1)).
+    done: usize,
 }
 
 impl TaskBoard {
@@ -91,6 +96,8 @@ impl TaskBoard {
                 .map(|t| (t.into(), TaskState::Open))
                 .collect(),
             claims: 0,
+            open_from: 0,
+            done: 0,
         }
     }
 
@@ -121,9 +128,7 @@ impl TaskBoard {
 
     /// True when every task is done.
     pub fn all_done(&self) -> bool {
-        self.tasks
-            .iter()
-            .all(|(_, s)| matches!(s, TaskState::Done(_)))
+        self.done == self.tasks.len()
     }
 
     /// Claims task `task` for `participant`; refused unless it is open.
@@ -150,8 +155,23 @@ impl TaskBoard {
     }
 
     /// Claims the first open task for `participant`, if any.
+    ///
+    /// Amortised O(1): the search starts after the tasks already known not
+    /// to be open, and only [`TaskBoard::release`] moves that start back.
     pub fn claim_next(&mut self, participant: usize) -> Option<TaskClaim> {
-        let task = self.tasks.iter().position(|(_, s)| *s == TaskState::Open)?;
+        let skip = self.open_from;
+        let Some(found) = self
+            .tasks
+            .get(skip..)
+            .unwrap_or_default()
+            .iter()
+            .position(|(_, s)| *s == TaskState::Open)
+        else {
+            self.open_from = self.tasks.len();
+            return None;
+        };
+        let task = skip + found;
+        self.open_from = task + 1;
         self.claim(task, participant).ok()
     }
 
@@ -175,15 +195,118 @@ impl TaskBoard {
             .tasks
             .get_mut(claim.task)
             .ok_or_else(|| claim_error(format!("there is no task {}", claim.task)))?;
-        entry.1 = if done {
-            TaskState::Done(claim.participant)
+        // A claim is made only for an open task and is consumed here, so
+        // the task is `Claimed` until now: it becomes done, or open again.
+        if done {
+            entry.1 = TaskState::Done(claim.participant);
+            self.done += 1;
         } else {
-            TaskState::Open
-        };
+            entry.1 = TaskState::Open;
+            self.open_from = self.open_from.min(claim.task);
+        }
         Ok(())
     }
 }
 
 fn claim_error(message: String) -> Error {
     Error::State(Violation::error("", MAP_TASK_CLAIMED_ONCE, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One step of a board's use.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Claim(usize, usize),
+        ClaimNext(usize),
+        Finish(usize),
+        Release(usize),
+    }
+
+    fn op(tasks: usize) -> impl Strategy<Value = Op> {
+        prop_oneof![
+            1 => (0..tasks + 1, 0..4usize).prop_map(|(t, p)| Op::Claim(t, p)),
+            3 => (0..4usize).prop_map(Op::ClaimNext),
+            2 => any::<prop::sample::Index>().prop_map(|i| Op::Finish(i.index(usize::MAX))),
+            1 => any::<prop::sample::Index>().prop_map(|i| Op::Release(i.index(usize::MAX))),
+        ]
+    }
+
+    proptest! {
+        /// The board's cursor and done count give the answers a plain scan
+        /// of a model gives, after any mix of claims, finishes and releases.
+        #[test]
+        fn claims_follow_a_model_that_scans(
+            (tasks, ops) in (0..12usize).prop_flat_map(|n| (Just(n), prop::collection::vec(op(n), 0..80)))
+        ) {
+            let mut board = TaskBoard::new((0..tasks).map(|i| format!("t{i}")));
+            let mut model: Vec<TaskState> = vec![TaskState::Open; tasks];
+            let mut held: Vec<TaskClaim> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Claim(t, p) => {
+                        let expect = model.get(t) == Some(&TaskState::Open);
+                        let got = board.claim(t, p);
+                        prop_assert_eq!(got.is_ok(), expect);
+                        if let Ok(c) = got {
+                            prop_assert_eq!((c.task(), c.participant()), (t, p));
+                            model[t] = TaskState::Claimed(p);
+                            held.push(c);
+                        }
+                    }
+                    Op::ClaimNext(p) => {
+                        let expect = model.iter().position(|s| *s == TaskState::Open);
+                        let got = board.claim_next(p);
+                        prop_assert_eq!(got.as_ref().map(TaskClaim::task), expect);
+                        if let Some(c) = got {
+                            model[c.task()] = TaskState::Claimed(p);
+                            held.push(c);
+                        }
+                    }
+                    Op::Finish(i) | Op::Release(i) if !held.is_empty() => {
+                        let c = held.swap_remove(i % held.len());
+                        let (t, p) = (c.task(), c.participant());
+                        if matches!(op, Op::Finish(_)) {
+                            board.finish(c).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                            model[t] = TaskState::Done(p);
+                        } else {
+                            board.release(c).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                            model[t] = TaskState::Open;
+                        }
+                    }
+                    Op::Finish(_) | Op::Release(_) => {}
+                }
+                for (t, s) in model.iter().enumerate() {
+                    prop_assert_eq!(board.state(t), Some(s));
+                }
+                prop_assert_eq!(
+                    board.all_done(),
+                    model.iter().all(|s| matches!(s, TaskState::Done(_)))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_released_task_before_the_cursor_is_claimed_next() {
+        let mut board = TaskBoard::new(["a", "b", "c"]);
+        let a = board.claim_next(0).unwrap();
+        let b = board.claim_next(0).unwrap();
+        board.release(a).unwrap();
+        assert_eq!(board.claim_next(1).map(|c| c.task()), Some(0));
+        board.finish(b).unwrap();
+        assert_eq!(board.claim_next(1).map(|c| c.task()), Some(2));
+        assert!(board.claim_next(1).is_none());
+        assert!(!board.all_done());
+    }
+
+    #[test]
+    fn an_empty_board_is_done_and_has_nothing_to_claim() {
+        let mut board = TaskBoard::new(Vec::<String>::new());
+        assert!(board.all_done());
+        assert!(board.claim_next(0).is_none());
+    }
 }
