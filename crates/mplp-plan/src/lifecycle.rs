@@ -502,7 +502,9 @@ impl Plan {
         self.set_status(PlanStatus::Cancelled, "cancel", None)
     }
 
-    fn derive_completion(&mut self) -> Result<(), Error> {
+    /// An `in_progress` plan whose steps are all completed or skipped
+    /// becomes `completed` (after a step's trigger, or an edit of the steps).
+    pub(crate) fn derive_completion(&mut self) -> Result<(), Error> {
         if self.status == PlanStatus::InProgress && self.lifecycle_index().all_done() {
             self.set_status(PlanStatus::Completed, "all_steps_done", None)?;
         }

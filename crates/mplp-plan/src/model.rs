@@ -184,7 +184,10 @@ impl Plan {
     /// (no step left, a cycle, a dangling or repeated id, statuses that
     /// disagree), the plan is left as it was and the error lists every
     /// violation. Step statuses are not writable here; they change through
-    /// [`Plan::step_mut`].
+    /// [`Plan::step_mut`]. When the plan is `in_progress` and the edit leaves
+    /// every step completed or skipped (say, the last pending step is
+    /// removed), the plan becomes `completed`, as when its last step
+    /// completes, and a `plan.status.changed` event records it.
     ///
     /// ```
     /// use mplp_plan::{Plan, PlanStep};
@@ -225,6 +228,7 @@ impl Plan {
         let mut report = Report::new();
         mplp_core::Document::check_rules(self, &mut report);
         if report.is_valid() {
+            self.derive_completion()?;
             Ok(out)
         } else {
             self.steps = old;

@@ -252,3 +252,49 @@ fn the_lifecycle_index_is_not_a_member() {
     assert!(<Plan as Wire>::deserialize_unchecked(&doc).is_err());
     assert_eq!(crate::errors(&doc), [pr("/index", "additional-properties")]);
 }
+
+/// Removing the last unfinished step of a running plan completes the plan,
+/// as completing that step would have; an edit that leaves work to do, or a
+/// plan that is not running, keeps its status.
+#[test]
+fn an_edit_that_leaves_every_step_done_completes_a_running_plan() {
+    let mut b = Plan::builder(ContextId::new(), "Ship", "Shipped");
+    let a = b.step("Build");
+    let c = b.step_after("Test", &[a]);
+    let d = b.step("Docs");
+    let mut plan = b.build().unwrap();
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
+    plan.start().unwrap();
+    plan.step_mut(a).unwrap().start().unwrap();
+    plan.step_mut(a).unwrap().complete().unwrap();
+    plan.step_mut(d).unwrap().skip().unwrap();
+
+    // Removing `d` (skipped) leaves `c` pending: still running.
+    plan.edit_steps(|s| s.retain(|s| s.step_id != d)).unwrap();
+    assert_eq!(plan.status(), PlanStatus::InProgress);
+    let before = plan.events.as_ref().map_or(0, Vec::len);
+
+    plan.edit_steps(|s| s.retain(|s| s.step_id != c)).unwrap();
+    assert_eq!(plan.status(), PlanStatus::Completed);
+    let events = plan.events.as_deref().unwrap_or_default();
+    assert_eq!(events.len(), before + 1);
+    let last = events.last().unwrap();
+    assert_eq!(last.event_type.as_str(), "plan.status.changed");
+    let data = last.data.clone().flatten().unwrap();
+    assert_eq!(data["from"], "in_progress");
+    assert_eq!(data["to"], "completed");
+    assert!(plan.check().is_empty(), "{:?}", plan.check());
+}
+
+#[test]
+fn an_edit_of_a_plan_that_is_not_running_keeps_its_status() {
+    let mut b = Plan::builder(ContextId::new(), "Ship", "Shipped");
+    let a = b.step("Build");
+    let mut plan = b.build().unwrap();
+    plan.edit_steps(|s| s[0].description = "Build it".parse().unwrap())
+        .unwrap();
+    assert_eq!(plan.status(), PlanStatus::Draft);
+    assert!(plan.step(a).is_some());
+    assert!(plan.events.as_deref().unwrap_or_default().is_empty());
+}
