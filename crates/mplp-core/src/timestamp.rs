@@ -621,6 +621,10 @@ mod tests {
             "2025-12-07T24:00:05Z",
             "2025-12-07T00:60:05Z",
             "2025-12-07T00:00:61Z",
+            // A second 60 in an hour or minute that does not exist is a time
+            // out of range, not a misplaced leap second.
+            "2025-12-07T24:00:60Z",
+            "2025-12-07T23:60:60Z",
         ] {
             assert_eq!(reason(s), "the time of day is out of range", "{s}");
         }
