@@ -43,6 +43,11 @@ use serde_json::value::RawValue;
 use crate::Pointer;
 use crate::nesting::{MAX_NESTING, SERDE_JSON_NESTING};
 
+/// Notes that a parse met a number read as `f64`.
+pub(crate) fn float_seen() {
+    FLOAT_SEEN.with(|f| f.set(true));
+}
+
 /// The text a number beyond `f64`'s range stands for in the map (`f64::MAX`).
 pub const STAND_IN: &str = "1.7976931348623157e308";
 
@@ -56,6 +61,9 @@ thread_local! {
     /// Set when a free-form member nested deeper than serde_json's limit
     /// was read without it (see [`take_deep_member`]).
     static DEEP_MEMBER: Cell<bool> = const { Cell::new(false) };
+    /// Set when a parse of a free-form member met a number serde_json
+    /// reads as `f64` (integers it reads as `u64`/`i64` are exact).
+    static FLOAT_SEEN: Cell<bool> = const { Cell::new(false) };
     /// Set while [`write_stand_ins`] runs.
     static STAND_INS: Cell<bool> = const { Cell::new(false) };
 }
@@ -326,6 +334,7 @@ impl ExactValue {
 
     /// Reads `raw`, the text of one JSON value (well-formed).
     fn from_raw(raw: &str) -> Result<ExactValue, serde_json::Error> {
+        FLOAT_SEEN.with(|f| f.set(false));
         let value = match parse_strict(raw) {
             Ok(v) => v,
             Err(e) => match stand_ins(raw) {
@@ -333,11 +342,14 @@ impl ExactValue {
                 None => return Err(e),
             },
         };
-        let exact = if numbers(raw.as_bytes()).any(|t| !plainly_exact(t)) {
-            Exact(inexact_numbers(raw))
-        } else {
-            Exact::default()
-        };
+        // Only a number read as f64 can be inexact: members without one
+        // are not scanned.
+        let exact =
+            if FLOAT_SEEN.with(Cell::take) && numbers(raw.as_bytes()).any(|t| !plainly_exact(t)) {
+                Exact(inexact_numbers(raw))
+            } else {
+                Exact::default()
+            };
         Ok(ExactValue { value, exact })
     }
 }

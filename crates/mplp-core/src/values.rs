@@ -823,6 +823,7 @@ impl<'de> Visitor<'de> for StrictValueVisitor {
         Ok(Value::from(v))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        crate::exact::float_seen();
         Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
