@@ -196,7 +196,7 @@ pub(crate) struct Exactly<'a> {
 type Entries = [(Vec<Seg>, Box<RawValue>)];
 
 /// The entries whose step at `depth` satisfies `seg` (contiguous: sorted).
-fn under<'e>(entries: &'e Entries, depth: usize, seg: impl Fn(&Seg) -> bool) -> &'e Entries {
+fn under(entries: &Entries, depth: usize, seg: impl Fn(&Seg) -> bool) -> &Entries {
     let step = |e: &(Vec<Seg>, Box<RawValue>)| e.0.get(depth).is_some_and(&seg);
     match entries.iter().position(step) {
         Some(start) => {

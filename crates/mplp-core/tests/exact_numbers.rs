@@ -207,7 +207,7 @@ fn a_value_has_already_lost_the_text() {
     assert_eq!(doc.to_value()["data"]["n"].as_f64(), Some(f64::MAX));
     // serde_json's own to_value reads the exact text back: lossy, and
     // refused beyond f64's range.
-    let v = serde_json::to_value(&Doc::from_json(text).unwrap()).unwrap();
+    let v = serde_json::to_value(Doc::from_json(text).unwrap()).unwrap();
     assert_eq!(v["data"]["n"].as_f64(), Some(18446744073709551617.0));
     assert!(serde_json::to_value(&doc).is_err());
 }
