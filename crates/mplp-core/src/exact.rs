@@ -857,6 +857,104 @@ mod tests {
     }
 
     #[test]
+    fn decimals_of_absurd_exponents_saturate_without_overflow() {
+        let huge = format!("123.456e{}", "9".repeat(60));
+        let d = Decimal::of(&huge);
+        assert_eq!(d.exponent, 10i128.pow(36) + 3);
+        assert_eq!(
+            Decimal::of(&format!("-1e-{}", "9".repeat(60))).exponent,
+            1 - 10i128.pow(36)
+        );
+        assert!(!holds_exactly(&huge));
+    }
+
+    /// Deserializers other than serde_json's never answer the raw-value
+    /// request: every kind of value is read as before, without exact text.
+    #[test]
+    fn other_deserializers_read_values_as_before() {
+        use serde::de::IntoDeserializer;
+        use serde::de::value::{Error, MapDeserializer, SeqDeserializer};
+        fn read<'de>(d: impl Deserializer<'de, Error = Error>) -> Value {
+            let v = ExactValue::deserialize(d).unwrap();
+            assert!(v.is_plain());
+            v.into_value()
+        }
+        assert_eq!(read(true.into_deserializer()), Value::Bool(true));
+        assert_eq!(read((-5i64).into_deserializer()), Value::from(-5));
+        assert_eq!(read(5u64.into_deserializer()), Value::from(5u64));
+        assert_eq!(read(1.5f64.into_deserializer()), Value::from(1.5));
+        assert_eq!(read(f64::NAN.into_deserializer()), Value::Null);
+        assert_eq!(read("s".into_deserializer()), Value::from("s"));
+        assert_eq!(
+            read(String::from("t").into_deserializer()),
+            Value::from("t")
+        );
+        assert_eq!(read(().into_deserializer()), Value::Null);
+        let seq = SeqDeserializer::<_, Error>::new(vec![1u64, 2].into_iter());
+        assert_eq!(read(seq), serde_json::json!([1, 2]));
+        let map = MapDeserializer::<_, Error>::new(vec![("a", 1u64), ("b", 2)].into_iter());
+        assert_eq!(read(map), serde_json::json!({"a": 1, "b": 2}));
+        let empty = MapDeserializer::<_, Error>::new(Vec::<(&str, u64)>::new().into_iter());
+        assert_eq!(read(empty), serde_json::json!({}));
+        let dup = MapDeserializer::<_, Error>::new(vec![("a", 1u64), ("a", 2)].into_iter());
+        assert!(ExactValue::deserialize(dup).is_err());
+        // serde's buffered content (untagged enums, flatten).
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Object(crate::JsonObject),
+        }
+        let Either::Object(o) =
+            serde_json::from_str(r#"{"a": [1.5, null, 18446744073709551617]}"#).unwrap();
+        assert_eq!(o.exact_numbers().count(), 0);
+        assert_eq!(
+            o["a"],
+            serde_json::json!([1.5, null, 18446744073709551617.0])
+        );
+        // serde_json's own deserializers, from a reader and a Value.
+        let o: crate::JsonObject = serde_json::from_reader(&br#"{"n": 1e400}"#[..]).unwrap();
+        assert_eq!(o.exact_numbers().next().map(|(_, t)| t), Some("1e400"));
+        let o: crate::JsonObject = serde_json::from_value(serde_json::json!({"n": null})).unwrap();
+        assert_eq!(o["n"], Value::Null);
+    }
+
+    #[test]
+    fn members_move_with_their_exact_numbers() {
+        let mut o: crate::JsonObject =
+            serde_json::from_str(r#"{"a": {"x": 1e400}, "b": [1e-400], "c": 1}"#).unwrap();
+        let a = o.remove_exact("a").unwrap();
+        assert!(o.remove_exact("zz").is_none());
+        assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"x":1e400}"#);
+        assert_eq!(
+            serde_json::to_string(&o).unwrap(),
+            r#"{"b":[1e-400],"c":1}"#
+        );
+        let mut p = crate::JsonObject::new();
+        p.insert_exact("z".to_owned(), a.clone());
+        p.insert_exact("y".to_owned(), a);
+        assert_eq!(
+            serde_json::to_string(&p).unwrap(),
+            r#"{"y":{"x":1e400},"z":{"x":1e400}}"#
+        );
+        // An extra member is written with its exact numbers, or its
+        // stand-ins where a Value is being made.
+        let members: Vec<String> = p
+            .exact_members()
+            .map(|(k, m)| format!("{k}={}", serde_json::to_string(&m).unwrap()))
+            .collect();
+        assert_eq!(members, ["y={\"x\":1e400}", "z={\"x\":1e400}"]);
+        let v = write_stand_ins(|| serde_json::to_value(p.exact_members().next().unwrap().1));
+        assert_eq!(v.unwrap(), serde_json::json!({"x": f64::MAX}));
+        assert!(!STAND_INS.with(Cell::get), "restored");
+        let whole = p.into_exact();
+        assert!(!whole.is_plain());
+        assert_eq!(
+            write_stand_ins(|| serde_json::to_string(&whole)).unwrap(),
+            r#"{"y":{"x":1.7976931348623157e+308},"z":{"x":1.7976931348623157e+308}}"#
+        );
+    }
+
+    #[test]
     fn paths_follow_keys_and_indexes() {
         let raw =
             r#"{"a": [1, {"b\"": 1e400, "c": 2}, 3.141592653589793238462643383279], "d": -0.0}"#;
