@@ -954,6 +954,48 @@ mod tests {
         );
     }
 
+    /// A member's own nesting is read up to the limit, past serde_json's
+    /// (and only then is the document measured as a whole).
+    #[test]
+    fn a_member_nests_to_the_limit_and_no_further() {
+        let member = |depth: usize| {
+            format!(
+                "{{\"a\":{}1{}}}",
+                "[".repeat(depth - 1),
+                "]".repeat(depth - 1)
+            )
+        };
+        take_deep_member();
+        let o: crate::JsonObject = serde_json::from_str(&member(SERDE_JSON_NESTING - 1)).unwrap();
+        assert!(!take_deep_member());
+        drop(o);
+        let o: crate::JsonObject = serde_json::from_str(&member(SERDE_JSON_NESTING)).unwrap();
+        assert!(take_deep_member());
+        drop(o);
+        let _: crate::JsonObject = serde_json::from_str(r#"{"a":[1e400]}"#).unwrap();
+        assert!(!take_deep_member(), "a huge number is not a deep member");
+        let o: crate::JsonObject = serde_json::from_str(&member(MAX_NESTING)).unwrap();
+        assert!(take_deep_member());
+        drop(o);
+        let e = serde_json::from_str::<crate::JsonObject>(&member(MAX_NESTING + 1)).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("arrays and objects nested more than 1024 levels deep"),
+            "{e}"
+        );
+    }
+
+    /// What other deserializers are told when a value is of no JSON kind.
+    #[test]
+    fn type_errors_name_what_was_expected() {
+        use serde::de::value::{BytesDeserializer, Error, MapDeserializer};
+        let e = ExactValue::deserialize(BytesDeserializer::<Error>::new(b"x")).unwrap_err();
+        assert!(e.to_string().ends_with("expected any JSON value"), "{e}");
+        let keys = MapDeserializer::<_, Error>::new(vec![(1u64, 2u64)].into_iter());
+        let e = ExactValue::deserialize(keys).unwrap_err();
+        assert!(e.to_string().ends_with("expected a string"), "{e}");
+    }
+
     #[test]
     fn paths_follow_keys_and_indexes() {
         let raw =

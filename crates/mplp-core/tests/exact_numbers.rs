@@ -232,6 +232,7 @@ fn an_invalid_document_with_a_huge_number_reports_its_real_errors() {
     // serde's own message names no position inside the member.
     let e = serde_json::from_str::<Doc>(text).unwrap_err().to_string();
     assert_eq!(e.matches(" at line ").count(), 1, "{e}");
+    assert!(e.starts_with("duplicate key `k`"), "{e}");
 }
 
 #[test]
@@ -380,4 +381,29 @@ proptest! {
         }
         prop_assert_eq!(Value::from(o), v);
     }
+}
+
+/// Entries of a member set with `insert_exact` take their sorted place
+/// among the others: the object equals (and writes as) one read whole.
+#[test]
+fn a_member_inserted_with_its_exact_numbers_equals_one_read_whole() {
+    let whole = r#"{"a":{"x":1e400,"y":1e-400},"b":{"p":18446744073709551617,"q":[1e400,3.141592653589793238462643383279],"r":{"s":-1e400}},"c":[1e400]}"#;
+    let full: JsonObject = serde_json::from_str(whole).unwrap();
+    let mut built: JsonObject =
+        serde_json::from_str(r#"{"a":{"x":1e400,"y":1e-400},"c":[1e400]}"#).unwrap();
+    let b: mplp_core::exact::ExactValue = serde_json::from_str(
+        r#"{"p":18446744073709551617,"q":[1e400,3.141592653589793238462643383279],"r":{"s":-1e400}}"#,
+    )
+    .unwrap();
+    built.insert_exact("b".to_owned(), b);
+    assert_eq!(serde_json::to_string(&built).unwrap(), whole);
+    assert_eq!(built, full);
+    let pointers: Vec<String> = built
+        .exact_numbers()
+        .map(|(p, _)| p.as_str().to_owned())
+        .collect();
+    assert_eq!(
+        pointers,
+        ["/a/x", "/a/y", "/b/p", "/b/q/0", "/b/q/1", "/b/r/s", "/c/0"]
+    );
 }
