@@ -21,7 +21,8 @@
 //!   stricter semantic rules do not count, as in `schema-check`).
 //!
 //! A disagreement is a failure unless one of the documented exceptions
-//! explains it (`mutate::EXCEPTIONS`, plus [`DUPLICATE_KEY`]); a panic is
+//! explains it (`mutate::EXCEPTIONS`, plus [`DUPLICATE_KEY`] and
+//! [`NUMBER_BEYOND_F64`]); a panic is
 //! always a failure. Each panicking input and the first disagreements of each
 //! kind are saved under `--save` (default `target/fuzz-xtask/`), one file
 //! each, to become regression tests. Logs are fuzzed by the cargo-fuzz `log`
@@ -64,6 +65,15 @@ pub(crate) const LEXICAL: &[&str] = &[
 /// twice (rule `duplicate-key`), because a second reader may keep the
 /// first one. Recognised when the Rust errors include that rule.
 pub(crate) const DUPLICATE_KEY: &str = "duplicate-key";
+
+/// The exception for numbers beyond `f64`'s range (`1e400`): valid JSON,
+/// and any number is valid in a free-form member, but the `jsonschema` side
+/// reads through `serde_json::Value`, which refuses them ("number out of
+/// range"), so it has no verdict; mplp-rs keeps them exactly in free-form
+/// members (`mplp_core::exact`) and checks them as their stand-ins
+/// (`±f64::MAX`). Recognised when jsonschema's verdict on the input with
+/// those numbers replaced by their stand-ins agrees with mplp-rs.
+pub(crate) const NUMBER_BEYOND_F64: &str = "number-beyond-f64";
 
 /// What one kind's run found.
 #[derive(Debug, Default)]
@@ -279,6 +289,14 @@ fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
 fn explain(kind: &Kind, bytes: &[u8], v: &Verdict) -> Option<&'static str> {
     if v.schema == Some(true) && v.rules.iter().any(|r| r == DUPLICATE_KEY) {
         return Some(DUPLICATE_KEY);
+    }
+    if v.schema.is_none() {
+        let replaced = std::str::from_utf8(bytes)
+            .ok()
+            .and_then(mplp_core::exact::stand_ins)?;
+        let value: Value = mplp_core::nesting::from_slice(replaced.as_bytes()).ok()?;
+        let agrees = schema::is_valid(kind.schema_for(&value), &value) == v.rust;
+        return agrees.then_some(NUMBER_BEYOND_F64);
     }
     let value: Value = mplp_core::nesting::from_slice(bytes).ok()?;
     mutate::explain_value(kind, &value)
@@ -677,6 +695,31 @@ mod tests {
         let one = String::from_utf8_lossy(input).replace("1e-400", "15");
         let v = judge(git, one.as_bytes());
         assert_eq!(explain(git, one.as_bytes(), &v), Some("integer-range"));
+    }
+
+    /// `1e400` in a free-form member: valid to mplp-rs, which keeps it
+    /// exactly; jsonschema's side cannot read it. The documented exception
+    /// explains it; in a typed string member the number is refused by both
+    /// (no disagreement to explain).
+    #[test]
+    fn a_number_beyond_f64_in_a_free_form_member_is_the_documented_exception() {
+        let plan = KINDS.iter().find(|k| k.name == "plan").unwrap();
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../schemas/examples/valid/plan-minimal.json"),
+        )
+        .unwrap();
+        let input = text.replacen(
+            r#""plan_id""#,
+            r#""trace": {"trace_id": "5f0c8f43-2b8e-4f4e-9d2b-1c6f0c1e2a3b", "span_id": "6a1d9e54-3c9f-4a5f-8e3c-2d7a1d2f3b4c", "attributes": {"n": 1e400}}, "plan_id""#,
+            1,
+        );
+        let v = judge(plan, input.as_bytes());
+        assert_eq!((v.schema, v.rust), (None, true), "{:?}", v.rules);
+        assert_eq!(explain(plan, input.as_bytes(), &v), Some(NUMBER_BEYOND_F64));
+        let typed = input.replacen(r#""title": "#, r#""title": 1e400, "x": "#, 1);
+        let v = judge(plan, typed.as_bytes());
+        assert_eq!((v.schema, v.rust), (None, false), "{:?}", v.rules);
     }
 
     /// How jsonschema judges integers written in odd ways on the canonical

@@ -143,8 +143,11 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     }
 
     /// The document as a JSON value.
+    ///
+    /// A `Value` cannot hold every JSON number: numbers that free-form
+    /// members keep exactly (see [`crate::exact`]) become their stand-ins.
     fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        crate::exact::write_stand_ins(|| serde_json::to_value(self)).unwrap_or(Value::Null)
     }
 }
 
@@ -165,14 +168,29 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 ///
 /// Input nested deeper than serde_json's limit of 128 levels is parsed again
 /// without it, up to [`crate::nesting::MAX_NESTING`] levels.
+///
+/// Free-form members are read with their exact numbers (see
+/// [`crate::exact`]); one nested deeper than serde_json's limit makes the
+/// whole input measured against [`crate::nesting::MAX_NESTING`], and input
+/// past it gets serde_json's recursion error (which
+/// [`syntax_violation_in`] reports as [`JSON_DEPTH`](crate::rules::JSON_DEPTH)).
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
-    from_slice_within_serde_limit(input).or_else(|first| {
+    crate::exact::take_deep_member();
+    let read = from_slice_within_serde_limit(input).or_else(|first| {
         crate::nesting::retry_deep(input, first, |de| {
             let value = T::deserialize_unchecked(&mut *de)?;
             de.end()?;
             Ok(value)
         })
-    })
+    });
+    if crate::exact::take_deep_member()
+        && crate::nesting::depth(input) > crate::nesting::MAX_NESTING
+    {
+        // serde_json's recursion error, which the thorough pass reports as
+        // `json-depth`.
+        serde_json::from_slice::<Value>(input)?;
+    }
+    read
 }
 
 fn from_slice_within_serde_limit<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
@@ -210,14 +228,32 @@ pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -
         report.push(syntax_violation_in(input, first));
         return report;
     }
+    // Numbers beyond f64's range (valid JSON, which free-form members keep)
+    // are checked as their stand-ins.
+    let mut checked = std::borrow::Cow::Borrowed(input);
     let value: Value = match crate::nesting::from_slice(input) {
         Ok(v) => v,
-        Err(e) => {
-            report.push(syntax_violation_in(input, &e));
-            return report;
-        }
+        Err(e) => match std::str::from_utf8(input)
+            .ok()
+            .and_then(crate::exact::stand_ins)
+        {
+            Some(replaced) => match crate::nesting::from_slice(replaced.as_bytes()) {
+                Ok(v) => {
+                    checked = std::borrow::Cow::Owned(replaced.into_bytes());
+                    v
+                }
+                Err(_) => {
+                    report.push(syntax_violation_in(input, &e));
+                    return report;
+                }
+            },
+            None => {
+                report.push(syntax_violation_in(input, &e));
+                return report;
+            }
+        },
     };
-    report.extend(duplicate_keys(input));
+    report.extend(duplicate_keys(&checked));
     T::check_value(&value, &Pointer::root(), &mut report);
     if report.is_valid() {
         // The checker found nothing serde disliked: fall back on serde's own

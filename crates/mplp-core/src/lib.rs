@@ -64,6 +64,7 @@ pub mod de;
 pub mod document;
 mod error;
 mod event;
+pub mod exact;
 pub mod id;
 mod meta;
 pub mod nesting;

@@ -560,47 +560,154 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for UniqueVec<T> {
 /// let err = serde_json::from_str::<JsonObject>(r#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
 /// assert!(err.to_string().contains("duplicate key `b`"));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct JsonObject(Map<String, Value>);
+///
+/// **Numbers are kept exactly.** Read from JSON text, a number the map
+/// cannot hold with its value (a big integer, a long fraction, a number
+/// below or beyond `f64`'s range) keeps its text beside the map, and is
+/// written back with it: see [`crate::exact`]. The map holds a *stand-in*
+/// for it: the nearest `f64` that serde_json reads, and `±f64::MAX` beyond
+/// `f64`'s range (`1e400`). [`JsonObject::exact_numbers`] lists the exact
+/// texts. Mutable access drops the exact text the mutation could change:
+/// [`as_map_mut`](JsonObject::as_map_mut) all of it,
+/// [`insert`](JsonObject::insert) and [`remove`](JsonObject::remove) that
+/// of the member. [`into_map`](JsonObject::into_map), `Value::from` and
+/// reading from a `serde_json::Value` (which has already lost the text)
+/// keep only the map.
+///
+/// ```
+/// use mplp_core::JsonObject;
+/// let text = r#"{"n":18446744073709551617,"x":[1e400,-0.0]}"#;
+/// let o: JsonObject = serde_json::from_str(text).unwrap();
+/// assert_eq!(serde_json::to_string(&o).unwrap(), text);
+/// assert_eq!(o["n"].as_f64(), Some(18446744073709551617.0)); // the stand-in
+/// let other: JsonObject = serde_json::from_str(r#"{"n":18446744073709551616,"x":[1e400,-0.0]}"#).unwrap();
+/// assert_ne!(o, other); // equal stand-ins, different numbers
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct JsonObject {
+    map: Map<String, Value>,
+    exact: crate::exact::Exact,
+}
+
+impl PartialEq for JsonObject {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map && self.exact.same(&other.exact)
+    }
+}
+
+impl Eq for JsonObject {}
+
+impl std::hash::Hash for JsonObject {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.map.hash(state);
+        self.exact.hash_into(state);
+    }
+}
 
 impl JsonObject {
     /// An empty object.
     pub fn new() -> Self {
-        JsonObject(Map::new())
+        JsonObject::default()
     }
 
-    /// The members, mutably.
+    /// The members, mutably. Drops the exact text of every number (the map
+    /// keeps their stand-ins).
     pub fn as_map_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.0
+        self.exact.clear();
+        &mut self.map
     }
 
-    /// The inner map.
+    /// The inner map (numbers it cannot hold exactly become their stand-ins).
     pub fn into_map(self) -> Map<String, Value> {
-        self.0
+        self.map
     }
 
-    /// Sets a member, returning the old value.
+    /// Sets a member, returning the old value (the exact numbers of the old
+    /// value are dropped).
     pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Value>) -> Option<Value> {
-        self.0.insert(key.into(), value.into())
+        let key = key.into();
+        self.exact.remove_key(&key);
+        self.map.insert(key, value.into())
+    }
+
+    /// Removes a member, returning its value (its exact numbers are dropped).
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.exact.remove_key(key);
+        self.map.remove(key)
+    }
+
+    /// The numbers the map holds only as stand-ins: each one's pointer
+    /// (relative to this object) and its exact text, in pointer order.
+    ///
+    /// ```
+    /// use mplp_core::JsonObject;
+    /// let o: JsonObject = serde_json::from_str(r#"{"a": [1.5, 1e-400]}"#).unwrap();
+    /// let found: Vec<_> = o.exact_numbers().map(|(p, t)| (p.as_str().to_owned(), t)).collect();
+    /// assert_eq!(found, [("/a/1".to_owned(), "1e-400")]);
+    /// assert_eq!(o["a"][1], 0.0); // the stand-in
+    /// ```
+    pub fn exact_numbers(&self) -> impl Iterator<Item = (Pointer, &str)> {
+        self.exact.iter()
+    }
+
+    /// The members, each written with its exact numbers
+    /// (`#[derive(Wire)]`'s extra maps). Not part of the public API.
+    #[doc(hidden)]
+    pub fn exact_members(&self) -> impl Iterator<Item = (&String, crate::exact::Member<'_>)> {
+        self.map.iter().map(|(k, v)| (k, self.exact.member(k, v)))
+    }
+
+    /// Sets the member `key` to a value read with its exact numbers
+    /// (`#[derive(Wire)]`'s extra members). Not part of the public API.
+    #[doc(hidden)]
+    pub fn insert_exact(&mut self, key: String, value: crate::exact::ExactValue) {
+        self.exact.remove_key(&key);
+        self.exact.put_key(&key, value.exact);
+        self.map.insert(key, value.value);
+    }
+
+    /// Removes the member `key` with its exact numbers. Not part of the
+    /// public API.
+    #[doc(hidden)]
+    pub fn remove_exact(&mut self, key: &str) -> Option<crate::exact::ExactValue> {
+        let value = self.map.remove(key)?;
+        let exact = self.exact.take_key(key);
+        Some(crate::exact::ExactValue { value, exact })
+    }
+
+    /// The object as a value with its exact numbers. Not part of the public API.
+    #[doc(hidden)]
+    pub fn into_exact(self) -> crate::exact::ExactValue {
+        crate::exact::ExactValue {
+            value: Value::Object(self.map),
+            exact: self.exact,
+        }
     }
 }
 
 impl Deref for JsonObject {
+    /// The members. A number the map cannot hold with its value (see
+    /// [`JsonObject::exact_numbers`]) appears as its stand-in: the nearest
+    /// `f64`, or `±f64::MAX` beyond `f64`'s range.
     type Target = Map<String, Value>;
     fn deref(&self) -> &Map<String, Value> {
-        &self.0
+        &self.map
     }
 }
 
 impl From<Map<String, Value>> for JsonObject {
-    fn from(m: Map<String, Value>) -> Self {
-        JsonObject(m)
+    fn from(map: Map<String, Value>) -> Self {
+        JsonObject {
+            map,
+            exact: crate::exact::Exact::default(),
+        }
     }
 }
 
 impl From<JsonObject> for Value {
+    /// The map (numbers it cannot hold exactly become their stand-ins).
     fn from(o: JsonObject) -> Value {
-        Value::Object(o.0)
+        Value::Object(o.map)
     }
 }
 
@@ -609,7 +716,7 @@ impl TryFrom<Value> for JsonObject {
     /// Takes the object out of a value, or gives the value back.
     fn try_from(v: Value) -> Result<Self, Value> {
         match v {
-            Value::Object(m) => Ok(JsonObject(m)),
+            Value::Object(m) => Ok(JsonObject::from(m)),
             other => Err(other),
         }
     }
@@ -617,20 +724,25 @@ impl TryFrom<Value> for JsonObject {
 
 impl FromIterator<(String, Value)> for JsonObject {
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
-        JsonObject(iter.into_iter().collect())
+        JsonObject::from(iter.into_iter().collect::<Map<String, Value>>())
     }
 }
 
 impl Serialize for JsonObject {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        if self.exact.write_plain() {
+            self.map.serialize(s)
+        } else {
+            crate::exact::serialize_map(&self.map, &self.exact, s)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for JsonObject {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match d.deserialize_any(StrictValueVisitor)? {
-            Value::Object(m) => Ok(JsonObject(m)),
+        let crate::exact::ExactValue { value, exact } = crate::exact::ExactValue::deserialize(d)?;
+        match value {
+            Value::Object(map) => Ok(JsonObject { map, exact }),
             other => Err(de::Error::invalid_type(
                 unexpected(&other),
                 &"a JSON object",
@@ -693,7 +805,7 @@ fn unexpected(v: &Value) -> de::Unexpected<'_> {
     }
 }
 
-struct StrictValueVisitor;
+pub(crate) struct StrictValueVisitor;
 
 impl<'de> Visitor<'de> for StrictValueVisitor {
     type Value = Value;
@@ -711,6 +823,7 @@ impl<'de> Visitor<'de> for StrictValueVisitor {
         Ok(Value::from(v))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        crate::exact::float_seen();
         Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
@@ -736,8 +849,22 @@ impl<'de> Visitor<'de> for StrictValueVisitor {
         Ok(Value::Array(v))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        match map.next_key::<String>()? {
+            Some(first) => StrictValueVisitor::finish_map(first, map),
+            None => Ok(Value::Object(Map::new())),
+        }
+    }
+}
+
+impl StrictValueVisitor {
+    /// Reads the rest of an object whose first key is `first`.
+    pub(crate) fn finish_map<'de, A: MapAccess<'de>>(
+        first: String,
+        mut map: A,
+    ) -> Result<Value, A::Error> {
         let mut m = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
+        let mut next = Some(first);
+        while let Some(key) = next {
             let StrictValue(value) = map.next_value()?;
             if m.contains_key(&key) {
                 return Err(crate::de::raise(
@@ -746,6 +873,7 @@ impl<'de> Visitor<'de> for StrictValueVisitor {
                 ));
             }
             m.insert(key, value);
+            next = map.next_key::<String>()?;
         }
         Ok(Value::Object(m))
     }

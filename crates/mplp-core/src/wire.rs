@@ -83,8 +83,8 @@ pub enum TaggedSlot<P> {
     Empty,
     /// Read with the tag's type.
     Typed(P),
-    /// Seen before the tag.
-    Early(serde_json::Value),
+    /// Seen before the tag (with its exact numbers).
+    Early(crate::exact::ExactValue),
 }
 
 struct TaggedSeed<P: Tagged>(P::Tag);
@@ -109,7 +109,7 @@ impl<P: Tagged> TaggedSlot<P> {
         }
         *self = match tag {
             Some(tag) => TaggedSlot::Typed(map.next_value_seed(TaggedSeed::<P>(tag))?),
-            None => TaggedSlot::Early(map.next_value::<crate::StrictValue>()?.0),
+            None => TaggedSlot::Early(map.next_value::<crate::exact::ExactValue>()?),
         };
         Ok(())
     }
@@ -118,7 +118,7 @@ impl<P: Tagged> TaggedSlot<P> {
     pub fn finish<E: serde::de::Error>(self, tag: P::Tag) -> Result<P, E> {
         match self {
             TaggedSlot::Typed(p) => Ok(p),
-            TaggedSlot::Early(v) => P::deserialize_tagged(tag, v).map_err(E::custom),
+            TaggedSlot::Early(v) => read_exact(v, ReadTagged::<P>(tag)),
             TaggedSlot::Empty => P::absent(tag),
         }
     }
@@ -192,15 +192,69 @@ pub trait FlattenedSchema {
 }
 
 /// The members `names` of `extra`, taken out of it (absent ones skipped),
-/// as one object: what a [`Flattened`] body reads.
+/// as one object: what a [`Flattened`] body reads. Numbers the map holds
+/// only as stand-ins (see [`crate::exact`]) lose their exact text: a body
+/// read with [`take_members_exact`] and [`read_exact`] keeps it.
 pub fn take_members(extra: &mut crate::JsonObject, names: &[&str]) -> serde_json::Value {
-    let mut out = serde_json::Map::new();
+    take_members_exact(extra, names).into_value()
+}
+
+/// [`take_members`], keeping the exact text of the members' numbers.
+pub fn take_members_exact(
+    extra: &mut crate::JsonObject,
+    names: &[&str],
+) -> crate::exact::ExactValue {
+    let mut out = crate::JsonObject::new();
     for name in names {
-        if let Some(v) = extra.as_map_mut().remove(*name) {
-            out.insert((*name).to_owned(), v);
+        if let Some(v) = extra.remove_exact(name) {
+            out.insert_exact((*name).to_owned(), v);
         }
     }
-    serde_json::Value::Object(out)
+    out.into_exact()
+}
+
+/// How a value taken from a larger one is read (by [`read_exact`]).
+pub trait ReadWith<T> {
+    /// Reads `T` from `d`.
+    fn read<'de, D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error>;
+}
+
+/// Reads a [`Wire`] object with its schema rules only
+/// ([`Wire::deserialize_unchecked`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unchecked;
+
+impl<T: Wire> ReadWith<T> for Unchecked {
+    fn read<'de, D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize_unchecked(d)
+    }
+}
+
+struct ReadTagged<P: Tagged>(P::Tag);
+
+impl<P: Tagged> ReadWith<P> for ReadTagged<P> {
+    fn read<'de, D: serde::Deserializer<'de>>(self, d: D) -> Result<P, D::Error> {
+        P::deserialize_tagged(self.0, d)
+    }
+}
+
+/// Reads a value taken from a larger one: from its `serde_json::Value`
+/// when that holds every number exactly, else from its JSON text, so that
+/// free-form members inside keep their exact numbers (see [`crate::exact`]).
+///
+/// # Errors
+/// The error of reading, as `E`.
+pub fn read_exact<T, E: serde::de::Error>(
+    v: crate::exact::ExactValue,
+    with: impl ReadWith<T>,
+) -> Result<T, E> {
+    if v.is_plain() {
+        return with.read(v.into_value()).map_err(E::custom);
+    }
+    let text = serde_json::to_string(&v).map_err(E::custom)?;
+    let mut de = serde_json::Deserializer::from_str(&text);
+    with.read(&mut de)
+        .map_err(|e| E::custom(crate::exact::message_of(&e)))
 }
 
 /// The members `names` of the object `value` (a copy): what a

@@ -469,8 +469,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 if __extra.contains_key(&__name) {
                     return ::core::result::Result::Err(#krate::de::duplicate_member::<__A::Error>(&__name));
                 }
-                let __v: #krate::StrictValue = __map.next_value()?;
-                __extra.insert(__name, __v.0);
+                let __v: #krate::exact::ExactValue = __map.next_value()?;
+                __extra.insert_exact(__name, __v);
             }
         },
         None => quote! {
@@ -598,9 +598,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         let extra_entries = extra.map(|f| {
             let ident = &f.ident;
             quote! {
-                for (__k, __v) in self.#ident.iter() {
+                for (__k, __v) in self.#ident.exact_members() {
                     if !__FIELDS.contains(&__k.as_str()) #flat_skip {
-                        __s.serialize_entry(__k, __v)?;
+                        __s.serialize_entry(__k, &__v)?;
                     }
                 }
             }

@@ -15,7 +15,7 @@
 //! by [`Document::check_rules`] with their canonical ids.
 
 use mplp_core::check::CheckValue;
-use mplp_core::wire::{Flattened, SerializeMembers, pick_members, take_members};
+use mplp_core::wire::{Flattened, SerializeMembers, pick_members, take_members_exact};
 use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp, Wire};
 use serde_json::Value;
 
@@ -307,8 +307,8 @@ pub fn family_members(family: CoreFamily) -> &'static [&'static str] {
     }
 }
 
-fn read<T: Wire, E: serde::de::Error>(v: Value) -> Result<T, E> {
-    T::deserialize_unchecked(v).map_err(E::custom)
+fn read<T: Wire, E: serde::de::Error>(v: mplp_core::exact::ExactValue) -> Result<T, E> {
+    mplp_core::wire::read_exact(v, mplp_core::wire::Unchecked)
 }
 
 impl Flattened for CoreBody {
@@ -323,7 +323,7 @@ impl Flattened for CoreBody {
     }
 
     fn take<E: serde::de::Error>(tag: CoreFamily, extra: &mut JsonObject) -> Result<Self, E> {
-        let members = take_members(extra, family_members(tag));
+        let members = take_members_exact(extra, family_members(tag));
         Ok(match tag {
             CoreFamily::GraphUpdate => CoreBody::GraphUpdate(read(members)?),
             CoreFamily::RuntimeExecution => CoreBody::RuntimeExecution(read(members)?),

@@ -44,7 +44,7 @@
 use std::fmt;
 
 use mplp_core::check::{CheckValue, expect_str};
-use mplp_core::wire::{Flattened, SerializeMembers, pick_members, take_members};
+use mplp_core::wire::{Flattened, SerializeMembers, pick_members, take_members_exact};
 use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp, Wire};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -409,8 +409,8 @@ impl SampleBody {
     }
 }
 
-fn read<T: Wire, E: serde::de::Error>(v: Value) -> Result<T, E> {
-    T::deserialize_unchecked(v).map_err(E::custom)
+fn read<T: Wire, E: serde::de::Error>(v: mplp_core::exact::ExactValue) -> Result<T, E> {
+    mplp_core::wire::read_exact(v, mplp_core::wire::Unchecked)
 }
 
 impl Flattened for SampleBody {
@@ -425,7 +425,7 @@ impl Flattened for SampleBody {
     }
 
     fn take<E: serde::de::Error>(tag: SampleFamily, extra: &mut JsonObject) -> Result<Self, E> {
-        let members = take_members(extra, Sections::FIELDS);
+        let members = take_members_exact(extra, Sections::FIELDS);
         Ok(match tag.as_str() {
             SampleFamily::INTENT_RESOLUTION => SampleBody::IntentResolution(read(members)?),
             SampleFamily::DELTA_IMPACT => SampleBody::DeltaImpact(read(members)?),

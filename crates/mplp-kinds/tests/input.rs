@@ -131,3 +131,40 @@ fn a_log_file_with_a_deep_first_line_is_recognised_and_read() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Numbers a `serde_json::Map` cannot hold (issue 19): valid in a free-form
+/// member (the canonical schema accepts any number there), for a document
+/// and a log, with or without a kind, from bytes and from a file.
+#[test]
+fn exact_numbers_in_free_form_members_are_valid_everywhere() {
+    let numbers = r#"{"big":18446744073709551617,"pi":3.141592653589793238462643383279,"tiny":1e-400,"huge":-1e400}"#;
+    let trace = format!(
+        r#""trace": {{"trace_id": "5f0c8f43-2b8e-4f4e-9d2b-1c6f0c1e2a3b", "span_id": "6a1d9e54-3c9f-4a5f-8e3c-2d7a1d2f3b4c", "attributes": {numbers}}},"#
+    );
+    let plan = plan().replacen(r#""plan_id""#, &format!(r#"{trace} "plan_id""#), 1);
+    for kind in [None, Some(&PLAN)] {
+        let (found, report) = validate_bytes(kind, plan.as_bytes());
+        assert_eq!(found, Some(&PLAN));
+        assert!(report.is_valid(), "{report:?}");
+    }
+    let log = log();
+    let line = log
+        .lines()
+        .find(|l| l.contains("MAPTurnCompleted"))
+        .unwrap();
+    let with = line.replacen(
+        "\"payload\":{",
+        &format!("\"payload\":{{\"stats\":{numbers},"),
+        1,
+    );
+    assert_ne!(with, line);
+    let text = log.replacen(line, &with, 1);
+    let (_, report) = validate_bytes(Some(&MAP_LOG), text.as_bytes());
+    assert!(report.is_valid(), "{report:?}");
+    let dir = scratch("exact");
+    let path = dir.join("log.ndjson");
+    std::fs::write(&path, &text).unwrap();
+    let (_, report) = validate_file(None, &path).unwrap();
+    assert!(report.is_valid(), "{report:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,7 @@
 #[cfg(feature = "tokio")]
 mod async_props;
 mod deep;
+mod exact_numbers;
 mod examples;
 mod log_rules;
 mod map_events;
