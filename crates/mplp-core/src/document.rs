@@ -220,6 +220,15 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
     }
 }
 
+/// [`Document::validate_json`] for input that passes `T`'s schema rules
+/// (its typed parse): the same validation, with the module's rules run.
+/// `None` when the typed parse fails, without the thorough pass that would
+/// then list every violation: for a caller that is only guessing that the
+/// input is a `T` (`mplp_kinds::validate_bytes` without a kind).
+pub fn validate_parsed<T: Document>(input: &[u8]) -> Option<Validation<T>> {
+    from_slice_unchecked::<T>(input).ok().map(finish)
+}
+
 /// The thorough pass over bytes that failed the typed parse: every schema
 /// violation of `T`, duplicate keys and syntax errors.
 pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -> Report {

@@ -24,6 +24,11 @@ pub trait Wire: Sized {
     const FIELDS: &'static [&'static str];
     /// The members that must be present.
     const REQUIRED: &'static [&'static str];
+    /// Whether the object takes members it does not declare (an
+    /// `#[wire(extra)]` map). When false, a successful
+    /// [`Wire::deserialize_unchecked`] proves that every member of the input
+    /// is one of [`Wire::FIELDS`]. The default (`true`) claims nothing.
+    const OPEN: bool = true;
 
     /// Reads the object with its schema rules only: for a document, the
     /// module's semantic rules do not run (the public `Deserialize` runs

@@ -694,6 +694,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
     });
     let additional = extra.is_none();
+    let open = extra.is_some();
     let schema_id = format!("::{name_str}");
     let flat_schema = tagged.filter(|_| flat).map(|f| {
         let ty = &f.ty;
@@ -769,6 +770,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 const NAME: &'static str = #name_str;
                 const FIELDS: &'static [&'static str] = __FIELDS;
                 const REQUIRED: &'static [&'static str] = &[#(#required_names),*];
+                const OPEN: bool = #open;
 
                 fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
                     __d.deserialize_map(__Visitor)

@@ -72,6 +72,21 @@ pub struct DocKind {
     round_trip: Option<RoundTrip>,
     /// How [`detect`] recognises a document of this kind.
     pub recognise: Recognise,
+    /// For documents: what the typed parse tells about the top-level members.
+    typed: Option<Typed>,
+}
+
+/// The top-level members of a document kind, from its `Wire` declaration,
+/// and its validation when the typed parse succeeds: what
+/// [`validate_bytes`] needs to keep a guessed kind without [`detect`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Typed {
+    /// `Wire::FIELDS`.
+    pub(crate) fields: &'static [&'static str],
+    /// `Wire::OPEN`: members beyond `fields` are taken.
+    pub(crate) open: bool,
+    /// `mplp_core::document::validate_parsed`, as a report.
+    pub(crate) validate_parsed: fn(&[u8]) -> Option<Report>,
 }
 
 /// How [`detect`] tells a kind from a document's top-level members: the
@@ -190,6 +205,10 @@ fn validate_document_reader<T: Document>(reader: &mut dyn BufRead) -> Report {
     }
 }
 
+fn validate_parsed<T: Document>(bytes: &[u8]) -> Option<Report> {
+    mplp_core::document::validate_parsed::<T>(bytes).map(|v| v.report)
+}
+
 fn round_trip<T: Document>(bytes: &[u8]) -> Result<String, mplp_core::Error> {
     T::from_json(bytes).map(|d| d.to_json())
 }
@@ -206,6 +225,11 @@ macro_rules! document_kind {
             validate_reader: validate_document_reader::<$ty>,
             round_trip: Some(round_trip::<$ty>),
             recognise: $recognise,
+            typed: Some(Typed {
+                fields: <$ty as mplp_core::Wire>::FIELDS,
+                open: <$ty as mplp_core::Wire>::OPEN,
+                validate_parsed: validate_parsed::<$ty>,
+            }),
         }
     };
 }
@@ -380,6 +404,7 @@ pub static MAP_LOG: DocKind = DocKind {
     validate_reader: |reader| mplp_events::log::validate_map_log(reader),
     round_trip: None,
     recognise: Recognise::NEVER,
+    typed: None,
 };
 /// An NDJSON log of SA events.
 pub static SA_LOG: DocKind = DocKind {
@@ -392,6 +417,7 @@ pub static SA_LOG: DocKind = DocKind {
     validate_reader: |reader| mplp_events::log::validate_sa_log(reader),
     round_trip: None,
     recognise: Recognise::NEVER,
+    typed: None,
 };
 
 /// Every kind, in the order the CLI lists them.
@@ -493,6 +519,14 @@ impl std::error::Error for UnknownKind {}
 /// could not be recognised: the report then holds the `unknown-kind`,
 /// `type` or syntax error). A log kind validates the bytes as a log.
 ///
+/// Without a kind, a document is usually parsed once: the kind is guessed
+/// from the first top-level member that marks one (the table's signs), and
+/// kept when the document passes that kind's typed parse and no document
+/// that does can bear the sign of a kind [`detect`] would prefer (the
+/// kind's declared members exclude those signs). Otherwise [`detect`]
+/// decides, as it always did; the kind and the report are the same either
+/// way.
+///
 /// ```
 /// let plan = std::fs::read("../../schemas/examples/valid/plan-minimal.json")?;
 /// let (kind, report) = mplp_kinds::validate_bytes(None, &plan);
@@ -510,14 +544,19 @@ pub fn validate_bytes(
 ) -> (Option<&'static DocKind>, Report) {
     let kind = match kind {
         Some(k) => k,
-        None => match detect(bytes) {
-            Ok(k) => k,
-            Err(v) => {
-                let mut report = Report::new();
-                report.push(v);
-                return (None, report);
+        None => {
+            if let Some((guess, report)) = detect::validate_guess(bytes) {
+                return (Some(guess), report);
             }
-        },
+            match detect(bytes) {
+                Ok(k) => k,
+                Err(v) => {
+                    let mut report = Report::new();
+                    report.push(v);
+                    return (None, report);
+                }
+            }
+        }
     };
     (Some(kind), kind.validate(bytes))
 }
