@@ -260,13 +260,31 @@ pub(crate) fn settled(kind: &DocKind) -> bool {
             })
 }
 
+/// [`settled`] for each row of [`KINDS`] (a bit per row), computed once:
+/// the check walks the table's signs and the kind's members, which costs
+/// about a microsecond, as much as parsing a small document.
+fn is_settled(kind: &DocKind) -> bool {
+    static SETTLED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let mask = *SETTLED.get_or_init(|| {
+        KINDS
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| settled(k))
+            .fold(0, |m, (i, _)| m | 1 << i)
+    });
+    KINDS
+        .iter()
+        .position(|k| std::ptr::eq(*k, kind))
+        .is_some_and(|i| mask & (1 << i) != 0)
+}
+
 /// The kind and report of `bytes` when the guessed kind is
 /// [`settled`] and the document passes its typed parse: what
 /// [`detect`] followed by the kind's validation would give, in one parse.
 /// `None` sends the caller to [`detect`].
 pub(crate) fn validate_guess(bytes: &[u8]) -> Option<(&'static DocKind, mplp_core::Report)> {
     let kind = guess(bytes)?;
-    if !settled(kind) {
+    if !is_settled(kind) {
         return None;
     }
     let report = (kind.typed?.validate_parsed)(bytes)?;
@@ -512,6 +530,9 @@ mod guess_tests {
             unsettled,
             ["sa-event", "event", "learning-sample", "map-log", "sa-log"]
         );
+        for k in KINDS {
+            assert_eq!(is_settled(k), settled(k), "{k}");
+        }
     }
 
     fn example(name: &str) -> Vec<u8> {
