@@ -537,8 +537,8 @@ impl<'de> DeserializeSeed<'de> for ExactVisitor {
 // ---------------------------------------------------------------------------
 // Number tokens
 
-/// The number tokens of `input` (JSON text, strings skipped).
-fn numbers(input: &[u8]) -> impl Iterator<Item = &[u8]> {
+/// Where the number tokens of `input` are (JSON text, strings skipped).
+fn number_spans(input: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < input.len() {
@@ -547,13 +547,18 @@ fn numbers(input: &[u8]) -> impl Iterator<Item = &[u8]> {
                 b'-' | b'0'..=b'9' => {
                     let start = i;
                     i = number_end(input, i);
-                    return Some(&input[start..i]);
+                    return Some(start..i);
                 }
                 _ => i += 1,
             }
         }
         None
     })
+}
+
+/// The number tokens of `input` (JSON text, strings skipped).
+fn numbers(input: &[u8]) -> impl Iterator<Item = &[u8]> {
+    number_spans(input).map(move |r| &input[r])
 }
 
 /// The offset just past the string that opens at `start`.
@@ -620,27 +625,17 @@ pub(crate) fn holds_exactly(token: &str) -> bool {
 /// `raw` with every number beyond `f64`'s range replaced by its stand-in
 /// ([`STAND_IN`], with its sign); `None` when there is none.
 pub fn stand_ins(raw: &str) -> Option<String> {
-    let bytes = raw.as_bytes();
     let mut out = String::new();
     let mut copied = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => i = string_end(bytes, i),
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                i = number_end(bytes, i);
-                let token = &raw[start..i];
-                if serde_json::from_str::<serde_json::Number>(token).is_err() {
-                    out.push_str(&raw[copied..start]);
-                    if token.starts_with('-') {
-                        out.push('-');
-                    }
-                    out.push_str(STAND_IN);
-                    copied = i;
-                }
+    for r in number_spans(raw.as_bytes()) {
+        let token = &raw[r.clone()];
+        if serde_json::from_str::<serde_json::Number>(token).is_err() {
+            out.push_str(&raw[copied..r.start]);
+            if token.starts_with('-') {
+                out.push('-');
             }
-            _ => i += 1,
+            out.push_str(STAND_IN);
+            copied = r.end;
         }
     }
     if copied == 0 {
