@@ -527,13 +527,6 @@ impl<'de> Visitor<'de> for ExactVisitor {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for ExactVisitor {
-    type Value = ExactValue;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ExactValue, D::Error> {
-        d.deserialize_newtype_struct(RAW_TOKEN, self)
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Number tokens
 
@@ -840,6 +833,41 @@ mod tests {
         assert!(plainly_exact(b"1e280"));
         assert!(plainly_exact(b"-1e-280"));
         assert!(plainly_exact(b"0.000000000000001"));
+    }
+
+    #[test]
+    fn stand_ins_take_any_text_without_panicking() {
+        // `stand_ins` is public: text that is not JSON (here an unterminated
+        // string, and a lone backslash at the end) is walked to its end.
+        assert_eq!(stand_ins(r#""1e400"#), None);
+        assert_eq!(stand_ins("\"\\"), None);
+        assert_eq!(stand_ins("1e400 \"").as_deref(), Some("1.7976931348623157e308 \""));
+    }
+
+    /// A duplicate key is reported as such even when the member is also
+    /// nested past `MAX_NESTING` further on: only a syntax error (serde_json's
+    /// recursion limit) makes the member measured for depth.
+    #[test]
+    fn a_duplicate_key_is_not_taken_for_deep_nesting() {
+        let deep = format!("{}{}", "[".repeat(MAX_NESTING + 1), "]".repeat(MAX_NESTING + 1));
+        let raw = format!(r#"{{"a":1,"a":2,"b":{deep}}}"#);
+        let err = match parse_strict(&raw) {
+            Ok(v) => panic!("read {v}"),
+            Err(e) => e,
+        };
+        assert!(err.to_string().contains("duplicate"), "{err}");
+        assert_eq!(crate::de::take_raised(), Some(crate::Rule::DUPLICATE_KEY));
+    }
+
+    /// `visit_some` reads the value inside (deserializers that wrap a
+    /// newtype's content in an option, such as serde's buffered content of
+    /// an untagged enum, call it).
+    #[test]
+    fn visit_some_reads_the_value_inside() {
+        use serde::de::Visitor;
+        let inside = serde_json::json!({"a": [1, "x"]});
+        let read = ExactVisitor.visit_some(inside.clone()).unwrap();
+        assert_eq!(read.value, inside);
     }
 
     #[test]
