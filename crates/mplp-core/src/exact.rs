@@ -841,7 +841,10 @@ mod tests {
         // string, and a lone backslash at the end) is walked to its end.
         assert_eq!(stand_ins(r#""1e400"#), None);
         assert_eq!(stand_ins("\"\\"), None);
-        assert_eq!(stand_ins("1e400 \"").as_deref(), Some("1.7976931348623157e308 \""));
+        assert_eq!(
+            stand_ins("1e400 \"").as_deref(),
+            Some("1.7976931348623157e308 \"")
+        );
     }
 
     /// A duplicate key is reported as such even when the member is also
@@ -849,7 +852,11 @@ mod tests {
     /// recursion limit) makes the member measured for depth.
     #[test]
     fn a_duplicate_key_is_not_taken_for_deep_nesting() {
-        let deep = format!("{}{}", "[".repeat(MAX_NESTING + 1), "]".repeat(MAX_NESTING + 1));
+        let deep = format!(
+            "{}{}",
+            "[".repeat(MAX_NESTING + 1),
+            "]".repeat(MAX_NESTING + 1)
+        );
         let raw = format!(r#"{{"a":1,"a":2,"b":{deep}}}"#);
         let err = match parse_strict(&raw) {
             Ok(v) => panic!("read {v}"),
