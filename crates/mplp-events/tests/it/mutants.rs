@@ -1,8 +1,9 @@
-//! Tests added for mutants of `log/read.rs`, `log/write.rs` and
-//! `validate.rs` that the other tests let live: the line limit at its exact
-//! boundary (whole and cut by the reader's buffer), the byte count of a
-//! refused line, a log of refused lines only, violations streamed as they
-//! are found, and the writer's line count and flush.
+//! Tests added for mutants of `log/read.rs`, `log/write.rs`, `validate.rs`,
+//! `validate/map.rs` and `validate/sa.rs` that the other tests let live:
+//! the line limit at its exact boundary (whole and cut by the reader's
+//! buffer), the byte count of a refused line, a log of refused lines only,
+//! violations streamed as they are found, the writer's line count and
+//! flush, and the line a second start names.
 
 use std::io::{self, BufReader, Write};
 use std::ops::ControlFlow;
@@ -236,4 +237,49 @@ fn sa_violations_are_streamed_in_the_order_found_and_taken_out() {
     assert!(v.take_violations().is_empty());
     v.push_line(2, &text[..text.len() - 6]);
     assert_eq!(found(&v.finish()), [(2, "sa_completed_last")]);
+}
+
+fn log_of<T: serde::Serialize>(events: &[T]) -> Vec<u8> {
+    let mut w = LogWriter::new(Vec::new());
+    for e in events {
+        w.write(e).unwrap();
+    }
+    w.into_inner()
+}
+
+/// A session started twice is refused with the line of its first start
+/// (not line 1: another session's events come first).
+#[test]
+fn a_second_start_names_the_line_of_the_first() {
+    let (other, s) = (CollabId::new(), CollabId::new());
+    let log = log_of(&[
+        MapEvent::session_started(other, CollabMode::RoundRobin, 1),
+        MapEvent::session_started(s, CollabMode::RoundRobin, 1),
+        MapEvent::session_started(s, CollabMode::RoundRobin, 1),
+    ]);
+    let r = validate_map_log(&log[..]);
+    let again: Vec<_> = r
+        .errors()
+        .filter(|v| v.line == Some(3))
+        .map(|v| (v.rule.as_str(), v.message.clone()))
+        .collect();
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].0, "map_session_started_first");
+    assert!(again[0].1.contains("(line 2)"), "{}", again[0].1);
+
+    let (other, run) = (SaId::new(), SaId::new());
+    let log = log_of(&[
+        SaEvent::initialized(other),
+        SaEvent::initialized(run.clone()),
+        SaEvent::initialized(run),
+    ]);
+    let r = validate_sa_log(&log[..]);
+    let again: Vec<_> = r
+        .errors()
+        .filter(|v| v.line == Some(3))
+        .map(|v| (v.rule.as_str(), v.message.clone()))
+        .collect();
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].0, "sa_initialized_first");
+    assert!(again[0].1.contains("(line 2)"), "{}", again[0].1);
 }

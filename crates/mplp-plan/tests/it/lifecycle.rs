@@ -298,3 +298,32 @@ fn an_edit_of_a_plan_that_is_not_running_keeps_its_status() {
     assert!(plan.step(a).is_some());
     assert!(plan.events.as_deref().unwrap_or_default().is_empty());
 }
+
+/// A blocked step returns to `pending` only when no dependency is failed:
+/// completing one dependency leaves it blocked while another is failed.
+#[test]
+fn a_blocked_step_stays_blocked_while_another_dependency_is_failed() {
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    let x = b.step("x");
+    let y = b.step("y");
+    let z = b.step_after("z", &[x, y]);
+    let mut plan = b.build().unwrap();
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
+    plan.start().unwrap();
+    plan.step_mut(x).unwrap().start().unwrap();
+    plan.step_mut(x)
+        .unwrap()
+        .fail_with(&mplp_plan::CriticalSteps::None)
+        .unwrap();
+    assert_eq!(plan.step(z).unwrap().status(), StepStatus::Blocked);
+    plan.step_mut(y).unwrap().start().unwrap();
+    plan.step_mut(y).unwrap().complete().unwrap();
+    assert_eq!(plan.step(z).unwrap().status(), StepStatus::Blocked);
+    assert!(plan.ready_steps().is_empty());
+    let again = plan.step_mut(x).unwrap().retry().unwrap();
+    plan.step_mut(again).unwrap().start().unwrap();
+    plan.step_mut(again).unwrap().complete().unwrap();
+    assert_eq!(plan.step(z).unwrap().status(), StepStatus::Pending);
+    assert_eq!(plan.ready_steps(), [z]);
+}
