@@ -245,6 +245,7 @@ fn the_lifecycle_index_is_not_a_member() {
     let back = Plan::from_value(&plan.to_value()).unwrap();
     assert_eq!(back, plan);
     assert_eq!(format!("{back:?}"), format!("{plan:?}"));
+    assert!(format!("{plan:?}").contains(", index: .. }"), "{plan:?}");
     assert!(plan.to_value().get("index").is_none());
     let mut doc = plan.to_value();
     doc["index"] = serde_json::json!({});
@@ -322,6 +323,40 @@ fn a_blocked_step_stays_blocked_while_another_dependency_is_failed() {
     assert_eq!(plan.step(z).unwrap().status(), StepStatus::Blocked);
     assert!(plan.ready_steps().is_empty());
     let again = plan.step_mut(x).unwrap().retry().unwrap();
+    plan.step_mut(again).unwrap().start().unwrap();
+    plan.step_mut(again).unwrap().complete().unwrap();
+    assert_eq!(plan.step(z).unwrap().status(), StepStatus::Pending);
+    assert_eq!(plan.ready_steps(), [z]);
+}
+
+/// Retrying a step whose id another step repeats (a plan read unchecked)
+/// renames that id in every dependency and rebuilds the lifecycle index: the
+/// other step keeps the id and is still found by it, and the retried step is
+/// found by its new id.
+#[test]
+fn retrying_a_step_whose_id_is_repeated() {
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    let x = b.step("x");
+    b.step("twin");
+    let z = b.step_after("z", &[x]);
+    let mut doc = b.build().unwrap().to_value();
+    doc["steps"][1]["step_id"] = doc["steps"][0]["step_id"].clone();
+    let mut plan = crate::unchecked(&doc);
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
+    plan.start().unwrap();
+    plan.step_mut(x).unwrap().start().unwrap();
+    plan.step_mut(x)
+        .unwrap()
+        .fail_with(&mplp_plan::CriticalSteps::None)
+        .unwrap();
+    let again = plan.step_mut(x).unwrap().retry().unwrap();
+    assert_eq!(plan.steps()[0].step_id, again);
+    assert_eq!(plan.steps()[2].dependency_ids(), &[again]);
+    // The twin still has the old id, and is found by it.
+    assert_eq!(plan.steps()[1].step_id, x);
+    plan.step_mut(x).unwrap().start().unwrap();
+    assert_eq!(plan.steps()[1].status(), StepStatus::InProgress);
     plan.step_mut(again).unwrap().start().unwrap();
     plan.step_mut(again).unwrap().complete().unwrap();
     assert_eq!(plan.step(z).unwrap().status(), StepStatus::Pending);
