@@ -15,16 +15,84 @@ use uuid::Uuid;
 
 use crate::log::read::{Line, for_each_line, parse_line};
 
-/// Declares what the MAP and SA validators offer alike, word for word: the
-/// public entry points `validate_*_log`, `validate_*_log_with` and
-/// `stream_*_log`, the [`EventSink`](crate::log::EventSink) impls (an
-/// event, owned or borrowed, is validated as the next line) and the
-/// [`LineValidator`] impl the streaming driver uses.
+/// Declares what the MAP and SA validators offer alike, word for word: their
+/// constructors and settings (`new`, `with_completed_memory`,
+/// `with_event_id_window`, `partial`, `with_options`), `take_violations`
+/// and `push_line`; the public entry points `validate_*_log`,
+/// `validate_*_log_with` and `stream_*_log`; the
+/// [`EventSink`](crate::log::EventSink) impls (an event, owned or borrowed,
+/// is validated as the next line) and the [`LineValidator`] impl the
+/// streaming driver uses. `$unit` names what the validator keeps books of
+/// (`sessions`, `runs`).
 macro_rules! log_entry_points {
     (
-        $validator:ident, $event:ty, $what:literal,
+        $validator:ident, $event:ty, $what:literal, $unit:literal,
         $validate:ident, $validate_with:ident, $stream:ident
     ) => {
+        impl Default for $validator {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $validator {
+            #[doc = concat!("A validator that remembers the last [`DEFAULT_COMPLETED_MEMORY`](crate::log::DEFAULT_COMPLETED_MEMORY) completed ", $unit, ".")]
+            pub fn new() -> Self {
+                Self::with_completed_memory($crate::validate::DEFAULT_COMPLETED_MEMORY)
+            }
+
+            #[doc = concat!("A validator that remembers the last `n` completed ", $unit, ".")]
+            pub fn with_completed_memory(n: usize) -> Self {
+                $validator {
+                    books: $crate::validate::Books::new(n),
+                }
+            }
+
+            /// The same validator, finding repeated event ids within `window` events
+            /// (0: not at all); see [`crate::unique_ids`].
+            #[must_use]
+            pub fn with_event_id_window(mut self, window: usize) -> Self {
+                self.books.ids = $crate::unique_ids::UniqueIds::with_window(window);
+                self
+            }
+
+            /// The same validator, judging a log still being written: what is open
+            /// at its end is reported as warnings (see
+            /// [`LogOptions::partial`](crate::log::LogOptions::partial)).
+            #[must_use]
+            pub fn partial(mut self, partial: bool) -> Self {
+                self.books.open_at_end = if partial {
+                    mplp_core::Severity::Warning
+                } else {
+                    mplp_core::Severity::Error
+                };
+                self
+            }
+
+            /// The same validator with the options' partial mode and event-id
+            /// window (the line limit belongs to the reader).
+            #[must_use]
+            pub fn with_options(self, options: &$crate::validate::LogOptions) -> Self {
+                self.with_event_id_window(options.id_window())
+                    .partial(options.is_partial())
+            }
+
+            /// Takes out the violations found so far, in the order found (a
+            /// streaming caller prints them as it goes; [`Self::finish`] then
+            /// returns only the rest). Memory then stays bounded by what is open,
+            /// however many violations the log has.
+            pub fn take_violations(&mut self) -> mplp_core::Report {
+                self.books.take_report()
+            }
+
+            /// Validates one line of the log (its bytes, without the newline or with it).
+            pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
+                if let Some(e) = self.books.parse::<$event>(line, bytes) {
+                    self.push(line, &e);
+                }
+            }
+        }
+
         impl $crate::log::EventSink<$event> for $validator {
             /// Validates the event as the next line.
             fn emit(&mut self, event: $event) -> std::io::Result<()> {

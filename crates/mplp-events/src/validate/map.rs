@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use mplp_core::{Report, Rule, Violation};
 
-use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, LogOptions, Refused, Tracked, sorted};
+use super::{Books, IdMap, Refused, Tracked, sorted};
 use crate::map::{MapEvent, MapEventType, MapPayload};
 use crate::rules::*;
 
@@ -78,68 +78,7 @@ pub struct MapLogValidator {
     books: Books<SessionState>,
 }
 
-impl Default for MapLogValidator {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl MapLogValidator {
-    /// A validator that remembers the last [`DEFAULT_COMPLETED_MEMORY`] completed sessions.
-    pub fn new() -> Self {
-        Self::with_completed_memory(DEFAULT_COMPLETED_MEMORY)
-    }
-
-    /// A validator that remembers the last `n` completed sessions.
-    pub fn with_completed_memory(n: usize) -> Self {
-        MapLogValidator {
-            books: Books::new(n),
-        }
-    }
-
-    /// The same validator, finding repeated event ids within `window` events
-    /// (0: not at all); see [`crate::unique_ids`].
-    #[must_use]
-    pub fn with_event_id_window(mut self, window: usize) -> Self {
-        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
-        self
-    }
-
-    /// The same validator, judging a log still being written: what is open
-    /// at its end is reported as warnings (see [`LogOptions::partial`]).
-    #[must_use]
-    pub fn partial(mut self, partial: bool) -> Self {
-        self.books.open_at_end = if partial {
-            mplp_core::Severity::Warning
-        } else {
-            mplp_core::Severity::Error
-        };
-        self
-    }
-
-    /// The same validator with the options' partial mode and event-id
-    /// window (the line limit belongs to the reader).
-    #[must_use]
-    pub fn with_options(self, options: &LogOptions) -> Self {
-        self.with_event_id_window(options.id_window())
-            .partial(options.is_partial())
-    }
-
-    /// Takes out the violations found so far, in the order found (a
-    /// streaming caller prints them as it goes; [`Self::finish`] then
-    /// returns only the rest). Memory then stays bounded by what is open,
-    /// however many violations the log has.
-    pub fn take_violations(&mut self) -> Report {
-        self.books.take_report()
-    }
-
-    /// Validates one line of the log (its bytes, without the newline or with it).
-    pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
-        if let Some(e) = self.books.parse::<MapEvent>(line, bytes) {
-            self.push(line, &e);
-        }
-    }
-
     /// The number of items still open (sessions, turns, broadcasts,
     /// conflicts): what the validator's memory grows with.
     pub fn open_items(&self) -> usize {
@@ -496,6 +435,7 @@ log_entry_points!(
     MapLogValidator,
     MapEvent,
     "a MAP",
+    "sessions",
     validate_map_log,
     validate_map_log_with,
     stream_map_log

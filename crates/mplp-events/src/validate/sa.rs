@@ -3,7 +3,7 @@
 use mplp_core::{Report, Rule, Violation};
 use uuid::Uuid;
 
-use super::{Books, DEFAULT_COMPLETED_MEMORY, IdMap, LogOptions, Refused, Tracked, sorted};
+use super::{Books, IdMap, Refused, Tracked, sorted};
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
 
@@ -52,68 +52,7 @@ pub struct SaLogValidator {
     books: Books<RunState>,
 }
 
-impl Default for SaLogValidator {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl SaLogValidator {
-    /// A validator that remembers the last [`DEFAULT_COMPLETED_MEMORY`] completed runs.
-    pub fn new() -> Self {
-        Self::with_completed_memory(DEFAULT_COMPLETED_MEMORY)
-    }
-
-    /// A validator that remembers the last `n` completed runs.
-    pub fn with_completed_memory(n: usize) -> Self {
-        SaLogValidator {
-            books: Books::new(n),
-        }
-    }
-
-    /// The same validator, finding repeated event ids within `window` events
-    /// (0: not at all); see [`crate::unique_ids`].
-    #[must_use]
-    pub fn with_event_id_window(mut self, window: usize) -> Self {
-        self.books.ids = crate::unique_ids::UniqueIds::with_window(window);
-        self
-    }
-
-    /// The same validator, judging a log still being written: what is open
-    /// at its end is reported as warnings (see [`LogOptions::partial`]).
-    #[must_use]
-    pub fn partial(mut self, partial: bool) -> Self {
-        self.books.open_at_end = if partial {
-            mplp_core::Severity::Warning
-        } else {
-            mplp_core::Severity::Error
-        };
-        self
-    }
-
-    /// The same validator with the options' partial mode and event-id
-    /// window (the line limit belongs to the reader).
-    #[must_use]
-    pub fn with_options(self, options: &LogOptions) -> Self {
-        self.with_event_id_window(options.id_window())
-            .partial(options.is_partial())
-    }
-
-    /// Takes out the violations found so far, in the order found (a
-    /// streaming caller prints them as it goes; [`Self::finish`] then
-    /// returns only the rest). Memory then stays bounded by what is open,
-    /// however many violations the log has.
-    pub fn take_violations(&mut self) -> Report {
-        self.books.take_report()
-    }
-
-    /// Validates one line of the log.
-    pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
-        if let Some(e) = self.books.parse::<SaEvent>(line, bytes) {
-            self.push(line, &e);
-        }
-    }
-
     /// The number of items still open (runs and running steps).
     pub fn open_items(&self) -> usize {
         self.books.open.len()
@@ -287,6 +226,7 @@ log_entry_points!(
     SaLogValidator,
     SaEvent,
     "an SA",
+    "runs",
     validate_sa_log,
     validate_sa_log_with,
     stream_sa_log
