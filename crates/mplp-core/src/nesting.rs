@@ -239,7 +239,12 @@ fn pointer_of(frames: &[Frame]) -> Pointer {
 }
 
 #[cfg(test)]
+#[path = "../../../tests/support/small_stack.rs"]
+mod small_stack;
+
+#[cfg(test)]
 mod tests {
+    use super::small_stack::on_small_stack;
     use super::*;
     use crate::Document;
     use proptest::prelude::*;
@@ -268,17 +273,6 @@ mod tests {
             r#"{{"source":"plan","data":{{"deep":{}}}}}"#,
             arrays(total - 2)
         )
-    }
-
-    /// Runs `f` on a thread with the default test stack (2 MiB), whatever
-    /// `RUST_MIN_STACK` says.
-    fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-        std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(f)
-            .unwrap()
-            .join()
-            .unwrap();
     }
 
     #[test]

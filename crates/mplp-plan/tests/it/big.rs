@@ -49,14 +49,9 @@ pub(crate) fn chain_json(n: usize, close: bool) -> (String, Vec<StepId>) {
     (s, ids)
 }
 
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 * 1024 * 1024)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap();
-}
+#[path = "../../../../tests/support/small_stack.rs"]
+mod small_stack;
+use small_stack::on_small_stack;
 
 #[test]
 fn a_million_step_chain_validates_without_stack_overflow() {
