@@ -247,6 +247,19 @@ fn log_of<T: serde::Serialize>(events: &[T]) -> Vec<u8> {
     w.into_inner()
 }
 
+/// Asserts that `r` refuses line 3 alone, with `rule`, naming line 2 (the
+/// first start).
+fn started_again(r: &Report, rule: &str) {
+    let again: Vec<_> = r
+        .errors()
+        .filter(|v| v.line == Some(3))
+        .map(|v| (v.rule.as_str(), v.message.clone()))
+        .collect();
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].0, rule);
+    assert!(again[0].1.contains("(line 2)"), "{}", again[0].1);
+}
+
 /// A session started twice is refused with the line of its first start
 /// (not line 1: another session's events come first).
 #[test]
@@ -257,15 +270,7 @@ fn a_second_start_names_the_line_of_the_first() {
         MapEvent::session_started(s, CollabMode::RoundRobin, 1),
         MapEvent::session_started(s, CollabMode::RoundRobin, 1),
     ]);
-    let r = validate_map_log(&log[..]);
-    let again: Vec<_> = r
-        .errors()
-        .filter(|v| v.line == Some(3))
-        .map(|v| (v.rule.as_str(), v.message.clone()))
-        .collect();
-    assert_eq!(again.len(), 1, "{again:?}");
-    assert_eq!(again[0].0, "map_session_started_first");
-    assert!(again[0].1.contains("(line 2)"), "{}", again[0].1);
+    started_again(&validate_map_log(&log[..]), "map_session_started_first");
 
     let (other, run) = (SaId::new(), SaId::new());
     let log = log_of(&[
@@ -273,13 +278,5 @@ fn a_second_start_names_the_line_of_the_first() {
         SaEvent::initialized(run.clone()),
         SaEvent::initialized(run),
     ]);
-    let r = validate_sa_log(&log[..]);
-    let again: Vec<_> = r
-        .errors()
-        .filter(|v| v.line == Some(3))
-        .map(|v| (v.rule.as_str(), v.message.clone()))
-        .collect();
-    assert_eq!(again.len(), 1, "{again:?}");
-    assert_eq!(again[0].0, "sa_initialized_first");
-    assert!(again[0].1.contains("(line 2)"), "{}", again[0].1);
+    started_again(&validate_sa_log(&log[..]), "sa_initialized_first");
 }

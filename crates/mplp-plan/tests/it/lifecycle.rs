@@ -300,6 +300,19 @@ fn an_edit_of_a_plan_that_is_not_running_keeps_its_status() {
     assert!(plan.events.as_deref().unwrap_or_default().is_empty());
 }
 
+/// Proposes, approves and starts `plan`, then starts step `x` and fails it
+/// (not critical: the plan keeps running).
+fn run_and_fail(plan: &mut Plan, x: StepId) {
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
+    plan.start().unwrap();
+    plan.step_mut(x).unwrap().start().unwrap();
+    plan.step_mut(x)
+        .unwrap()
+        .fail_with(&mplp_plan::CriticalSteps::None)
+        .unwrap();
+}
+
 /// A blocked step returns to `pending` only when no dependency is failed:
 /// completing one dependency leaves it blocked while another is failed.
 #[test]
@@ -309,14 +322,7 @@ fn a_blocked_step_stays_blocked_while_another_dependency_is_failed() {
     let y = b.step("y");
     let z = b.step_after("z", &[x, y]);
     let mut plan = b.build().unwrap();
-    plan.propose().unwrap();
-    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
-    plan.start().unwrap();
-    plan.step_mut(x).unwrap().start().unwrap();
-    plan.step_mut(x)
-        .unwrap()
-        .fail_with(&mplp_plan::CriticalSteps::None)
-        .unwrap();
+    run_and_fail(&mut plan, x);
     assert_eq!(plan.step(z).unwrap().status(), StepStatus::Blocked);
     plan.step_mut(y).unwrap().start().unwrap();
     plan.step_mut(y).unwrap().complete().unwrap();
@@ -342,14 +348,7 @@ fn retrying_a_step_whose_id_is_repeated() {
     let mut doc = b.build().unwrap().to_value();
     doc["steps"][1]["step_id"] = doc["steps"][0]["step_id"].clone();
     let mut plan = crate::unchecked(&doc);
-    plan.propose().unwrap();
-    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
-    plan.start().unwrap();
-    plan.step_mut(x).unwrap().start().unwrap();
-    plan.step_mut(x)
-        .unwrap()
-        .fail_with(&mplp_plan::CriticalSteps::None)
-        .unwrap();
+    run_and_fail(&mut plan, x);
     let again = plan.step_mut(x).unwrap().retry().unwrap();
     assert_eq!(plan.steps()[0].step_id, again);
     assert_eq!(plan.steps()[2].dependency_ids(), &[again]);
