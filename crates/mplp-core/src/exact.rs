@@ -845,6 +845,11 @@ mod tests {
             stand_ins("1e400 \"").as_deref(),
             Some("1.7976931348623157e308 \"")
         );
+        // A number that ends the text.
+        assert_eq!(
+            stand_ins("-1e400").as_deref(),
+            Some("-1.7976931348623157e308")
+        );
     }
 
     /// A duplicate key is reported as such even when the member is also
