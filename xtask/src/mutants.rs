@@ -17,8 +17,10 @@
 //!   third to a fifth of the time it takes at the test profile), the
 //!   environment variable `MPLP_MUTATION_RUN` (tests that take minutes
 //!   unoptimised on huge input shrink it: mplp-plan's million-step chains
-//!   become 50,000 steps, still too deep for any recursion), and the
-//!   checked-in
+//!   become 50,000 steps, still too deep for any recursion), every feature
+//!   of the mutated package (`--all-features`, as CI tests: code behind a
+//!   feature, such as mplp-dialog's `TiktokenCounter`, is mutated and
+//!   tested too), and the checked-in
 //!   `.cargo/mutants.toml`, which excludes the equivalent mutants (each with
 //!   its reason) and nothing else. cargo-mutants runs the tests of the
 //!   package that holds the mutated file; that package's own tests must
@@ -30,7 +32,7 @@
 //!   its mutant, but an interrupted run can leave one mutated (`git diff`
 //!   shows it). Not with `-j`, which cargo-mutants refuses with it.
 //! - Arguments after `--` go to cargo-mutants unchanged (for example
-//!   `-- --all-features` or `-- --test-workspace true`).
+//!   `-- --test-workspace true` or `-- --timeout 120`).
 //! - cargo-mutants is located with `cargo mutants --version`; when it is
 //!   missing, `cargo install --locked cargo-mutants` is tried once, and the
 //!   command fails with a message saying what to do if that fails too.
@@ -284,7 +286,7 @@ pub(crate) fn command_line(options: &Options, diff_file: Option<&Path>) -> Vec<S
         args.extend(["-j".into(), options.jobs.to_string()]);
     }
     args.extend(["--output".into(), OUTPUT_DIR.into()]);
-    args.extend(["--profile".into(), PROFILE.into()]);
+    args.extend(["--profile".into(), PROFILE.into(), "--all-features".into()]);
     if !options.doctests {
         args.push("--cargo-test-arg=--tests".into());
     }
@@ -491,18 +493,18 @@ mod tests {
         let o = parse_args(&args("--file crates/x/src/a.rs -j 2 -- --timeout 60")).unwrap();
         assert_eq!(
             command_line(&o, Some(Path::new("d.patch"))).join(" "),
-            "mutants --no-shuffle -j 2 --output target/mutants --profile mutation --cargo-test-arg=--tests \
+            "mutants --no-shuffle -j 2 --output target/mutants --profile mutation --all-features --cargo-test-arg=--tests \
              --file crates/x/src/a.rs --in-diff d.patch --timeout 60"
         );
         let o = parse_args(&args("--with-doctests")).unwrap();
         assert_eq!(
             command_line(&o, None).join(" "),
-            "mutants --no-shuffle -j 1 --output target/mutants --profile mutation"
+            "mutants --no-shuffle -j 1 --output target/mutants --profile mutation --all-features"
         );
         let o = parse_args(&args("--in-place -f a.rs")).unwrap();
         assert_eq!(
             command_line(&o, None).join(" "),
-            "mutants --no-shuffle --in-place --output target/mutants --profile mutation --cargo-test-arg=--tests \
+            "mutants --no-shuffle --in-place --output target/mutants --profile mutation --all-features --cargo-test-arg=--tests \
              --file a.rs"
         );
     }

@@ -6,6 +6,7 @@
 mod agent;
 mod common;
 mod compat;
+mod counters;
 mod examples;
 mod props;
 mod rules;
