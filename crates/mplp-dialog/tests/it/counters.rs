@@ -40,9 +40,12 @@ fn through<C: TokenCounter>(counter: C, m: &Message) -> [usize; 3] {
 }
 
 #[test]
+// The borrows are the point: they make `through` use the `&T` impl.
+#[allow(clippy::needless_borrows_for_generic_args)]
 fn a_reference_to_a_counter_counts_as_the_counter() {
     let m = message("größe of it");
     assert_eq!(through(&Odd, &m), [13, 27, 7]);
+    assert_eq!(through(&&Odd, &m), [13, 27, 7]);
     let dynamic: &dyn TokenCounter = &Odd;
     assert_eq!(through(dynamic, &m), [13, 27, 7]);
     assert_eq!(through(&EstimateCounter, &m), [3, 7, 4]);
