@@ -597,13 +597,10 @@ fn plainly_exact(token: &[u8]) -> bool {
         .ok()
         .and_then(|e| e.parse().ok())
         .unwrap_or(0);
+    // At most 15 significant digits and no leading zeros (JSON has none
+    // but a lone `0`): the integer part has at most 15 digits too, so the
+    // scaled value stays far inside `f64`'s range.
     (-280..=280).contains(&e)
-        && mantissa
-            .iter()
-            .take_while(|b| **b != b'.')
-            .filter(|b| b.is_ascii_digit())
-            .count()
-            <= 20
 }
 
 /// Whether the number serde_json reads from `token` is written back with
