@@ -1,7 +1,9 @@
-//! Token counters: a counter used through a reference counts as the
-//! counter itself (its own `count`, `count_message` and overhead, not the
-//! trait's defaults), and `TiktokenCounter` (feature `tiktoken`) counts as
-//! the `tiktoken-rs` encodings do, plus its per-message overhead.
+//! Token counters and the default context manager's budget: a counter
+//! used through a reference counts as the counter itself (its own `count`,
+//! `count_message` and overhead, not the trait's defaults);
+//! `TiktokenCounter` (feature `tiktoken`) counts as the `tiktoken-rs`
+//! encodings do, plus its per-message overhead; the budget a refusal names
+//! is the least that works.
 
 use mplp_core::Timestamp;
 use mplp_dialog::{DialogRole, EstimateCounter, Message, TokenCounter};
@@ -71,4 +73,35 @@ fn tiktoken_counts_as_its_encodings() {
         [cl100k, cl100k + 4, 4]
     );
     assert_eq!(format!("{:?}", TiktokenCounter::o200k()), "TiktokenCounter");
+}
+
+/// The least budget the default manager needs is what it says when it
+/// refuses: the truncation suffix, the message overhead and one token of
+/// content. With exactly that budget, the first message is kept, cut.
+#[test]
+fn the_budget_a_refusal_names_is_the_least_that_works() {
+    use mplp_dialog::{ContextError, ContextManager, DefaultContextManager, TRUNCATED_SUFFIX};
+    let long = message(&"word ".repeat(200));
+    let needed = EstimateCounter.count(TRUNCATED_SUFFIX) + EstimateCounter.message_overhead() + 1;
+    let manager = |budget| DefaultContextManager::new(budget).with_safety_margin(0);
+    assert_eq!(manager(needed).name(), "default");
+    match manager(needed - 1).prune_messages(std::slice::from_ref(&long)) {
+        Err(ContextError::BudgetTooSmall {
+            needed: n, budget, ..
+        }) => {
+            assert_eq!((n, budget), (needed, needed - 1));
+        }
+        other => panic!("{other:?}"),
+    }
+    let kept = manager(needed)
+        .prune_messages(std::slice::from_ref(&long))
+        .unwrap();
+    assert_eq!(kept.len(), 1);
+    assert!(
+        kept[0].content.ends_with(TRUNCATED_SUFFIX),
+        "{}",
+        kept[0].content
+    );
+    assert!(kept[0].content.len() > TRUNCATED_SUFFIX.len());
+    assert!(EstimateCounter.count_message(&kept[0]) <= needed);
 }
