@@ -298,3 +298,44 @@ impl Mutation {
         }
     }
 }
+
+proptest! {
+    /// `TurnState` against a model: `advance` moves to the next position
+    /// (wrapping) and returns its holder, `jump_to` moves to a position of
+    /// the order or refuses one past it, unchanged; the order never changes
+    /// and every accepted move restarts the turn's clock.
+    #[test]
+    fn turn_state_follows_its_model(
+        n in 1usize..6,
+        moves in prop::collection::vec(prop::option::of(0usize..8), 0..30),
+    ) {
+        use mplp_collab::turns::TurnState;
+        let order: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let at = |k: usize| Timestamp::parse(&format!("2025-12-07T00:00:{:02}Z", k % 60)).unwrap();
+        let mut s = TurnState::new(order.clone(), at(0)).unwrap();
+        let mut index = 0;
+        let mut started = at(0);
+        for (k, m) in moves.into_iter().enumerate() {
+            let t = at(k + 1);
+            match m {
+                None => {
+                    index = (index + 1) % n;
+                    started = t.clone();
+                    prop_assert_eq!(s.advance(t), order[index].as_str());
+                }
+                Some(j) => {
+                    let accepted = j < n;
+                    if accepted {
+                        index = j;
+                        started = t.clone();
+                    }
+                    prop_assert_eq!(s.jump_to(j, t), accepted);
+                }
+            }
+            prop_assert_eq!(s.current_turn_holder(), order[index].as_str());
+            prop_assert_eq!(s.turn_index(), index);
+            prop_assert_eq!(s.turn_order(), &order[..]);
+            prop_assert_eq!(s.turn_started_at(), &started);
+        }
+    }
+}
