@@ -339,3 +339,71 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// `TurnManager` against a model, in every mode: who `peek_next` names
+    /// is who `dispatch_next` picks (the mode's cycle, without the
+    /// orchestrator in `orchestrated`, resuming after a `dispatch_to`), and
+    /// the counts, the participants, the orchestrator and the seed's turn
+    /// state follow every accepted operation.
+    #[test]
+    fn turn_manager_follows_its_model(
+        mode in mode(),
+        n in 1usize..5,
+        orchestrator in 0usize..5,
+        ops in prop::collection::vec((0u8..3, 0usize..6), 0..30),
+    ) {
+        let n = if mode == CollabMode::Pair { 2 } else { n };
+        let orchestrator = (mode == CollabMode::Orchestrated).then_some(orchestrator % n);
+        let ids: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let mut m = TurnManager::new(mode, ids.clone(), orchestrator).unwrap();
+        prop_assert_eq!(m.participants(), &ids[..]);
+        prop_assert_eq!(m.participant(n - 1), Some(ids[n - 1].as_str()));
+        prop_assert_eq!(m.participant(n), None);
+        prop_assert_eq!(m.orchestrator(), orchestrator);
+        prop_assert!(m.state().is_none());
+        let cycle: Vec<usize> = match orchestrator {
+            Some(o) if n > 1 => (0..n).filter(|i| *i != o).collect(),
+            _ => (0..n).collect(),
+        };
+        let mut pos: Option<usize> = None;
+        let mut tokens = Vec::new();
+        let (mut dispatched, mut completed) = (0u64, 0u64);
+        let t = Timestamp::parse("2025-12-07T00:00:00Z").unwrap();
+        for (op, k) in ops {
+            let next = pos.map_or(0, |p| (p + 1) % cycle.len());
+            let expect_peek = (mode != CollabMode::Swarm).then(|| cycle[next]);
+            prop_assert_eq!(m.peek_next(), expect_peek);
+            let issued = match op {
+                0 => m.dispatch_next(t.clone()).ok().inspect(|tok| {
+                    assert_eq!(Some(tok.holder()), expect_peek);
+                    pos = Some(next);
+                }),
+                1 => m.dispatch_to(k % (n + 1), t.clone()).ok().inspect(|tok| {
+                    if let Some(p) = cycle.iter().position(|i| *i == tok.holder()) {
+                        pos = Some(p);
+                    }
+                }),
+                _ => {
+                    if !tokens.is_empty() {
+                        let tok = tokens.remove(k % tokens.len());
+                        m.complete(tok, t.clone()).unwrap();
+                        completed += 1;
+                    }
+                    None
+                }
+            };
+            if let Some(tok) = issued {
+                dispatched += 1;
+                prop_assert_eq!(tok.turn_number(), dispatched);
+                let state = m.state().unwrap();
+                prop_assert_eq!(state.current_turn_holder(), ids[tok.holder()].as_str());
+                prop_assert_eq!(state.turn_index(), tok.holder());
+                tokens.push(tok);
+            }
+            prop_assert_eq!(m.dispatched(), dispatched);
+            prop_assert_eq!(m.completed(), completed);
+            prop_assert_eq!(m.outstanding(), tokens.len());
+        }
+    }
+}

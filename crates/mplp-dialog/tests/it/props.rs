@@ -78,7 +78,14 @@ proptest! {
         msgs in messages(12),
         forks in prop::collection::vec((0usize..15, 0usize..15, any::<prop::sample::Index>()), 1..6),
     ) {
-        let root = dialog_with(msgs);
+        // A root with its own author, a trace, an end and history: a fork
+        // starts afresh from none of those (but the trace, which it continues).
+        let mut root = dialog_with(msgs);
+        root.meta.created_by = Some("root-author".into());
+        root.trace = Some(mplp_core::TraceBase::new(mplp_core::TraceId::new(), mplp_core::SpanId::new()));
+        root.events = Some(vec![mplp_core::BaseEvent::new("dialog.reviewed".parse().unwrap(), "review")]);
+        root.complete().unwrap();
+        prop_assert!(root.ended_at().is_some());
         let mut dialogs = vec![root];
         let mut tree = DialogTree::new();
         for (last_n, first_k, pick) in forks {
@@ -95,6 +102,15 @@ proptest! {
             prop_assert_eq!(child.context_id, parent.context_id);
             prop_assert_eq!(child.thread_id, parent.thread_id);
             prop_assert_eq!(child.status(), DialogStatus::Active);
+            prop_assert_eq!(child.ended_at(), None);
+            prop_assert!(child.events.is_none());
+            prop_assert!(child.started_at().is_some());
+            prop_assert_eq!(child.meta.created_at.as_ref(), child.started_at());
+            prop_assert_eq!(child.meta.created_by.as_deref(), None);
+            prop_assert_eq!(&child.meta.protocol_version, &parent.meta.protocol_version);
+            let (pt, ct) = (parent.trace.as_ref().unwrap(), child.trace.as_ref().unwrap());
+            prop_assert_eq!(ct.trace_id, pt.trace_id);
+            prop_assert_eq!(ct.parent_span_id, Some(pt.span_id));
             // The parent is unchanged.
             let stored = dialogs.iter().find(|d| d.dialog_id == parent.dialog_id).unwrap();
             prop_assert_eq!(stored, &parent);
