@@ -168,12 +168,51 @@ proptest! {
             2 => ConflictPolicy::LastWriterWins,
             _ => ConflictPolicy::OrchestratorDecides(Box::new(|c, _| if c.challenger() < c.incumbent() { Winner::Challenger } else { Winner::Incumbent })),
         };
+        let shown = format!("{policy:?}");
+        prop_assert!(shown.starts_with(["Hierarchy({\"w0\": 0", "first_writer_wins", "last_writer_wins", "orchestrator_decides"][usize::from(strategy)]), "{}", shown);
         let mut detected = 0;
+        // A write based on a version of a resource that does not exist yet
+        // is a conflict with version 0, not a creation.
+        let c = store.compare_and_set("fresh", 1, 0, "w0").unwrap_err();
+        prop_assert_eq!((c.expected_version(), c.current_version()), (1, 0));
+        prop_assert!(store.get("fresh").is_none());
+        prop_assert_eq!(store.unresolved().collect::<Vec<_>>(), vec![c.id()]);
+        store.resolve(c, &mut ConflictPolicy::FirstWriterWins).unwrap();
+        // Equal ranks: the incumbent's value stands.
+        store.compare_and_set("tie", 0, 1, "w2").unwrap();
+        store.compare_and_set("tie", 0, 2, "w2").unwrap();
+        let c = store.compare_and_set("tie", 0, 3, "w2").unwrap_err();
+        let ranks = (0..4).map(|i| (format!("w{i}"), 1)).collect();
+        let tie = store.resolve(c, &mut ConflictPolicy::Hierarchy(ranks)).unwrap();
+        prop_assert_eq!(tie.winner.as_str(), "w2");
+        prop_assert_eq!(store.get("tie"), Some((&2, 1)));
+        detected += 2;
         for (i, (writer, lag)) in writes.iter().enumerate() {
             let current = store.get("x").map_or(0, |(_, v)| v);
-            if let Err(c) = store.compare_and_set("x", current.saturating_sub(*lag), i as u64, &format!("w{writer}")) {
-                detected += 1;
-                store.resolve(c, &mut policy).unwrap();
+            let incumbent = store.last_writer("x").map(str::to_owned);
+            let who = format!("w{writer}");
+            match store.compare_and_set("x", current.saturating_sub(*lag), i as u64, &who) {
+                Ok(_) => prop_assert_eq!(store.last_writer("x"), Some(who.as_str())),
+                Err(c) => {
+                    detected += 1;
+                    let incumbent = incumbent.unwrap();
+                    prop_assert_eq!(c.expected_version(), current.saturating_sub(*lag));
+                    prop_assert_eq!(c.current_version(), current);
+                    prop_assert_eq!(c.incumbent(), incumbent.as_str());
+                    prop_assert_eq!(c.challenger(), who.as_str());
+                    prop_assert_eq!(store.unresolved().collect::<Vec<_>>(), vec![c.id()]);
+                    // Hierarchy: w{i} has rank i, and a tie goes to the incumbent.
+                    let challenger_wins = match strategy {
+                        0 => who > incumbent,
+                        1 => false,
+                        2 => true,
+                        _ => who < incumbent,
+                    };
+                    let resolution = store.resolve(c, &mut policy).unwrap();
+                    let winner = if challenger_wins { &who } else { &incumbent };
+                    prop_assert_eq!(&resolution.winner, winner);
+                    prop_assert_eq!(store.last_writer("x"), Some(winner.as_str()));
+                }
             }
         }
         prop_assert!(store.unresolved().next().is_none());
