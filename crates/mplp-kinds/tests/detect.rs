@@ -1,6 +1,8 @@
 //! Property tests of kind detection and dispatch.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
+#[path = "../../../tests/support/members.rs"]
+mod members;
 use mplp_kinds::{
     COLLAB, CONFIRM, CONTEXT, CORE, DIALOG, DocKind, EVENT, EXTENSION, KINDS, MAP_EVENT, NETWORK,
     PLAN, ROLE, SA_EVENT, TRACE, UNKNOWN_KIND, detect, validate_bytes,
@@ -256,34 +258,6 @@ proptest! {
     }
 }
 
-/// The top-level members of an example, as written (in the file's order).
-fn members_of(bytes: &[u8]) -> Option<Vec<(String, Box<serde_json::value::RawValue>)>> {
-    struct InOrder(Vec<(String, Box<serde_json::value::RawValue>)>);
-    impl<'de> serde::Deserialize<'de> for InOrder {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> serde::de::Visitor<'de> for V {
-                type Value = InOrder;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut m: A,
-                ) -> Result<InOrder, A::Error> {
-                    let mut v = Vec::new();
-                    while let Some(e) = m.next_entry()? {
-                        v.push(e);
-                    }
-                    Ok(InOrder(v))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
-    serde_json::from_slice::<InOrder>(bytes).ok().map(|m| m.0)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -298,7 +272,7 @@ proptest! {
         extra in proptest::option::of((proptest::sample::select(KEYS), member_value(), any::<proptest::sample::Index>())),
     ) {
         let examples = examples();
-        let Some(mut members) = members_of(which.get::<Vec<u8>>(&examples)) else {
+        let Some(mut members) = members::members_in_order(which.get::<Vec<u8>>(&examples)) else {
             return Ok(());
         };
         for swap in &order {

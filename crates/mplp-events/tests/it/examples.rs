@@ -1,6 +1,9 @@
 //! The shared examples in schemas/examples: valid ones parse and round-trip,
 //! invalid ones are reported at the pointer and rule of their sidecar.
 
+#[path = "../../../../tests/support/members.rs"]
+mod members;
+use members::members_in_order;
 use std::path::PathBuf;
 
 use mplp_core::Document;
@@ -27,56 +30,14 @@ pub(crate) fn files(kind: &str, prefix: &str, ext: &str) -> Vec<PathBuf> {
 
 /// The top-level keys in order, and the keys of `payload` in order.
 pub(crate) fn key_order(text: &[u8]) -> (Vec<String>, Vec<String>) {
-    let outer: Vec<(String, serde_json::Value)> = {
-        struct Ordered(Vec<(String, serde_json::Value)>);
-        impl<'de> serde::Deserialize<'de> for Ordered {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct V;
-                impl<'de> serde::de::Visitor<'de> for V {
-                    type Value = Ordered;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str("object")
-                    }
-                    fn visit_map<A: serde::de::MapAccess<'de>>(
-                        self,
-                        mut m: A,
-                    ) -> Result<Ordered, A::Error> {
-                        let mut v = Vec::new();
-                        while let Some((k, x)) =
-                            m.next_entry::<String, Box<serde_json::value::RawValue>>()?
-                        {
-                            let inner = if k == "payload" {
-                                let o: Ordered = serde_json::from_str(x.get())
-                                    .map_err(serde::de::Error::custom)?;
-                                serde_json::Value::Array(
-                                    o.0.into_iter().map(|(k, _)| k.into()).collect(),
-                                )
-                            } else {
-                                serde_json::Value::Null
-                            };
-                            v.push((k, inner));
-                        }
-                        Ok(Ordered(v))
-                    }
-                }
-                d.deserialize_map(V)
-            }
-        }
-        serde_json::from_slice::<Ordered>(text).unwrap().0
-    };
-    let top = outer.iter().map(|(k, _)| k.clone()).collect();
+    let keys = |members: Vec<(String, _)>| members.into_iter().map(|(k, _)| k).collect();
+    let outer = members_in_order(text).unwrap();
     let payload = outer
         .iter()
         .find(|(k, _)| k == "payload")
-        .map(|(_, v)| {
-            v.as_array()
-                .unwrap()
-                .iter()
-                .map(|k| k.as_str().unwrap().to_owned())
-                .collect()
-        })
+        .map(|(_, x)| keys(members_in_order(x.get().as_bytes()).unwrap()))
         .unwrap_or_default();
-    (top, payload)
+    (keys(outer), payload)
 }
 
 pub(crate) fn check_valid<T: Document + PartialEq + std::fmt::Debug>(
