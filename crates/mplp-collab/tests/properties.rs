@@ -446,3 +446,52 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// `BroadcastRound` against a model: the targets are everyone but the
+    /// sender (the sender alone when it is the only participant); each
+    /// target answers once, anyone else is refused and nothing changes;
+    /// `pending`, `answers` and `is_complete` follow every answer, in the
+    /// targets' order, and the round keeps its id, sender and message.
+    #[test]
+    fn broadcast_round_follows_its_model(
+        n in 1usize..6,
+        sender in 0usize..6,
+        id in any::<u128>(),
+        answers in prop::collection::vec(0usize..7, 0..12),
+    ) {
+        use mplp_collab::broadcast::BroadcastRound;
+        let sender = sender % n;
+        let id = uuid::Uuid::from_u128(id);
+        let message = json!({"question": id.to_string()});
+        let mut round = BroadcastRound::new(id, sender, n, message.clone());
+        let targets: Vec<usize> = if n == 1 {
+            vec![sender]
+        } else {
+            (0..n).filter(|i| *i != sender).collect()
+        };
+        let mut model: Vec<Option<Value>> = vec![None; targets.len()];
+        for (k, target) in answers.into_iter().enumerate() {
+            let answer = json!({"answer": k});
+            let slot = targets.iter().position(|t| *t == target);
+            let accepted = slot.is_some_and(|s| model[s].is_none());
+            let result = round.receive(target, answer.clone());
+            prop_assert_eq!(result.is_ok(), accepted);
+            if let Err(e) = result {
+                prop_assert!(e.to_string().contains("map_broadcast_unexpected_answer"), "{}", e);
+            }
+            if accepted {
+                model[slot.unwrap()] = Some(answer);
+            }
+            let pending: Vec<usize> = targets.iter().zip(&model).filter(|(_, a)| a.is_none()).map(|(t, _)| *t).collect();
+            let answered: Vec<(usize, Value)> = targets.iter().zip(&model).filter_map(|(t, a)| a.clone().map(|a| (*t, a))).collect();
+            prop_assert_eq!(round.pending().collect::<Vec<_>>(), pending.clone());
+            prop_assert_eq!(round.answers().map(|(t, a)| (t, a.clone())).collect::<Vec<_>>(), answered);
+            prop_assert_eq!(round.is_complete(), pending.is_empty());
+        }
+        prop_assert_eq!(round.id(), id);
+        prop_assert_eq!(round.sender(), sender);
+        prop_assert_eq!(round.targets(), &targets[..]);
+        prop_assert_eq!(round.message(), &message);
+    }
+}
