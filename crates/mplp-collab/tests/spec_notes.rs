@@ -44,7 +44,12 @@ fn missing_role_id_is_a_warning() {
             ("/participants/1/role_id", "map_participants_have_role_ids")
         ]
     );
+    // Without a role, or with an empty one, a participant appears in MAP
+    // events under its participant id; with a role, under the role.
     assert_eq!(c.participants()[0].event_role(), "a");
+    assert_eq!(c.participants()[1].event_role(), "b");
+    let reviewer = c.participants()[1].clone().with_role("reviewer");
+    assert_eq!(reviewer.event_role(), "reviewer");
 }
 
 #[test]
