@@ -50,6 +50,9 @@ fn missing_role_id_is_a_warning() {
     assert_eq!(c.participants()[1].event_role(), "b");
     let reviewer = c.participants()[1].clone().with_role("reviewer");
     assert_eq!(reviewer.event_role(), "reviewer");
+    // Participants are found by id.
+    assert_eq!(c.participant("b"), Some(&c.participants()[1]));
+    assert_eq!(c.participant("c"), None);
 }
 
 #[test]
