@@ -93,6 +93,8 @@ fn a_reused_decision_id_is_refused_and_changes_nothing() {
         err.rule().map(|r| r.as_str()),
         Some("confirm_unique_decision_ids")
     );
+    // The rule is in the crate's catalogue (`mplp rules`).
+    assert!(mplp_confirm::rules().any(|r| Some(r.rule) == err.rule()));
     assert_eq!(err.pointer(), Some("/decisions/0/decision_id"));
     assert_eq!(c, before);
 }
@@ -200,4 +202,98 @@ proptest! {
         let report = Confirm::validate_value(&v).report;
         prop_assert_eq!(report.is_valid(), expect_ok, "{:?}", report);
     }
+}
+
+/// Each named decision (`approve`, `reject`, `cancel`) takes its status from
+/// every status the table reaches: the same verdict and status as
+/// [`Confirm::decide`], and on acceptance the last decision is the new one
+/// (its role, its reason, whether it approves).
+#[test]
+fn the_named_decisions_take_their_status() {
+    type Named = fn(&mut Confirm) -> Result<(), mplp_core::Error>;
+    let named: [(Named, DecisionStatus, Option<&str>); 3] = [
+        (|c| c.approve("lead"), DecisionStatus::Approved, None),
+        (
+            |c| c.reject("lead", "why"),
+            DecisionStatus::Rejected,
+            Some("why"),
+        ),
+        (|c| c.cancel("lead"), DecisionStatus::Cancelled, None),
+    ];
+    // A Confirm in each status: pending, then after each named decision.
+    let mut starts = vec![confirm()];
+    for (method, _, _) in named {
+        let mut c = confirm();
+        method(&mut c).unwrap();
+        starts.push(c);
+    }
+    let statuses: Vec<_> = starts.iter().map(Confirm::status).collect();
+    assert_eq!(statuses, [Pending, Approved, Rejected, Cancelled]);
+    for start in &starts {
+        assert_eq!(start.last_decision(), start.decisions().last());
+        for (method, d, reason) in named {
+            let mut c = start.clone();
+            let expected = start.status().decide(d);
+            let r = method(&mut c);
+            assert_eq!(r.is_ok(), expected.is_ok(), "{}: {d}", start.status());
+            if r.is_err() {
+                assert_eq!(&c, start, "a refusal changes nothing");
+                continue;
+            }
+            assert_eq!(Ok(c.status()), expected);
+            assert_eq!(c.decisions().len(), start.decisions().len() + 1);
+            let last = c.last_decision().unwrap();
+            assert_eq!(last.status, d);
+            assert_eq!(last.decided_by_role, "lead");
+            assert_eq!(last.reason.as_deref(), reason);
+            assert_eq!(last.is_approval(), d == DecisionStatus::Approved);
+        }
+    }
+    assert_eq!(confirm().last_decision(), None);
+}
+
+/// A Confirm names its target: `targets` is true for the target's id only,
+/// and `target_ref` points at it in its module (none for `other`).
+#[test]
+fn a_confirm_names_its_target() {
+    use mplp_confirm::ConfirmTargetType;
+    use mplp_core::{ContextId, ModuleName, MplpId, Ref, TraceId};
+    let plan = PlanId::new();
+    let c = Confirm::for_plan(plan, "agent");
+    assert!(c.targets(plan));
+    assert!(!c.targets(PlanId::new()));
+    assert_eq!(
+        c.target_ref(),
+        Some(Ref::new(plan.into(), ModuleName::Plan))
+    );
+    let context = ContextId::new();
+    let c = Confirm::for_context(context, "agent");
+    assert!(c.targets(context));
+    assert_eq!(
+        c.target_ref(),
+        Some(Ref::new(context.into(), ModuleName::Context))
+    );
+    let trace = TraceId::new();
+    assert_eq!(
+        Confirm::for_trace(trace, "agent").target_ref(),
+        Some(Ref::new(trace.into(), ModuleName::Trace))
+    );
+    let other = MplpId::new();
+    let c = Confirm::request(ConfirmTargetType::Other, other, "agent");
+    assert!(c.targets(other));
+    assert_eq!(c.target_ref(), None);
+    let modules: Vec<_> = ConfirmTargetType::ALL
+        .iter()
+        .map(|t| (*t, t.module()))
+        .collect();
+    assert_eq!(
+        modules,
+        [
+            (ConfirmTargetType::Context, Some(ModuleName::Context)),
+            (ConfirmTargetType::Plan, Some(ModuleName::Plan)),
+            (ConfirmTargetType::Trace, Some(ModuleName::Trace)),
+            (ConfirmTargetType::Extension, Some(ModuleName::Extension)),
+            (ConfirmTargetType::Other, None),
+        ]
+    );
 }

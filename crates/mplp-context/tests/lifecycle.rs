@@ -105,9 +105,42 @@ fn only_active_contexts_execute_and_every_status_is_a_valid_document() {
                 e.rule().map(|r| r.as_str()),
                 Some("sa_context_must_be_active")
             );
+            // The rule is in the crate's catalogue (`mplp rules`).
+            assert!(mplp_context::rules().any(|r| Some(r.rule) == e.rule()));
             assert_eq!(e.pointer(), Some("/status"));
         }
         assert!(Context::validate_json(c.to_json()).is_valid());
+    }
+}
+
+fn at_status(s: ContextStatus) -> Context {
+    let json = format!(
+        r#"{{"meta":{{"protocol_version":"1.0.0","schema_version":"1.0.0"}},"context_id":"0b6e4d2c-1a3f-4c5e-8d7b-9f0a1b2c3d4e","root":{{"domain":"d","environment":"e"}},"title":"t","status":"{s}"}}"#
+    );
+    Context::from_json(&json).unwrap()
+}
+
+/// Each named transition (`activate`, `suspend`, ...) fires its trigger:
+/// from every status, the same verdict and the same status as
+/// [`Context::fire`].
+#[test]
+fn the_named_transitions_fire_their_trigger() {
+    type Named = fn(&mut Context) -> Result<(), mplp_core::Error>;
+    let named: [(Named, ContextTrigger); 6] = [
+        (Context::activate, ContextTrigger::Activate),
+        (Context::suspend, ContextTrigger::Suspend),
+        (Context::resume, ContextTrigger::Resume),
+        (Context::archive, ContextTrigger::Archive),
+        (Context::restore, ContextTrigger::Restore),
+        (Context::close, ContextTrigger::Close),
+    ];
+    for s in ContextStatus::ALL {
+        for (method, t) in named {
+            let mut c = at_status(*s);
+            let r = method(&mut c);
+            assert_eq!(r.is_ok(), s.fire(t).is_ok(), "{s}: {t}");
+            assert_eq!(c.status(), s.fire(t).unwrap_or(*s), "{s}: {t}");
+        }
     }
 }
 
@@ -154,10 +187,7 @@ proptest! {
     /// status method: the document path and the enum path share the table.
     #[test]
     fn parsed_documents_follow_the_same_table(s in prop::sample::select(ContextStatus::ALL.to_vec()), t in trigger()) {
-        let json = format!(
-            r#"{{"meta":{{"protocol_version":"1.0.0","schema_version":"1.0.0"}},"context_id":"0b6e4d2c-1a3f-4c5e-8d7b-9f0a1b2c3d4e","root":{{"domain":"d","environment":"e"}},"title":"t","status":"{s}"}}"#
-        );
-        let mut c = Context::from_json(&json).unwrap();
+        let mut c = at_status(s);
         prop_assert_eq!(c.status(), s);
         let r = c.fire(t, Timestamp::now());
         prop_assert_eq!(r.is_ok(), s.fire(t).is_ok());
