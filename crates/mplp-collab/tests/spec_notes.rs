@@ -74,6 +74,90 @@ fn lifecycle_table() {
     );
 }
 
+/// The named transitions from every status: `start` only from `draft`,
+/// `resume` only from `suspended` (both lead to `active`), the others as
+/// the table says; a refusal changes nothing and says why. Only `active`
+/// lets participants act; `completed` and `cancelled` are final.
+#[test]
+fn named_transitions_from_every_status() {
+    use CollabStatus::*;
+    type Named = fn(&mut Collab) -> Result<(), mplp_core::Error>;
+    let named: [(&str, Named, CollabStatus, &[CollabStatus]); 5] = [
+        ("start", Collab::start, Active, &[Draft]),
+        ("suspend", Collab::suspend, Suspended, &[Active]),
+        ("resume", Collab::resume, Active, &[Suspended]),
+        ("complete", Collab::complete, Completed, &[Active]),
+        (
+            "cancel",
+            Collab::cancel,
+            Cancelled,
+            &[Draft, Active, Suspended],
+        ),
+    ];
+    let draft = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Pair,
+        people(&[("a", Some("driver")), ("b", Some("navigator"))]),
+    )
+    .unwrap();
+    let reach = |path: &[Named]| {
+        let mut c = draft.clone();
+        for step in path {
+            step(&mut c).unwrap();
+        }
+        c
+    };
+    let starts = [
+        reach(&[]),
+        reach(&[Collab::start]),
+        reach(&[Collab::start, Collab::suspend]),
+        reach(&[Collab::start, Collab::complete]),
+        reach(&[Collab::cancel]),
+    ];
+    let statuses: Vec<_> = starts.iter().map(Collab::status).collect();
+    assert_eq!(statuses, CollabStatus::ALL);
+    for start in &starts {
+        let from = start.status();
+        assert_eq!(from.participants_can_act(), from == Active, "{from}");
+        assert_eq!(start.participants_can_act(), from == Active, "{from}");
+        assert_eq!(
+            from.is_final(),
+            matches!(from, Completed | Cancelled),
+            "{from}"
+        );
+        for (name, method, to, sources) in named {
+            let mut c = start.clone();
+            let r = method(&mut c);
+            assert_eq!(r.is_ok(), sources.contains(&from), "{name} from {from}");
+            match r {
+                Ok(()) => {
+                    assert_eq!(c.status(), to);
+                    assert!(c.updated_at.is_some());
+                }
+                Err(e) => {
+                    assert_eq!(e.rule(), Some(mplp_core::Rule::LIFECYCLE_TRANSITION));
+                    assert_eq!(&c, start, "{name} from {from}: a refusal changes nothing");
+                }
+            }
+        }
+    }
+    // Why a change is refused.
+    let why = |from: CollabStatus, to: CollabStatus| from.check_transition(to).unwrap_err().reason;
+    assert_eq!(why(Active, Active), "the session is already `active`");
+    assert_eq!(why(Completed, Active), "`completed` is a final status");
+    assert_eq!(
+        why(Cancelled, Cancelled),
+        "the session is already `cancelled`"
+    );
+    assert_eq!(
+        why(Draft, Suspended),
+        "from `draft` a session can go only to `active`, `cancelled`"
+    );
+    assert!(Draft.check_transition(Active).is_ok());
+}
+
 #[test]
 fn turn_accounting_counts_every_turn_and_failed_turns_complete() {
     use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
