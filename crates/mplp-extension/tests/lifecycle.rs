@@ -126,6 +126,22 @@ fn a_deprecated_extension_is_not_upgraded() {
     );
     assert_eq!(err.pointer(), Some("/status"));
     assert_eq!(e.version().as_str(), "1.0.0");
+    // The rule is in the crate's catalogue (`mplp rules`).
+    assert!(mplp_extension::rules().any(|r| Some(r.rule) == err.rule()));
+}
+
+#[test]
+fn config_mut_creates_the_config_and_edits_it_in_place() {
+    let mut e = ext();
+    assert!(e.config.is_none());
+    assert!(e.config_mut().is_empty());
+    e.config_mut().insert("retries", 3);
+    e.config_mut().insert("mode", "fast");
+    assert_eq!(
+        e.to_value()["config"],
+        serde_json::json!({"retries": 3, "mode": "fast"})
+    );
+    assert!(Extension::validate_json(e.to_json()).report.is_empty());
 }
 
 #[test]

@@ -110,6 +110,49 @@ fn serde_and_check_agree_and_carry_the_rule() {
     assert_eq!((v.pre_release(), v.build()), (Some("rc.1"), Some("b")));
     let plain: SemVer = "2.0.0".parse().unwrap();
     assert_eq!((plain.pre_release(), plain.build()), (None, None));
+    let err = serde_json::from_str::<SemVer>("100").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: integer `100`, expected a SemVer 2.0.0 version string at line 1 column 3"
+    );
+    // The `Value` path reports what serde refuses, with the rule.
+    use mplp_core::check::CheckValue;
+    use mplp_core::{Pointer, Report};
+    let check = |v: serde_json::Value| {
+        let mut report = Report::new();
+        SemVer::check_value(&v, &Pointer::root().key("version"), &mut report);
+        report
+            .errors()
+            .map(|e| (e.pointer.clone(), e.rule.as_str().to_owned()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(check(json!("1.0.0-rc.1+b")), []);
+    assert_eq!(
+        check(json!("1.0")),
+        [("/version".to_owned(), "pattern".to_owned())]
+    );
+    assert_eq!(
+        check(json!(1)),
+        [("/version".to_owned(), "type".to_owned())]
+    );
+}
+
+/// The JSON Schema of a version is the schema's own pattern, inlined where
+/// it is used.
+#[cfg(feature = "schemars")]
+#[test]
+fn the_json_schema_is_the_pattern_inlined() {
+    let schema = schemars::schema_for!(SemVer);
+    assert_eq!(schema.get("type"), Some(&json!("string")));
+    assert_eq!(
+        schema.get("pattern"),
+        Some(&json!(mplp_extension::SEMVER_PATTERN))
+    );
+    let extension = schemars::schema_for!(mplp_extension::Extension).to_value();
+    assert_eq!(
+        extension["properties"]["version"]["pattern"],
+        json!(mplp_extension::SEMVER_PATTERN)
+    );
 }
 
 proptest! {
@@ -126,6 +169,7 @@ proptest! {
         prop_assert!(schema_accepts(&s), "{}", s);
         let v = SemVer::parse(&s).unwrap();
         prop_assert_eq!(v.as_str(), s.as_str());
+        prop_assert_eq!(v.to_string(), s.clone());
     }
 
     /// Precedence agrees with the `semver` crate's `cmp_precedence`.

@@ -151,6 +151,17 @@ fn refusals_are_typed_and_located() {
         (err.pointer(), err.rule().map(|r| r.as_str())),
         (Some("/modules/1/module_id"), Some("core_unique_modules"))
     );
+    // The rules of these refusals are in the crate's catalogue (`mplp rules`).
+    for rule in [
+        "unknown-module",
+        "core_required_module_enabled",
+        "core_unique_modules",
+    ] {
+        assert!(
+            mplp_manifest::rules().any(|r| r.rule.as_str() == rule),
+            "{rule}"
+        );
+    }
     c.set_required(ModuleName::Context, false).unwrap();
     c.remove_module(ModuleName::Plan).unwrap();
     let err = c.remove_module(ModuleName::Context).unwrap_err();
