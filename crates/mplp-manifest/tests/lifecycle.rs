@@ -188,6 +188,66 @@ fn refusals_are_typed_and_located() {
     assert!(CoreManifest::validate_json(c.to_json()).report.is_empty());
 }
 
+/// Each named transition (`activate`, `deprecate`, `archive`) fires its
+/// trigger: from every status, the same verdict and the same status as
+/// [`CoreManifest::fire`].
+#[test]
+fn the_named_transitions_fire_their_trigger() {
+    type Named = fn(&mut CoreManifest) -> Result<(), mplp_core::Error>;
+    let named: [(Named, CoreTrigger); 3] = [
+        (CoreManifest::activate, CoreTrigger::Activate),
+        (CoreManifest::deprecate, CoreTrigger::Deprecate),
+        (CoreManifest::archive, CoreTrigger::Archive),
+    ];
+    let modules = json!([{"module_id": "plan", "version": "1.0.0", "status": "enabled"}]);
+    for s in CoreStatus::ALL {
+        for (method, t) in named {
+            let mut v = doc(modules.clone());
+            v["status"] = json!(s.as_str());
+            let mut c = CoreManifest::from_value(&v).unwrap();
+            let r = method(&mut c);
+            assert_eq!(r.is_ok(), s.fire_at(t, "/status").is_ok(), "{s}: {t}");
+            assert_eq!(
+                c.status(),
+                s.fire_at(t, "/status").unwrap_or(*s),
+                "{s}: {t}"
+            );
+        }
+    }
+}
+
+/// A module is added required only when it is not disabled; any other
+/// descriptor is listed at the end.
+#[test]
+fn a_required_module_is_added_only_when_not_disabled() {
+    for status in ModuleStatus::ALL {
+        for required in [None, Some(false), Some(true)] {
+            let mut d =
+                json!({"module_id": "trace", "version": "1.0.0", "status": status.as_str()});
+            if let Some(r) = required {
+                d["required"] = json!(r);
+            }
+            let d: ModuleDescriptor = serde_json::from_value(d).unwrap();
+            let mut c = core();
+            let r = c.add_module(d.clone());
+            if required == Some(true) && *status == ModuleStatus::Disabled {
+                let err = r.unwrap_err();
+                assert_eq!(
+                    (err.pointer(), err.rule().map(|r| r.as_str())),
+                    (
+                        Some("/modules/2/status"),
+                        Some("core_required_module_enabled")
+                    )
+                );
+                assert_eq!(c.modules().len(), 2);
+            } else {
+                r.unwrap();
+                assert_eq!(c.modules().last(), Some(&d), "{status} {required:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn descriptor_and_accessors() {
     let err = ModuleDescriptor::new(ModuleName::Plan, "").unwrap_err();

@@ -152,6 +152,8 @@ fn refusals_are_typed_and_located() {
             Some("network_nodes_need_live_network")
         );
         assert_eq!(err.pointer(), Some("/status"));
+        // The rule is in the crate's catalogue (`mplp rules`).
+        assert!(mplp_network::rules().any(|r| Some(r.rule) == err.rule()));
     }
     let err = n.activate().unwrap_err();
     assert!(
@@ -220,6 +222,35 @@ fn single_node_and_retired_warnings() {
             .report
             .is_empty()
     );
+}
+
+/// Each named transition (`provision`, `activate`, ...) fires its trigger:
+/// from every status, the same verdict and the same status as
+/// [`Network::fire`].
+#[test]
+fn the_named_transitions_fire_their_trigger() {
+    type Named = fn(&mut Network) -> Result<(), mplp_core::Error>;
+    let named: [(Named, NetworkTrigger); 6] = [
+        (Network::provision, NetworkTrigger::Provision),
+        (Network::activate, NetworkTrigger::Activate),
+        (Network::degrade, NetworkTrigger::Degrade),
+        (Network::maintain, NetworkTrigger::Maintain),
+        (Network::restore, NetworkTrigger::Restore),
+        (Network::retire, NetworkTrigger::Retire),
+    ];
+    let node = json!([{"node_id": N1, "kind": "agent", "status": "active"}]);
+    for s in NetworkStatus::ALL {
+        for (method, t) in named {
+            let mut n = Network::from_value(&doc("mesh", s.as_str(), node.clone())).unwrap();
+            let r = method(&mut n);
+            assert_eq!(r.is_ok(), s.fire_at(t, "/status").is_ok(), "{s}: {t}");
+            assert_eq!(
+                n.status(),
+                s.fire_at(t, "/status").unwrap_or(*s),
+                "{s}: {t}"
+            );
+        }
+    }
 }
 
 #[test]
