@@ -245,6 +245,12 @@ mod tests {
             let mut board = TaskBoard::new((0..tasks).map(|i| format!("t{i}")));
             let mut model: Vec<TaskState> = vec![TaskState::Open; tasks];
             let mut held: Vec<TaskClaim> = Vec::new();
+            let mut claims = 0u64;
+            prop_assert_eq!((board.len(), board.is_empty()), (tasks, tasks == 0));
+            for t in 0..tasks {
+                prop_assert_eq!(board.name(t).map(str::to_owned), Some(format!("t{t}")));
+            }
+            prop_assert_eq!((board.name(tasks), board.state(tasks)), (None, None));
             for op in ops {
                 match op {
                     Op::Claim(t, p) => {
@@ -253,6 +259,7 @@ mod tests {
                         prop_assert_eq!(got.is_ok(), expect);
                         if let Ok(c) = got {
                             prop_assert_eq!((c.task(), c.participant()), (t, p));
+                            claims += 1;
                             model[t] = TaskState::Claimed(p);
                             held.push(c);
                         }
@@ -262,6 +269,7 @@ mod tests {
                         let got = board.claim_next(p);
                         prop_assert_eq!(got.as_ref().map(TaskClaim::task), expect);
                         if let Some(c) = got {
+                            claims += 1;
                             model[c.task()] = TaskState::Claimed(p);
                             held.push(c);
                         }
@@ -282,6 +290,7 @@ mod tests {
                 for (t, s) in model.iter().enumerate() {
                     prop_assert_eq!(board.state(t), Some(s));
                 }
+                prop_assert_eq!(board.claims(), claims);
                 prop_assert_eq!(
                     board.all_done(),
                     model.iter().all(|s| matches!(s, TaskState::Done(_)))
