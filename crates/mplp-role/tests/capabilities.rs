@@ -57,6 +57,8 @@ proptest! {
         let found: Vec<String> = report.violations().iter()
             .inspect(|v| assert_eq!(v.severity, Severity::Warning))
             .inspect(|v| assert_eq!(v.rule.as_str(), "role_unique_capabilities"))
+            // The rule is in the crate's catalogue (`mplp rules`).
+            .inspect(|v| assert!(mplp_role::rules().any(|r| r.rule == v.rule)))
             .map(|v| v.pointer.clone())
             .collect();
         prop_assert_eq!(found, expected);

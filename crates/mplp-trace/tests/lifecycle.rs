@@ -90,7 +90,8 @@ fn segments_change_only_while_running_and_times_stay_in_order() {
     );
     t.start().unwrap();
     let start = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
-    t.fire_segment(s, SegmentTrigger::Start, start).unwrap();
+    t.fire_segment(s, SegmentTrigger::Start, start.clone())
+        .unwrap();
     let before = Timestamp::parse("2029-12-31T23:59:59Z").unwrap();
     let err = t
         .fire_segment(s, SegmentTrigger::Complete, before)
@@ -111,8 +112,36 @@ fn segments_change_only_while_running_and_times_stay_in_order() {
         .unwrap_err();
     assert_eq!(err.rule().map(|r| r.as_str()), Some("unknown-segment"));
     assert!(t.add_segment("child", Some(unknown)).is_err());
+    // A segment keeps its parent and the times of its changes.
+    let seg = t.segment(s).unwrap();
+    assert_eq!(
+        (seg.parent_segment_id(), seg.started_at(), seg.finished_at()),
+        (None, Some(&start), None)
+    );
+    let child = t.add_segment("child", Some(s)).unwrap();
+    assert_eq!(t.segment(child).unwrap().parent_segment_id(), Some(s));
+    let end = Timestamp::parse("2030-01-01T00:00:01Z").unwrap();
+    t.fire_segment(s, SegmentTrigger::Complete, end.clone())
+        .unwrap();
+    let seg = t.segment(s).unwrap();
+    assert_eq!(
+        (seg.started_at(), seg.finished_at()),
+        (Some(&start), Some(&end))
+    );
     t.cancel().unwrap();
-    assert!(t.add_segment("late", None).is_err());
+    let err = t.add_segment("late", None).unwrap_err();
+    // The rules of these refusals are in the crate's catalogue (`mplp rules`).
+    for rule in [
+        "trace_segments_need_running_trace",
+        "trace_finished_after_started",
+        "unknown-segment",
+    ] {
+        assert!(
+            mplp_trace::rules().any(|r| r.rule.as_str() == rule),
+            "{rule}"
+        );
+    }
+    assert!(mplp_trace::rules().any(|r| Some(r.rule) == err.rule()));
     assert!(Trace::validate_json(t.to_json()).report.is_empty());
 }
 
