@@ -145,10 +145,81 @@ fn segments_change_only_while_running_and_times_stay_in_order() {
     assert!(Trace::validate_json(t.to_json()).report.is_empty());
 }
 
+/// Each named transition (`start`, `complete`, `fail`, `cancel`) fires its
+/// trigger from every status, with the same verdict and status as
+/// [`Trace::fire`]; `start` stamps `started_at`, the final ones
+/// `finished_at`, and nothing else is stamped.
+#[test]
+fn the_named_transitions_fire_their_trigger_and_stamp_their_time() {
+    type Named = fn(&mut Trace) -> Result<(), mplp_core::Error>;
+    let named: [(Named, TraceTrigger); 4] = [
+        (Trace::start, TraceTrigger::Start),
+        (Trace::complete, TraceTrigger::Complete),
+        (Trace::fail, TraceTrigger::Fail),
+        (Trace::cancel, TraceTrigger::Cancel),
+    ];
+    for s in TraceStatus::ALL {
+        for (method, t) in named {
+            let mut v = doc(json!([]));
+            v["status"] = json!(s.as_str());
+            let mut trace = Trace::from_value(&v).unwrap();
+            let r = method(&mut trace);
+            let expected = s.fire_at(t, "/status");
+            assert_eq!(r.is_ok(), expected.is_ok(), "{s}: {t}");
+            assert_eq!(trace.status(), expected.unwrap_or(*s), "{s}: {t}");
+            let stamped = (trace.started_at().is_some(), trace.finished_at().is_some());
+            let expect_stamped = match (r.is_ok(), t) {
+                (false, _) => (false, false),
+                (true, TraceTrigger::Start) => (true, false),
+                (true, _) => (false, true),
+            };
+            assert_eq!(stamped, expect_stamped, "{s}: {t}");
+        }
+    }
+    let at = |s: &str| Timestamp::parse(s).unwrap();
+    let mut trace = Trace::new(ContextId::new());
+    trace
+        .fire(TraceTrigger::Start, at("2030-01-01T00:00:00Z"))
+        .unwrap();
+    trace
+        .fire(TraceTrigger::Fail, at("2030-01-01T00:00:05Z"))
+        .unwrap();
+    assert_eq!(
+        (trace.started_at(), trace.finished_at()),
+        (
+            Some(&at("2030-01-01T00:00:00Z")),
+            Some(&at("2030-01-01T00:00:05Z"))
+        )
+    );
+}
+
+/// A pending segment read with a `started_at` (the schema allows it) is
+/// started or skipped at any time: only finishing is compared with the
+/// start, and skipping stamps nothing.
+#[test]
+fn starting_and_skipping_compare_no_times() {
+    let mut v = doc(json!([seg(1, None), seg(2, None)]));
+    v["segments"][0]["started_at"] = json!("2030-01-01T00:00:00Z");
+    v["segments"][1]["started_at"] = json!("2030-01-01T00:00:00Z");
+    let mut t = Trace::from_value(&v).unwrap();
+    let earlier = Timestamp::parse("2029-01-01T00:00:00Z").unwrap();
+    let (a, b) = (t.segments()[0].segment_id(), t.segments()[1].segment_id());
+    t.fire_segment(a, SegmentTrigger::Skip, earlier.clone())
+        .unwrap();
+    assert_eq!(t.segment(a).unwrap().status(), SegmentStatus::Skipped);
+    assert_eq!(t.segment(a).unwrap().finished_at(), None);
+    t.fire_segment(b, SegmentTrigger::Start, earlier.clone())
+        .unwrap();
+    assert_eq!(t.segment(b).unwrap().started_at(), Some(&earlier));
+    assert_eq!(t.segment(b).unwrap().finished_at(), None);
+}
+
 #[test]
 fn binding_to_context_and_plan() {
     let (c, p) = (ContextId::new(), PlanId::new());
     let mut t = Trace::for_plan(c, p);
+    assert_eq!((t.context_id(), t.plan_id()), (c, Some(p)));
+    assert_eq!(Trace::new(c).plan_id(), None);
     assert!(t.check_binding(c, p).is_valid());
     let rules = |r: mplp_core::Report| -> Vec<String> {
         r.violations()
@@ -214,6 +285,19 @@ fn segment_tree_rules() {
     );
     assert_eq!(
         errors(&doc(json!([seg(1, Some(2)), seg(2, Some(1))]))),
+        [
+            "/segments/0/parent_segment_id trace_segment_tree_acyclic",
+            "/segments/1/parent_segment_id trace_segment_tree_acyclic"
+        ]
+    );
+    // A segment below a cycle is not its own ancestor: only the cycle's
+    // members are reported, and the walk up from it ends.
+    assert_eq!(
+        errors(&doc(json!([
+            seg(1, Some(2)),
+            seg(2, Some(1)),
+            seg(3, Some(1))
+        ]))),
         [
             "/segments/0/parent_segment_id trace_segment_tree_acyclic",
             "/segments/1/parent_segment_id trace_segment_tree_acyclic"
