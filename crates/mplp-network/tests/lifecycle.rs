@@ -253,6 +253,29 @@ fn the_named_transitions_fire_their_trigger() {
     }
 }
 
+/// The named node transitions (`activate_node`, `disconnect_node`) fire
+/// their trigger on that node from every node status, with the same verdict
+/// and status as [`Network::fire_node`].
+#[test]
+fn the_named_node_transitions_fire_their_trigger() {
+    type Named = fn(&mut Network, NodeId) -> Result<(), mplp_core::Error>;
+    let named: [(Named, NodeTrigger); 2] = [
+        (Network::activate_node, NodeTrigger::Activate),
+        (Network::disconnect_node, NodeTrigger::Disconnect),
+    ];
+    for s in NodeStatus::ALL {
+        for (method, t) in named {
+            let nodes = json!([{"node_id": N1, "kind": "agent", "status": s.as_str()}]);
+            let mut n = Network::from_value(&doc("mesh", "active", nodes)).unwrap();
+            let id = n.nodes()[0].node_id();
+            let r = method(&mut n, id);
+            let expected = s.fire_at(t, "/nodes/0/status");
+            assert_eq!(r.is_ok(), expected.is_ok(), "{s}: {t}");
+            assert_eq!(n.nodes()[0].status(), expected.unwrap_or(*s), "{s}: {t}");
+        }
+    }
+}
+
 #[test]
 fn constructor_refuses_an_empty_name() {
     let err = Network::new(ContextId::new(), "", TopologyType::Mesh).unwrap_err();
