@@ -471,6 +471,39 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn type_names_are_json_schema_s_and_name_what_was_found() {
+        let names: Vec<_> = [
+            json!(null),
+            json!(true),
+            json!(-3),
+            json!(u64::MAX),
+            json!(1.5),
+            json!("s"),
+            json!([]),
+            json!({}),
+        ]
+        .iter()
+        .map(json_type_name)
+        .collect();
+        assert_eq!(
+            names,
+            [
+                "null", "boolean", "integer", "integer", "number", "string", "array", "object"
+            ]
+        );
+        let mut r = Report::new();
+        type_error(&json!(1.5), &Pointer::root().key("n"), &mut r, "an integer");
+        let found: Vec<_> = r
+            .errors()
+            .map(|v| (v.pointer.as_str(), v.rule, v.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [("/n", Rule::TYPE, "expected an integer, found number")]
+        );
+    }
+
+    #[test]
     fn integer_rules() {
         let mut r = Report::new();
         check_integer::<u64>(&json!(3), &Pointer::root(), &mut r);
