@@ -471,6 +471,32 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn arrays_have_at_least_their_minimum_items_and_every_item_is_checked() {
+        let check = |v: Value, min: usize| {
+            let mut r = Report::new();
+            check_array_of::<String>(&v, &Pointer::root(), &mut r, min);
+            r.errors()
+                .map(|v| format!("{} {} {}", v.pointer, v.rule, v.message))
+                .collect::<Vec<_>>()
+        };
+        assert!(check(json!([]), 0).is_empty());
+        assert!(check(json!(["a"]), 1).is_empty());
+        assert!(check(json!(["a", "b"]), 1).is_empty());
+        assert_eq!(
+            check(json!([]), 1),
+            [" min-items expected at least 1 item, found 0"]
+        );
+        assert_eq!(
+            check(json!(["a"]), 2),
+            [" min-items expected at least 2 items, found 1"]
+        );
+        assert_eq!(
+            check(json!(["a", 1]), 1),
+            ["/1 type expected a string, found integer"]
+        );
+    }
+
+    #[test]
     fn type_names_are_json_schema_s_and_name_what_was_found() {
         let names: Vec<_> = [
             json!(null),
