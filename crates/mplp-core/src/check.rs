@@ -496,6 +496,37 @@ mod tests {
         );
     }
 
+    /// A whole float at the very bound of a type is in range: it is
+    /// refused for its fraction, not for its size; one past the bound is
+    /// out of range.
+    #[test]
+    fn a_whole_float_at_the_bound_is_in_range() {
+        let (rule, message) = verdict::<u32>("4294967295.0").unwrap_err();
+        assert_eq!(rule, Rule::TYPE);
+        assert!(
+            message.contains("without a fraction or exponent"),
+            "{message}"
+        );
+        let (rule, message) = verdict::<u32>("4294967296.0").unwrap_err();
+        assert_eq!(rule, Rule::TYPE);
+        assert!(message.contains("from 0 to 4294967295"), "{message}");
+        assert_eq!(verdict::<u32>("4294967295"), Ok(u32::MAX));
+    }
+
+    /// A boxed value is checked as the value itself.
+    #[test]
+    fn a_box_is_checked_as_its_value() {
+        let rules = |v: Value| {
+            let mut r = Report::new();
+            <Box<u8>>::check_value(&v, &Pointer::root(), &mut r);
+            r.errors().map(|v| v.rule).collect::<Vec<_>>()
+        };
+        assert_eq!(rules(json!(255)), []);
+        assert_eq!(rules(json!(256)), [Rule::TYPE]);
+        assert_eq!(rules(json!(-1)), [Rule::MINIMUM]);
+        assert_eq!(rules(json!("1")), [Rule::TYPE]);
+    }
+
     #[test]
     fn type_names_are_json_schema_s_and_name_what_was_found() {
         let names: Vec<_> = [
