@@ -528,6 +528,53 @@ mod tests {
     }
 
     #[test]
+    fn booleans_are_checked() {
+        let mut r = Report::new();
+        bool::check_value(&json!(false), &Pointer::root(), &mut r);
+        assert!(r.is_empty());
+        bool::check_value(&json!(0), &Pointer::root(), &mut r);
+        let found: Vec<_> = r.errors().map(|v| (v.rule, v.message.as_str())).collect();
+        assert_eq!(found, [(Rule::TYPE, "expected a boolean, found integer")]);
+    }
+
+    /// `member` marks a member known without checking it, `pointer` is the
+    /// object's, and `report` writes to the check's report.
+    #[test]
+    fn an_object_check_s_member_pointer_and_report() {
+        let value = json!({"a": 1, "b": "x", "c": true});
+        let at = Pointer::root().key("o");
+        let mut r = Report::new();
+        let mut check = ObjectCheck::new(&value, &at, &mut r).unwrap();
+        assert_eq!(check.pointer(), &at);
+        assert_eq!(check.member("a"), Some(&json!(1)));
+        assert_eq!(check.member("z"), None);
+        check.report().warn("/o/b", Rule::TYPE, "noted");
+        check.deny_unknown();
+        let found: Vec<_> = r
+            .violations()
+            .iter()
+            .map(|v| (v.pointer.as_str(), v.rule))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/o/b", Rule::TYPE),
+                ("/o/b", Rule::ADDITIONAL_PROPERTIES),
+                ("/o/c", Rule::ADDITIONAL_PROPERTIES)
+            ]
+        );
+    }
+
+    /// A near miss is at most two edits away and less than half the name.
+    #[test]
+    fn a_near_miss_is_close_in_both_measures() {
+        assert_eq!(near_miss("ab", &["xy"]), None); // two edits, the whole name
+        assert_eq!(near_miss("abcdefghij", &["abcdefgxyz"]), None); // three edits
+        assert_eq!(near_miss("abcdefghij", &["abcdefghxy"]), Some("abcdefghxy"));
+        assert_eq!(near_miss("tga", &["tag"]), Some("tag"));
+    }
+
+    #[test]
     fn type_names_are_json_schema_s_and_name_what_was_found() {
         let names: Vec<_> = [
             json!(null),
