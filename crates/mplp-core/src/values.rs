@@ -904,6 +904,67 @@ mod tests {
     }
 
     proptest! {
+        /// Every view of a `NonEmptyString` is its text: `as_str`, `Deref`,
+        /// `AsRef`, `Display`, `Debug` (quoted as a `String`'s), equality
+        /// with `str`, and the `String` it turns back into; the empty text
+        /// is refused by every constructor.
+        #[test]
+        fn non_empty_string_is_its_text(text in "\\PC{0,12}") {
+            let made = NonEmptyString::new(text.clone());
+            prop_assert_eq!(made.is_ok(), !text.is_empty());
+            prop_assert_eq!(NonEmptyString::try_from(text.as_str()), made.clone());
+            prop_assert_eq!(NonEmptyString::try_from(text.clone()), made.clone());
+            prop_assert_eq!(text.parse::<NonEmptyString>(), made.clone());
+            let Ok(s) = made else { return Ok(()) };
+            prop_assert_eq!(s.as_str(), text.as_str());
+            prop_assert_eq!(&*s, text.as_str());
+            prop_assert_eq!(AsRef::<str>::as_ref(&s), text.as_str());
+            prop_assert_eq!(s.to_string(), text.clone());
+            prop_assert_eq!(format!("{s:?}"), format!("{text:?}"));
+            prop_assert!(s == *text.as_str() && s == text.as_str());
+            prop_assert_eq!(String::from(s.clone()), text.clone());
+            prop_assert_eq!(s.into_string(), text);
+        }
+
+        /// `NonEmptyVec` against a `Vec`: `push` appends, `pop` removes the
+        /// last item but never the only one, `first`/`split_first` and the
+        /// views follow, and the empty list is refused.
+        #[test]
+        fn non_empty_vec_follows_a_vec(
+            items in proptest::collection::vec(any::<u8>(), 0..5),
+            ops in proptest::collection::vec(proptest::option::of(any::<u8>()), 0..12),
+        ) {
+            let made = NonEmptyVec::try_from(items.clone());
+            prop_assert_eq!(made.is_ok(), !items.is_empty());
+            let mut v = made.unwrap_or_else(|_| NonEmptyVec::new(7));
+            let mut model = if items.is_empty() { vec![7] } else { items };
+            for op in ops {
+                match op {
+                    Some(x) => {
+                        v.push(x);
+                        model.push(x);
+                    }
+                    None => {
+                        let expected = if model.len() > 1 { model.pop() } else { None };
+                        prop_assert_eq!(v.pop(), expected);
+                    }
+                }
+                prop_assert_eq!(&v[..], &model[..]);
+                prop_assert_eq!(v.first(), &model[0]);
+                prop_assert_eq!(v.split_first(), (&model[0], &model[1..]));
+                prop_assert_eq!((&v).into_iter().collect::<Vec<_>>(), model.iter().collect::<Vec<_>>());
+            }
+            if let Some(x) = v.as_mut_slice().last_mut() {
+                *x = x.wrapping_add(1);
+            }
+            if let Some(x) = model.last_mut() {
+                *x = x.wrapping_add(1);
+            }
+            prop_assert_eq!(v.clone().into_iter().collect::<Vec<_>>(), model.clone());
+            prop_assert_eq!(Vec::from(v.clone()), model.clone());
+            prop_assert_eq!(v.into_vec(), model);
+        }
+
         #[test]
         fn unique_vec_agrees_with_the_check(items in proptest::collection::vec(0u8..6, 0..8)) {
             let unique = UniqueVec::try_from(items.clone()).is_ok();
