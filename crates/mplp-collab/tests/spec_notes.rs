@@ -37,6 +37,10 @@ fn missing_role_id_is_a_warning() {
         .warnings()
         .map(|w| (w.pointer.as_str(), w.rule.as_str()))
         .collect();
+    // The rule is in the crate's catalogue (`mplp rules`).
+    assert!(
+        mplp_collab::rules::rules().any(|r| r.rule.as_str() == "map_participants_have_role_ids")
+    );
     assert_eq!(
         w,
         [

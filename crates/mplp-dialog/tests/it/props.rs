@@ -59,10 +59,14 @@ proptest! {
                     let r = d.push_message(Message::new(role, "x", ts(i)));
                     // add_message never succeeds outside `active`.
                     prop_assert_eq!(r.is_ok(), before.status() == DialogStatus::Active);
+                    prop_assert_eq!(r.is_ok(), before.status().accepts_messages());
                     if r.is_ok() {
                         prop_assert_eq!(d.messages().len(), before.messages().len() + 1);
                     } else {
-                        prop_assert_eq!(r.unwrap_err().rule(), Some(DIALOG_NOT_ACTIVE));
+                        let rule = r.unwrap_err().rule();
+                        prop_assert_eq!(rule, Some(DIALOG_NOT_ACTIVE));
+                        // The rule is in the crate's catalogue (`mplp rules`).
+                        prop_assert!(mplp_dialog::rules::rules().any(|r| Some(r.rule) == rule));
                         prop_assert_eq!(&d, &before);
                     }
                 }

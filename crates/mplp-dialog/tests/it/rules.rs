@@ -212,8 +212,10 @@ fn threads_group_in_input_order() {
         Dialog::new(ctx),
         Dialog::new(ctx).in_thread(t1),
     ];
+    assert!(Threads::group(&ds[2..3]).is_empty());
     let threads = Threads::group(&ds);
     assert_eq!(threads.len(), 2);
+    assert!(!threads.is_empty());
     let ids: Vec<_> = threads.thread(&t1).iter().map(|d| d.dialog_id).collect();
     assert_eq!(ids, [ds[0].dialog_id, ds[3].dialog_id]);
     assert_eq!(threads.unthreaded().len(), 1);
