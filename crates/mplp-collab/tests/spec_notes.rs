@@ -205,3 +205,69 @@ fn turn_accounting_counts_every_turn_and_failed_turns_complete() {
         .collect();
     assert_eq!(statuses, ["1:completed", "2:failed", "3:completed"]);
 }
+
+/// `PerParticipant` gives each participant its own agent, for its turns and
+/// its broadcast answers; a turn sees the session's resources; both print
+/// what they hold.
+#[test]
+fn per_participant_agents_take_their_own_turns_and_answer_broadcasts() {
+    use mplp_collab::runtime::{
+        Agent, MapSession, PerParticipant, SessionError, TurnContext, TurnOutcome,
+    };
+    use mplp_core::JsonObject;
+    use serde_json::{Value, json};
+    struct Worker(usize);
+    impl Agent for Worker {
+        fn take_turn(&mut self, turn: &mut TurnContext<'_>) -> Result<TurnOutcome, SessionError> {
+            assert_eq!(turn.holder(), self.0);
+            let debug = format!("{turn:?}");
+            assert!(
+                debug.starts_with(&format!(
+                    "TurnContext {{ holder: {}, turn_number: {}",
+                    self.0,
+                    turn.turn_number()
+                )),
+                "{debug}"
+            );
+            // The resources a turn sees are the session's: what the turns
+            // before it wrote.
+            let seen: Vec<(String, Value)> = turn
+                .resources()
+                .iter()
+                .map(|(k, v, _)| (k.to_owned(), v.clone()))
+                .collect();
+            let expected: Vec<(String, Value)> = (0..turn.turn_number() - 1)
+                .map(|k| (format!("by{k}"), json!(k)))
+                .collect();
+            assert_eq!(seen, expected);
+            turn.write(&format!("by{}", self.0), json!(self.0))?;
+            Ok(TurnOutcome::completed())
+        }
+        fn answer(&mut self, index: usize, _: &Participant, _: &JsonObject) -> JsonObject {
+            let mut o = JsonObject::new();
+            o.insert("from", json!(format!("{}:{index}", self.0)));
+            o
+        }
+    }
+    let c = Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::RoundRobin,
+        people(&[("a", Some("x")), ("b", Some("y")), ("c", Some("z"))]),
+    )
+    .unwrap();
+    let mut agents = PerParticipant(vec![Box::new(Worker(0)), Box::new(Worker(1))]);
+    assert_eq!(format!("{agents:?}"), "PerParticipant(2 agents)");
+    let mut s = MapSession::new(c, mplp_collab::sink::MemorySink::new()).unwrap();
+    s.start().unwrap();
+    for _ in 0..2 {
+        s.turn(&mut agents).unwrap();
+    }
+    assert_eq!(s.resources().iter().count(), 2);
+    // Participant 2 has no agent: its turn completes, its answer is empty.
+    s.turn(&mut agents).unwrap();
+    let round = s.broadcast(0, JsonObject::new(), &mut agents).unwrap();
+    let answers: Vec<(usize, Value)> = round.answers().map(|(t, a)| (t, a.clone())).collect();
+    assert_eq!(answers, [(1, json!({"from": "1:1"})), (2, json!({}))]);
+}

@@ -895,6 +895,15 @@ mod tests {
     }
 
     #[test]
+    fn a_version_is_a_string_on_the_wire() {
+        let err = serde_json::from_str::<Version>("1").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid type: integer `1`, expected a MAJOR.MINOR.PATCH version string at line 1 column 1"
+        );
+    }
+
+    #[test]
     fn non_empty_string_rejects_empty_on_the_wire() {
         assert!(serde_json::from_str::<NonEmptyString>("\"\"").is_err());
         assert_eq!(
@@ -922,6 +931,8 @@ mod tests {
             prop_assert_eq!(s.to_string(), text.clone());
             prop_assert_eq!(format!("{s:?}"), format!("{text:?}"));
             prop_assert!(s == *text.as_str() && s == text.as_str());
+            let other = format!("{text}.");
+            prop_assert!(s != *other.as_str() && s != other.as_str());
             prop_assert_eq!(String::from(s.clone()), text.clone());
             prop_assert_eq!(s.into_string(), text);
         }
@@ -1015,6 +1026,7 @@ mod tests {
             prop_assert_eq!(report.is_valid(), expected);
             if let Ok(v) = parsed {
                 prop_assert_eq!(v.to_string(), s.clone());
+                prop_assert_eq!(format!("{v:?}"), format!("Version({s})"));
                 prop_assert_eq!(serde_json::to_value(&v).unwrap(), json);
             }
         }
