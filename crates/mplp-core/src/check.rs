@@ -572,6 +572,12 @@ mod tests {
         assert_eq!(near_miss("abcdefghij", &["abcdefgxyz"]), None); // three edits
         assert_eq!(near_miss("abcdefghij", &["abcdefghxy"]), Some("abcdefghxy"));
         assert_eq!(near_miss("tga", &["tag"]), Some("tag"));
+        assert_eq!(near_miss("ab", &["ax"]), Some("ax")); // one edit of two letters
+        // The same name in another case convention, however far in edits.
+        assert_eq!(
+            near_miss("PROTOCOL-VERSION", &["tags", "protocol_version"]),
+            Some("protocol_version")
+        );
     }
 
     #[test]
