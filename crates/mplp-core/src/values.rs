@@ -894,6 +894,27 @@ mod tests {
         );
     }
 
+    /// A non-empty list's `Value` check: at least one item, each checked.
+    #[test]
+    fn a_non_empty_vec_is_checked_as_a_non_empty_array() {
+        let rules = |v: Value| {
+            let mut r = Report::new();
+            NonEmptyVec::<String>::check_value(&v, &Pointer::root().key("xs"), &mut r);
+            r.errors()
+                .map(|v| (v.pointer.clone(), v.rule))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rules(serde_json::json!(["a"])), []);
+        assert_eq!(
+            rules(serde_json::json!([])),
+            [("/xs".to_owned(), crate::Rule::MIN_ITEMS)]
+        );
+        assert_eq!(
+            rules(serde_json::json!(["a", 1])),
+            [("/xs/1".to_owned(), crate::Rule::TYPE)]
+        );
+    }
+
     #[test]
     fn a_version_is_a_string_on_the_wire() {
         let err = serde_json::from_str::<Version>("1").unwrap_err();
