@@ -915,6 +915,83 @@ mod tests {
         );
     }
 
+    /// `JsonObject`'s conversions keep every member: from and into a
+    /// `Map`, from a `Value` (an object; anything else is given back), and
+    /// from key-value pairs.
+    #[test]
+    fn json_object_conversions_keep_every_member() {
+        let v = serde_json::json!({"a": 1, "b": [true], "c": {"d": null}});
+        let map = v.as_object().unwrap().clone();
+        let o = JsonObject::from(map.clone());
+        assert_eq!(&*o, &map);
+        assert_eq!(o.clone().into_map(), map);
+        assert_eq!(JsonObject::try_from(v.clone()), Ok(o.clone()));
+        assert_eq!(
+            JsonObject::try_from(serde_json::json!([1])),
+            Err(serde_json::json!([1]))
+        );
+        let pairs: JsonObject = map.clone().into_iter().collect();
+        assert_eq!(pairs, o);
+        // An owned string reaches the strict reader through `visit_string`.
+        let s: StrictValue = serde_json::from_value(serde_json::json!("text")).unwrap();
+        assert_eq!(s.0, serde_json::json!("text"));
+    }
+
+    /// The schemas of the list and object types, inlined where they are used.
+    #[cfg(feature = "schemars")]
+    #[test]
+    fn list_and_object_schemas_are_inlined() {
+        let mut g = schemars::SchemaGenerator::default();
+        let string = g.subschema_for::<String>().to_value();
+        assert_eq!(
+            g.subschema_for::<NonEmptyVec<String>>().to_value(),
+            serde_json::json!({"type": "array", "items": string, "minItems": 1})
+        );
+        assert_eq!(
+            g.subschema_for::<UniqueVec<String>>().to_value(),
+            serde_json::json!({"type": "array", "items": string, "uniqueItems": true})
+        );
+        assert_eq!(
+            g.subschema_for::<JsonObject>().to_value(),
+            serde_json::json!({"type": "object"})
+        );
+    }
+
+    proptest! {
+        /// `UniqueVec` against a `Vec` model: `insert` adds an item not yet
+        /// there, `remove` takes one that is, each saying whether it did;
+        /// collecting keeps the first of repeated items.
+        #[test]
+        fn unique_vec_follows_a_model(ops in proptest::collection::vec((any::<bool>(), 0u8..6), 0..20)) {
+            let mut u = UniqueVec::new();
+            let mut model: Vec<u8> = Vec::new();
+            for (insert, x) in &ops {
+                if *insert {
+                    let fresh = !model.contains(x);
+                    if fresh {
+                        model.push(*x);
+                    }
+                    prop_assert_eq!(u.insert(*x), fresh);
+                } else {
+                    let present = model.contains(x);
+                    model.retain(|y| y != x);
+                    prop_assert_eq!(u.remove(x), present);
+                }
+                prop_assert_eq!(&u[..], &model[..]);
+                prop_assert_eq!((&u).into_iter().copied().collect::<Vec<_>>(), model.clone());
+            }
+            prop_assert_eq!(u.into_vec(), model);
+            let items: Vec<u8> = ops.iter().map(|(_, x)| *x).collect();
+            let mut first = Vec::new();
+            for x in &items {
+                if !first.contains(x) {
+                    first.push(*x);
+                }
+            }
+            prop_assert_eq!(items.into_iter().collect::<UniqueVec<u8>>().into_vec(), first);
+        }
+    }
+
     #[test]
     fn a_version_is_a_string_on_the_wire() {
         let err = serde_json::from_str::<Version>("1").unwrap_err();
