@@ -932,6 +932,14 @@ mod tests {
         );
         let pairs: JsonObject = map.clone().into_iter().collect();
         assert_eq!(pairs, o);
+        // `visit_some` reads the value inside (serde's buffered content
+        // calls it), `visit_unit` and `visit_none` give `null`.
+        use serde::de::Visitor;
+        let inside = serde_json::json!({"a": [1, "x"]});
+        assert_eq!(
+            StrictValueVisitor.visit_some(inside.clone()).unwrap(),
+            inside
+        );
         // An owned string reaches the strict reader through `visit_string`.
         let s: StrictValue = serde_json::from_value(serde_json::json!("text")).unwrap();
         assert_eq!(s.0, serde_json::json!("text"));

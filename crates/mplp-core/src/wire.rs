@@ -275,3 +275,30 @@ pub fn pick_members(value: &serde_json::Value, names: &[&str]) -> serde_json::Va
     }
     serde_json::Value::Object(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A flattened body's members: `pick_members` copies the named ones
+    /// that are present, `take_members` moves them out of the extra members.
+    #[test]
+    fn members_are_picked_and_taken_by_name() {
+        let v = json!({"a": 1, "b": [true], "c": "x"});
+        assert_eq!(
+            pick_members(&v, &["a", "c", "z"]),
+            json!({"a": 1, "c": "x"})
+        );
+        assert_eq!(pick_members(&json!([1]), &["a"]), json!({}));
+        let mut extra = crate::JsonObject::try_from(v).unwrap();
+        assert_eq!(take_members(&mut extra, &["b", "z"]), json!({"b": [true]}));
+        assert_eq!(
+            serde_json::Value::from(extra.clone()),
+            json!({"a": 1, "c": "x"})
+        );
+        let exact = take_members_exact(&mut extra, &["a"]);
+        assert_eq!(exact.into_value(), json!({"a": 1}));
+        assert_eq!(serde_json::Value::from(extra), json!({"c": "x"}));
+    }
+}
