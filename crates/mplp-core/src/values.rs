@@ -940,6 +940,13 @@ mod tests {
             StrictValueVisitor.visit_some(inside.clone()).unwrap(),
             inside
         );
+        // What it expects, when a deserializer offers something else.
+        let bytes = serde::de::value::BytesDeserializer::<serde_json::Error>::new(b"x");
+        let err = StrictValue::deserialize(bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid type: byte array, expected any JSON value"
+        );
         // An owned string reaches the strict reader through `visit_string`.
         let s: StrictValue = serde_json::from_value(serde_json::json!("text")).unwrap();
         assert_eq!(s.0, serde_json::json!("text"));
