@@ -18,6 +18,18 @@ fn people(ids: &[(&str, Option<&str>)]) -> NonEmptyVec<Participant> {
     NonEmptyVec::try_from(v).unwrap()
 }
 
+/// A pair session of `a` (driver) and `b` (navigator), in `draft`.
+fn pair() -> Collab {
+    Collab::new(
+        ContextId::new(),
+        "t",
+        "p",
+        CollabMode::Pair,
+        people(&[("a", Some("driver")), ("b", Some("navigator"))]),
+    )
+    .unwrap()
+}
+
 // Orchestrator designation (Q15): tests/orchestrator.rs.
 
 #[test]
@@ -98,14 +110,7 @@ fn named_transitions_from_every_status() {
             &[Draft, Active, Suspended],
         ),
     ];
-    let draft = Collab::new(
-        ContextId::new(),
-        "t",
-        "p",
-        CollabMode::Pair,
-        people(&[("a", Some("driver")), ("b", Some("navigator"))]),
-    )
-    .unwrap();
+    let draft = pair();
     let reach = |path: &[Named]| {
         let mut c = draft.clone();
         for step in path {
@@ -165,14 +170,7 @@ fn named_transitions_from_every_status() {
 #[test]
 fn turn_accounting_counts_every_turn_and_failed_turns_complete() {
     use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
-    let c = Collab::new(
-        ContextId::new(),
-        "t",
-        "p",
-        CollabMode::Pair,
-        people(&[("a", Some("driver")), ("b", Some("navigator"))]),
-    )
-    .unwrap();
+    let c = pair();
     let mut s = MapSession::new(c, mplp_collab::sink::MemorySink::new()).unwrap();
     s.start().unwrap();
     let mut agent = |t: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {

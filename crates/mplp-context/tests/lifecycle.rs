@@ -9,6 +9,10 @@ use mplp_context::{Context, ContextRoot, ContextTrigger};
 use mplp_core::{Document, Rule, Timestamp};
 use proptest::prelude::*;
 
+#[path = "../../../tests/support/named_transitions.rs"]
+mod named_transitions;
+use named_transitions::{Named, check_named_transitions};
+
 /// (from, to) pairs the table allows, written out so any change shows in review.
 const EDGES: [(ContextStatus, ContextStatus); 10] = [
     (Draft, Active),
@@ -125,8 +129,7 @@ fn at_status(s: ContextStatus) -> Context {
 /// [`Context::fire`].
 #[test]
 fn the_named_transitions_fire_their_trigger() {
-    type Named = fn(&mut Context) -> Result<(), mplp_core::Error>;
-    let named: [(Named, ContextTrigger); 6] = [
+    let named: [(Named<Context>, ContextTrigger); 6] = [
         (Context::activate, ContextTrigger::Activate),
         (Context::suspend, ContextTrigger::Suspend),
         (Context::resume, ContextTrigger::Resume),
@@ -134,14 +137,13 @@ fn the_named_transitions_fire_their_trigger() {
         (Context::restore, ContextTrigger::Restore),
         (Context::close, ContextTrigger::Close),
     ];
-    for s in ContextStatus::ALL {
-        for (method, t) in named {
-            let mut c = at_status(*s);
-            let r = method(&mut c);
-            assert_eq!(r.is_ok(), s.fire(t).is_ok(), "{s}: {t}");
-            assert_eq!(c.status(), s.fire(t).unwrap_or(*s), "{s}: {t}");
-        }
-    }
+    check_named_transitions(
+        ContextStatus::ALL,
+        at_status,
+        Context::status,
+        &named,
+        |s, t| s.fire(t).ok(),
+    );
 }
 
 #[test]

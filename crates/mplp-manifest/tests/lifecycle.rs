@@ -9,6 +9,10 @@ use mplp_manifest::{
     CoreManifest, CoreStatus, CoreTrigger, ModuleDescriptor, ModuleStatus, ModuleTrigger,
 };
 use proptest::prelude::*;
+
+#[path = "../../../tests/support/named_transitions.rs"]
+mod named_transitions;
+use named_transitions::{Named, check_named_transitions};
 use serde_json::json;
 
 /// (from, to) pairs of the instance table, written out so any change shows in review.
@@ -193,27 +197,23 @@ fn refusals_are_typed_and_located() {
 /// [`CoreManifest::fire`].
 #[test]
 fn the_named_transitions_fire_their_trigger() {
-    type Named = fn(&mut CoreManifest) -> Result<(), mplp_core::Error>;
-    let named: [(Named, CoreTrigger); 3] = [
+    let named: [(Named<CoreManifest>, CoreTrigger); 3] = [
         (CoreManifest::activate, CoreTrigger::Activate),
         (CoreManifest::deprecate, CoreTrigger::Deprecate),
         (CoreManifest::archive, CoreTrigger::Archive),
     ];
     let modules = json!([{"module_id": "plan", "version": "1.0.0", "status": "enabled"}]);
-    for s in CoreStatus::ALL {
-        for (method, t) in named {
+    check_named_transitions(
+        CoreStatus::ALL,
+        |s| {
             let mut v = doc(modules.clone());
             v["status"] = json!(s.as_str());
-            let mut c = CoreManifest::from_value(&v).unwrap();
-            let r = method(&mut c);
-            assert_eq!(r.is_ok(), s.fire_at(t, "/status").is_ok(), "{s}: {t}");
-            assert_eq!(
-                c.status(),
-                s.fire_at(t, "/status").unwrap_or(*s),
-                "{s}: {t}"
-            );
-        }
-    }
+            CoreManifest::from_value(&v).unwrap()
+        },
+        CoreManifest::status,
+        &named,
+        |s, t| s.fire_at(t, "/status").ok(),
+    );
 }
 
 /// A module is added required only when it is not disabled; any other

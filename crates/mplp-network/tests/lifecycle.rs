@@ -10,6 +10,10 @@ use mplp_network::{
     TopologyType,
 };
 use proptest::prelude::*;
+
+#[path = "../../../tests/support/named_transitions.rs"]
+mod named_transitions;
+use named_transitions::{Named, check_named_transitions};
 use serde_json::json;
 
 /// (from, to) pairs of the network table, written out so any change shows in review.
@@ -229,8 +233,7 @@ fn single_node_and_retired_warnings() {
 /// [`Network::fire`].
 #[test]
 fn the_named_transitions_fire_their_trigger() {
-    type Named = fn(&mut Network) -> Result<(), mplp_core::Error>;
-    let named: [(Named, NetworkTrigger); 6] = [
+    let named: [(Named<Network>, NetworkTrigger); 6] = [
         (Network::provision, NetworkTrigger::Provision),
         (Network::activate, NetworkTrigger::Activate),
         (Network::degrade, NetworkTrigger::Degrade),
@@ -239,18 +242,13 @@ fn the_named_transitions_fire_their_trigger() {
         (Network::retire, NetworkTrigger::Retire),
     ];
     let node = json!([{"node_id": N1, "kind": "agent", "status": "active"}]);
-    for s in NetworkStatus::ALL {
-        for (method, t) in named {
-            let mut n = Network::from_value(&doc("mesh", s.as_str(), node.clone())).unwrap();
-            let r = method(&mut n);
-            assert_eq!(r.is_ok(), s.fire_at(t, "/status").is_ok(), "{s}: {t}");
-            assert_eq!(
-                n.status(),
-                s.fire_at(t, "/status").unwrap_or(*s),
-                "{s}: {t}"
-            );
-        }
-    }
+    check_named_transitions(
+        NetworkStatus::ALL,
+        |s| Network::from_value(&doc("mesh", s.as_str(), node.clone())).unwrap(),
+        Network::status,
+        &named,
+        |s, t| s.fire_at(t, "/status").ok(),
+    );
 }
 
 /// The named node transitions (`activate_node`, `disconnect_node`) fire
@@ -258,22 +256,27 @@ fn the_named_transitions_fire_their_trigger() {
 /// and status as [`Network::fire_node`].
 #[test]
 fn the_named_node_transitions_fire_their_trigger() {
-    type Named = fn(&mut Network, NodeId) -> Result<(), mplp_core::Error>;
-    let named: [(Named, NodeTrigger); 2] = [
-        (Network::activate_node, NodeTrigger::Activate),
-        (Network::disconnect_node, NodeTrigger::Disconnect),
+    // On the network's one node.
+    let named: [(Named<Network>, NodeTrigger); 2] = [
+        (
+            |n| n.activate_node(n.nodes()[0].node_id()),
+            NodeTrigger::Activate,
+        ),
+        (
+            |n| n.disconnect_node(n.nodes()[0].node_id()),
+            NodeTrigger::Disconnect,
+        ),
     ];
-    for s in NodeStatus::ALL {
-        for (method, t) in named {
+    check_named_transitions(
+        NodeStatus::ALL,
+        |s| {
             let nodes = json!([{"node_id": N1, "kind": "agent", "status": s.as_str()}]);
-            let mut n = Network::from_value(&doc("mesh", "active", nodes)).unwrap();
-            let id = n.nodes()[0].node_id();
-            let r = method(&mut n, id);
-            let expected = s.fire_at(t, "/nodes/0/status");
-            assert_eq!(r.is_ok(), expected.is_ok(), "{s}: {t}");
-            assert_eq!(n.nodes()[0].status(), expected.unwrap_or(*s), "{s}: {t}");
-        }
-    }
+            Network::from_value(&doc("mesh", "active", nodes)).unwrap()
+        },
+        |n| n.nodes()[0].status(),
+        &named,
+        |s, t| s.fire_at(t, "/nodes/0/status").ok(),
+    );
 }
 
 #[test]

@@ -7,6 +7,10 @@ use std::collections::BTreeSet;
 use mplp_core::{ContextId, Document, PlanId, Rule, Timestamp};
 use mplp_trace::{SegmentStatus, SegmentTrigger, Trace, TraceStatus, TraceTrigger};
 use proptest::prelude::*;
+
+#[path = "../../../tests/support/named_transitions.rs"]
+mod named_transitions;
+use named_transitions::{Named, check_named_transitions};
 use serde_json::{Value, json};
 
 const TRACE_EDGES: [(TraceStatus, TraceStatus); 5] = [
@@ -151,30 +155,31 @@ fn segments_change_only_while_running_and_times_stay_in_order() {
 /// `finished_at`, and nothing else is stamped.
 #[test]
 fn the_named_transitions_fire_their_trigger_and_stamp_their_time() {
-    type Named = fn(&mut Trace) -> Result<(), mplp_core::Error>;
-    let named: [(Named, TraceTrigger); 4] = [
+    let named: [(Named<Trace>, TraceTrigger); 4] = [
         (Trace::start, TraceTrigger::Start),
         (Trace::complete, TraceTrigger::Complete),
         (Trace::fail, TraceTrigger::Fail),
         (Trace::cancel, TraceTrigger::Cancel),
     ];
-    for s in TraceStatus::ALL {
-        for (method, t) in named {
+    let outcomes = check_named_transitions(
+        TraceStatus::ALL,
+        |s| {
             let mut v = doc(json!([]));
             v["status"] = json!(s.as_str());
-            let mut trace = Trace::from_value(&v).unwrap();
-            let r = method(&mut trace);
-            let expected = s.fire_at(t, "/status");
-            assert_eq!(r.is_ok(), expected.is_ok(), "{s}: {t}");
-            assert_eq!(trace.status(), expected.unwrap_or(*s), "{s}: {t}");
-            let stamped = (trace.started_at().is_some(), trace.finished_at().is_some());
-            let expect_stamped = match (r.is_ok(), t) {
-                (false, _) => (false, false),
-                (true, TraceTrigger::Start) => (true, false),
-                (true, _) => (false, true),
-            };
-            assert_eq!(stamped, expect_stamped, "{s}: {t}");
-        }
+            Trace::from_value(&v).unwrap()
+        },
+        Trace::status,
+        &named,
+        |s, t| s.fire_at(t, "/status").ok(),
+    );
+    for (s, t, trace, accepted) in outcomes {
+        let stamped = (trace.started_at().is_some(), trace.finished_at().is_some());
+        let expect_stamped = match (accepted, t) {
+            (false, _) => (false, false),
+            (true, TraceTrigger::Start) => (true, false),
+            (true, _) => (false, true),
+        };
+        assert_eq!(stamped, expect_stamped, "{s}: {t}");
     }
     let at = |s: &str| Timestamp::parse(s).unwrap();
     let mut trace = Trace::new(ContextId::new());
