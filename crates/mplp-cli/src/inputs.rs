@@ -62,6 +62,20 @@ pub(crate) fn too_large(name: &str, len: u64, max: u64) -> Violation {
     )
 }
 
+/// Reads a whole document of at most `max` bytes, keeping no more than
+/// `max + 1` of them: `Ok(None)` when the input holds more than `max`.
+/// The one place of the document size limit (`mplp validate` and the
+/// subcommands that read one document).
+pub(crate) fn read_capped(
+    reader: impl std::io::Read,
+    max: u64,
+) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
 /// Adds `arg` to `inputs`, or what a directory holds.
 pub(crate) fn expand(arg: &str, inputs: &mut Vec<Input>) {
     if arg == "-" {
@@ -224,4 +238,41 @@ fn describe(t: std::fs::FileType) -> &'static str {
     }
     let _ = t;
     "not a regular file"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_capped;
+
+    #[test]
+    fn a_document_of_the_limit_is_read_whole_and_one_byte_more_is_refused() {
+        let text = b"0123456789";
+        for max in 0..=12u64 {
+            let got = read_capped(&text[..], max).unwrap();
+            if max >= text.len() as u64 {
+                assert_eq!(got.as_deref(), Some(&text[..]), "max {max}");
+            } else {
+                assert_eq!(got, None, "max {max}");
+            }
+        }
+        assert_eq!(
+            read_capped(&text[..], u64::MAX).unwrap().as_deref(),
+            Some(&text[..])
+        );
+    }
+
+    #[test]
+    fn no_more_than_one_byte_past_the_limit_is_read() {
+        struct Endless(u64);
+        impl std::io::Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                self.0 += buf.len() as u64;
+                buf.fill(b' ');
+                Ok(buf.len())
+            }
+        }
+        let mut endless = Endless(0);
+        assert_eq!(read_capped(&mut endless, 100).unwrap(), None);
+        assert!(endless.0 < 100 + 64 * 1024, "read {}", endless.0);
+    }
 }

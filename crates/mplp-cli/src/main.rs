@@ -89,7 +89,7 @@ fn main() -> ExitCode {
 
 /// Shared helpers for subcommands: reading input documents and writing output.
 pub(crate) mod io {
-    use std::io::{Read, Write};
+    use std::io::Write;
     use std::process::ExitCode;
 
     use mplp_core::Document;
@@ -100,23 +100,21 @@ pub(crate) mod io {
     /// the start is dropped with an `input-bom` warning on standard error.
     pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, String> {
         let max = crate::validate::DEFAULT_MAX_DOCUMENT_BYTES;
-        let mut buf = Vec::new();
         let read = if path == "-" {
-            std::io::stdin().lock().take(max + 1).read_to_end(&mut buf)
+            crate::inputs::read_capped(std::io::stdin().lock(), max)
         } else {
-            std::fs::File::open(path).and_then(|f| f.take(max + 1).read_to_end(&mut buf))
+            std::fs::File::open(path).and_then(|f| crate::inputs::read_capped(f, max))
         };
         let name = if path == "-" {
             "standard input".to_owned()
         } else {
             format!("`{path}`")
         };
-        read.map_err(|e| format!("cannot read {name}: {e}"))?;
-        if buf.len() as u64 > max {
-            return Err(format!(
-                "{name} is larger than {max} bytes, the limit for one document"
-            ));
-        }
+        let mut buf = read
+            .map_err(|e| format!("cannot read {name}: {e}"))?
+            .ok_or_else(|| {
+                format!("{name} is larger than {max} bytes, the limit for one document")
+            })?;
         let (_, bom) = mplp_core::document::strip_bom(&buf);
         if bom {
             let w = mplp_core::document::bom_warning();

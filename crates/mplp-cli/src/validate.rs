@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
@@ -193,7 +193,9 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
             limit,
             |v| relax(v, args.profile, &rules),
         );
-        let flow = match &bundle {
+        // `Break` stops a file's checks when its output fails; the outcome
+        // says so (`write_failed`), which is what ends the run.
+        let _ = match &bundle {
             Some(found) => found.iter().find(|d| d.name == input.name()).map_or(
                 ControlFlow::Continue(()),
                 |d| {
@@ -210,7 +212,7 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
         let Ok(outcome) = done else {
             return output_error();
         };
-        if flow.is_break() && outcome.write_failed {
+        if outcome.write_failed {
             return output_error();
         }
         totals.files += 1;
@@ -415,15 +417,9 @@ fn read_document(reader: Box<dyn BufRead>, input: &Input, max: u64) -> Result<Ve
             }
         }
     }
-    let mut bytes = Vec::new();
-    reader
-        .take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| crate::inputs::io_violation(&format!("cannot read `{name}`"), &e))?;
-    if bytes.len() as u64 > max {
-        return Err(crate::inputs::too_large(&name, bytes.len() as u64, max));
-    }
-    Ok(bytes)
+    crate::inputs::read_capped(reader, max)
+        .map_err(|e| crate::inputs::io_violation(&format!("cannot read `{name}`"), &e))?
+        .ok_or_else(|| crate::inputs::too_large(&name, max.saturating_add(1), max))
 }
 
 /// Checks the inputs as one bundle (`--bundle`): each file's own findings

@@ -702,3 +702,89 @@ fn integer_messages_accept_minus_zero_and_name_the_range() {
         "{message}"
     );
 }
+
+/// The size limit is inclusive: a document of exactly `--max-document-bytes`
+/// is read, one byte more is refused, and the refusal gives the file's size
+/// (known before reading) or, for standard input, what was read.
+#[test]
+fn a_document_of_exactly_the_size_limit_is_read() {
+    let plan = plan_bytes();
+    let dir = scratch("exact-limit");
+    let path = dir.join("plan.json");
+    std::fs::write(&path, &plan).unwrap();
+    let file = path.to_str().unwrap();
+    let n = plan.len();
+    let run = |max: usize, input: &str| {
+        let max = max.to_string();
+        let args = [
+            "validate",
+            "--format",
+            "json",
+            "--max-document-bytes",
+            &max,
+            input,
+        ];
+        mplp_stdin(&args, &plan)
+    };
+    for input in [file, "-"] {
+        let o = run(n, input);
+        assert_eq!(o.status.code(), Some(0), "{input}: {}", stdout(&o));
+        let o = run(n - 1, input);
+        assert_eq!(o.status.code(), Some(2), "{input}");
+        let r = &records(&o.stdout)[0];
+        assert_eq!(rules(r, "errors"), ["input-too-large"], "{input}");
+        let message = r["errors"][0]["message"].as_str().unwrap().to_owned();
+        assert!(
+            message.contains(&format!("holds at least {n} bytes")),
+            "{message}"
+        );
+    }
+    // A file far over the limit is known by its size.
+    let o = run(n - 5, file);
+    let message = records(&o.stdout)[0]["errors"][0]["message"].to_string();
+    assert!(
+        message.contains(&format!("holds at least {n} bytes")),
+        "{message}"
+    );
+    let o = run(n - 5, "-");
+    let message = records(&o.stdout)[0]["errors"][0]["message"].to_string();
+    assert!(
+        message.contains(&format!("holds at least {} bytes", n - 4)),
+        "{message}"
+    );
+}
+
+/// The summary adds up every file's errors and warnings.
+#[test]
+fn the_summary_adds_up_the_files() {
+    let dir = scratch("summary");
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(plan_bytes());
+    let mut args = vec!["validate".to_owned()];
+    for name in ["a.json", "b.json", "c.json"] {
+        std::fs::write(dir.join(name), &bom).unwrap();
+        args.push(dir.join(name).to_string_lossy().into_owned());
+    }
+    let bad = repo().join("schemas/examples/invalid/plan--required--missing-status.json");
+    args.push(bad.to_string_lossy().into_owned());
+    args.push(bad.to_string_lossy().into_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = mplp(&args);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.trim_end()
+            .ends_with("5 files checked: 3 valid, 2 invalid; 2 errors, 3 warnings"),
+        "{out}"
+    );
+}
+
+/// `--help` gives the defaults the documentation promises: 256 MiB per
+/// document and 229,376 event ids (7/8 of 2^18 buckets).
+#[test]
+fn the_documented_defaults_are_the_defaults() {
+    let o = mplp(&["validate", "--help"]);
+    let help = stdout(&o);
+    assert!(help.contains("[default: 268435456]"), "{help}");
+    assert!(help.contains("[default: 229376]"), "{help}");
+}

@@ -434,6 +434,19 @@ fn async_sessions_keep_their_history_only_when_asked() {
         });
         assert_eq!(s.write_count(), sync.write_count());
         assert_eq!(s.sink().to_ndjson(), sync.sink().to_ndjson());
+        // The same shared state, and the same session underneath.
+        let values =
+            |r: &mplp_collab::conflict::ResourceStore<Value>| -> Vec<(String, Value, u64)> {
+                r.iter()
+                    .map(|(k, v, n)| (k.to_owned(), v.clone(), n))
+                    .collect()
+            };
+        assert_eq!(values(s.resources()), values(sync.resources()));
+        assert!(!values(s.resources()).is_empty());
+        assert_eq!(
+            format!("{s:?}"),
+            format!("AsyncMapSession {{ session: {sync:?}, .. }}")
+        );
         if history {
             assert_eq!(s.writes(), sync.writes());
             assert_eq!(s.resolutions(), sync.resolutions());

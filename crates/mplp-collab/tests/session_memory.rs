@@ -488,6 +488,50 @@ fn long_simulations_stream_in_every_mode() {
     }
 }
 
+/// Without a policy set, an orchestrated session lets the orchestrator
+/// decide (it keeps the write already made); every other mode keeps the
+/// first writer's: the resolutions name the strategy. The session's `Debug` names it, its status and turns.
+#[test]
+fn the_default_conflict_policy_follows_the_mode() {
+    for &mode in CollabMode::ALL {
+        let collab = people(mode, 3);
+        let id = collab.collab_id;
+        let count = collab.participants().len();
+        let mut s = MapSession::with_clock(collab, MemorySink::new(), SimClock::new(7))
+            .unwrap()
+            .with_history();
+        s.start().unwrap();
+        let mut agent = Writers {
+            stale: |t: u64| t > 1,
+            seen: vec![0; count],
+            made: Vec::new(),
+            conflicts: 0,
+        };
+        drive(&mut s, &mut agent, 6);
+        let strategies: std::collections::BTreeSet<&str> = s
+            .resolutions()
+            .iter()
+            .map(|r| r.strategy.as_str())
+            .collect();
+        let expected = match mode {
+            CollabMode::Orchestrated => ["orchestrator_decides"],
+            _ => ["first_writer_wins"],
+        };
+        assert_eq!(
+            strategies.into_iter().collect::<Vec<_>>(),
+            expected,
+            "{mode}"
+        );
+        assert_eq!(
+            format!("{s:?}"),
+            format!(
+                "MapSession {{ collab_id: {id:?}, status: Active, turns: {}, .. }}",
+                s.turns().dispatched()
+            )
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

@@ -269,3 +269,110 @@ fn per_participant_agents_take_their_own_turns_and_answer_broadcasts() {
     let answers: Vec<(usize, Value)> = round.answers().map(|(t, a)| (t, a.clone())).collect();
     assert_eq!(answers, [(1, json!({"from": "1:1"})), (2, json!({}))]);
 }
+
+/// Overlapping turns (a claim round of two or more) happen only in `swarm`
+/// sessions; a round of one claim is an ordinary turn (where the mode lets
+/// a participant be named) and a round of none does nothing, in every mode.
+#[test]
+fn only_swarm_sessions_take_overlapping_claims() {
+    use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
+    use mplp_collab::sink::MemorySink;
+    let mut agent = |_: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+        Ok(TurnOutcome::completed())
+    };
+    for &mode in CollabMode::ALL {
+        let ids: &[(&str, Option<&str>)] = match mode {
+            CollabMode::Pair => &[("a", Some("x")), ("b", Some("y"))],
+            CollabMode::Orchestrated => {
+                &[("orchestrator", None), ("b", Some("y")), ("c", Some("z"))]
+            }
+            _ => &[("a", Some("x")), ("b", Some("y")), ("c", Some("z"))],
+        };
+        let c = Collab::new(ContextId::new(), "t", "p", mode, people(ids)).unwrap();
+        let mut s = MapSession::new(c, MemorySink::new()).unwrap();
+        s.start().unwrap();
+        assert_eq!(s.swarm_round(&[], &[], &mut agent).unwrap(), [], "{mode}");
+        assert!(s.sink().events.len() == 2, "{mode}: nothing is emitted");
+        let two = s.swarm_round(&[(0, "t1"), (1, "t2")], &[1, 0], &mut agent);
+        if mode == CollabMode::Swarm {
+            assert_eq!(two.unwrap().len(), 2);
+        } else {
+            let Err(SessionError::Mplp(e)) = two else {
+                panic!("{mode}: {two:?}")
+            };
+            assert_eq!(
+                e.rule().map(|r| r.as_str()),
+                Some("map_turn_order"),
+                "{mode}"
+            );
+            assert!(
+                e.to_string().contains(&format!("this one is `{mode}`")),
+                "{e}"
+            );
+        }
+        let dispatched = s.turns().dispatched();
+        let one = s.swarm_round(&[(0, "t3")], &[0], &mut agent);
+        match mode {
+            CollabMode::Broadcast | CollabMode::Swarm | CollabMode::Orchestrated => {
+                assert_eq!(one.unwrap().len(), 1, "{mode}");
+                assert_eq!(s.turns().dispatched(), dispatched + 1, "{mode}");
+            }
+            // Round-robin and pair turns follow a fixed order: the claim is
+            // refused for that, not as an overlap.
+            _ => {
+                let e = one.unwrap_err().to_string();
+                assert!(!e.contains("overlapping"), "{mode}: {e}");
+            }
+        }
+    }
+}
+
+/// A simulation's participants take the plan's roles, each role once, in
+/// the order the steps name them (the orchestrator aside).
+#[test]
+fn simulated_participants_take_each_plan_role_once() {
+    use mplp_collab::simulate::{SimConfig, simulate};
+    use mplp_collab::sink::MemorySink;
+    use mplp_events::MapPayload;
+    use mplp_plan::{Plan, StepSpec};
+    let mut b = Plan::builder(ContextId::new(), "T", "o");
+    for role in ["coder", "coder", "", "reviewer", "coder", "tester"] {
+        let spec = StepSpec::new(format!("do {role}"));
+        b.add(if role.is_empty() {
+            spec
+        } else {
+            spec.role(role)
+        });
+    }
+    let plan = b.build().unwrap();
+    for (mode, n, expected) in [
+        (
+            CollabMode::RoundRobin,
+            4,
+            vec!["coder", "reviewer", "tester", "coder"],
+        ),
+        (
+            CollabMode::Orchestrated,
+            3,
+            vec!["orchestrator", "coder", "reviewer"],
+        ),
+    ] {
+        let mut sink = MemorySink::new();
+        simulate(
+            &SimConfig::new(mode, n, 3).with_plan(plan.clone()),
+            &mut sink,
+        )
+        .unwrap();
+        let roles: Vec<String> = sink
+            .events
+            .iter()
+            .find_map(|e| match &e.payload {
+                MapPayload::RolesAssigned(r) => {
+                    Some(r.assignments.iter().map(|a| a.role_id.clone()).collect())
+                }
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(roles, expected, "{mode}");
+    }
+}

@@ -4,6 +4,7 @@
 
 #[cfg(feature = "tokio")]
 mod async_props;
+mod builders;
 mod deep;
 mod exact_numbers;
 mod examples;
