@@ -376,3 +376,78 @@ fn simulated_participants_take_each_plan_role_once() {
         assert_eq!(roles, expected, "{mode}");
     }
 }
+
+/// `run_plan` runs at most `max_turns` steps, counts its turns, and takes
+/// only a plan that is approved (started by it), in progress or already
+/// completed (nothing to do).
+#[test]
+fn a_plan_run_keeps_to_its_turn_budget_and_plan_status() {
+    use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
+    use mplp_collab::sink::MemorySink;
+    use mplp_plan::{ConfirmDecision, Plan, PlanStatus};
+    let mut agent = |_: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+        Ok(TurnOutcome::completed())
+    };
+    let plan = |steps: usize| {
+        let mut b = Plan::builder(ContextId::new(), "T", "o");
+        for i in 0..steps {
+            b.step(format!("step {i}"));
+        }
+        b.build().unwrap()
+    };
+    let session = |mode: CollabMode| {
+        let ids: &[(&str, Option<&str>)] = &[("a", Some("x")), ("b", Some("y")), ("c", Some("z"))];
+        let c = Collab::new(ContextId::new(), "t", "p", mode, people(ids)).unwrap();
+        let mut s = MapSession::new(c, MemorySink::new()).unwrap();
+        s.start().unwrap();
+        s
+    };
+    for mode in [
+        CollabMode::RoundRobin,
+        CollabMode::Swarm,
+        CollabMode::Broadcast,
+    ] {
+        for budget in 0..=4u64 {
+            let mut p = plan(3);
+            p.propose().unwrap();
+            p.approve(&ConfirmDecision::approved("lead")).unwrap();
+            let mut s = session(mode);
+            let run = s.run_plan(&mut p, budget, &mut agent).unwrap();
+            let ran = budget.min(3);
+            assert_eq!(run.turns, ran, "{mode} budget {budget}");
+            assert_eq!(run.completed.len() as u64, ran, "{mode} budget {budget}");
+            assert!(run.failed.is_empty());
+            let expected = if ran == 3 {
+                PlanStatus::Completed
+            } else {
+                PlanStatus::InProgress
+            };
+            assert_eq!(p.status(), expected, "{mode} budget {budget}");
+            // A completed plan has nothing more to run.
+            if ran == 3 {
+                let again = s.run_plan(&mut p, 5, &mut agent).unwrap();
+                assert_eq!((again.turns, again.completed.len()), (0, 0));
+            }
+        }
+    }
+    // A draft, proposed or cancelled plan is refused, and left as it was.
+    let mut s = session(CollabMode::RoundRobin);
+    let mut draft = plan(1);
+    let mut proposed = plan(1);
+    proposed.propose().unwrap();
+    let mut cancelled = plan(1);
+    cancelled.cancel().unwrap();
+    for p in [&mut draft, &mut proposed, &mut cancelled] {
+        let status = p.status();
+        let Err(SessionError::Mplp(e)) = s.run_plan(p, 5, &mut agent) else {
+            panic!("{status} was run")
+        };
+        assert_eq!(
+            e.rule().map(|r| r.as_str()),
+            Some("map_plan_in_progress"),
+            "{status}"
+        );
+        assert_eq!(p.status(), status);
+    }
+    assert_eq!(s.turns().dispatched(), 0);
+}

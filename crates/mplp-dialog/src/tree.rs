@@ -189,6 +189,10 @@ pub enum TreeError {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DialogTree {
+    /// Invariant: every parent is in the tree, every node is reachable from
+    /// a root and no node is its own ancestor (`from_nodes` checks this,
+    /// `record_fork` keeps it: a child must be new). The walks up and down
+    /// the tree rely on it to end.
     nodes: BTreeMap<DialogId, DialogTreeNode>,
     /// Insertion order, so `nodes()` and rendering are stable.
     order: Vec<DialogId>,
@@ -358,12 +362,10 @@ impl DialogTree {
     pub fn depth(&self, dialog_id: &DialogId) -> Option<usize> {
         let mut node = self.nodes.get(dialog_id)?;
         let mut depth = 0;
+        // No cycle (see the type's invariant): the walk ends at a root.
         while let Some(parent) = node.parent_id {
             node = self.nodes.get(&parent)?;
             depth += 1;
-            if depth > self.nodes.len() {
-                return None;
-            }
         }
         Some(depth)
     }
@@ -375,10 +377,8 @@ impl DialogTree {
             return out;
         }
         let mut queue = VecDeque::from([*dialog_id]);
+        // No cycle and one parent per node: each node is queued once.
         while let Some(id) = queue.pop_front() {
-            if out.len() > self.nodes.len() {
-                break;
-            }
             out.push(id);
             queue.extend(self.children(&id).iter().copied());
         }
@@ -423,11 +423,8 @@ impl DialogTree {
         }
         out.push('\n');
         let children = &node.children_ids;
+        // No cycle: the recursion is as deep as the tree.
         for (i, child) in children.iter().enumerate() {
-            // Depth is bounded by the node count: `from_nodes` refuses cycles.
-            if prefix.len() / 3 > self.nodes.len() {
-                return;
-            }
             self.render_node(child, &child_prefix, Some(i + 1 == children.len()), out);
         }
     }

@@ -140,10 +140,8 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             let my_role = next
                 .and_then(|i| self.collab.participants.get(i))
                 .and_then(|p| p.role_id.as_deref());
-            let step = ready
-                .iter()
-                .find(|id| my_role.is_some() && role_of(id) == my_role)
-                .copied()
+            let step = my_role
+                .and_then(|mine| ready.iter().copied().find(|id| role_of(id) == Some(mine)))
                 .unwrap_or(first);
             return (next, step);
         }

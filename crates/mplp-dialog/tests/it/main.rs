@@ -10,3 +10,4 @@ mod counters;
 mod examples;
 mod props;
 mod rules;
+mod tree;

@@ -91,3 +91,123 @@ fn a_cycle_of_exactly_32_steps_is_shown_whole() {
     assert_eq!(m.matches(" -> ").count(), 33, "{m}");
     assert!(m.contains(" -> ... (1 more) -> "), "{m}");
 }
+
+/// `CriticalSteps` against its meaning, for a step inside and outside the set.
+#[test]
+fn a_critical_step_policy_picks_the_steps_it_names() {
+    use mplp_plan::{CriticalSteps, PlanStep};
+    use std::collections::BTreeSet;
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    let (a, z) = (b.step("a"), b.step("z"));
+    let plan = b.build().unwrap();
+    let step = |id| plan.step(id).unwrap();
+    let named: BTreeSet<StepId> = [a].into();
+    fn long(s: &PlanStep) -> bool {
+        s.description.as_str() == "a"
+    }
+    for (policy, on_a, on_z) in [
+        (CriticalSteps::All, true, true),
+        (CriticalSteps::None, false, false),
+        (CriticalSteps::Only(named.clone()), true, false),
+        (CriticalSteps::Except(named.clone()), false, true),
+        (CriticalSteps::Predicate(long), true, false),
+    ] {
+        assert_eq!(
+            (policy.is_critical(step(a)), policy.is_critical(step(z))),
+            (on_a, on_z),
+            "{policy:?}"
+        );
+    }
+}
+
+/// A builder's errors, all of them and only them: no step at all is one
+/// `/steps` error; steps whose descriptions are all empty are one error per
+/// description (the steps were there).
+#[test]
+fn a_builder_reports_missing_steps_once_and_empty_descriptions_each() {
+    let found = |b: mplp_plan::PlanBuilder| -> Vec<(String, String)> {
+        match b.build() {
+            Err(mplp_core::Error::Invalid(v)) => v
+                .iter()
+                .map(|v| (v.pointer.clone(), v.rule.as_str().to_owned()))
+                .collect(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let none = Plan::builder(ContextId::new(), "t", "o");
+    assert_eq!(found(none), [("/steps".into(), "min-items".into())]);
+    let mut blank = Plan::builder(ContextId::new(), "t", "o");
+    blank.step("");
+    blank.step("");
+    assert_eq!(
+        found(blank),
+        [
+            ("/steps/0/description".into(), "min-length".into()),
+            ("/steps/1/description".into(), "min-length".into())
+        ]
+    );
+}
+
+/// A refused step transition names the step's status, and a step waiting
+/// for its dependencies names only those not done.
+#[test]
+fn a_refused_step_names_its_status_and_the_dependencies_not_done() {
+    use mplp_plan::ConfirmDecision;
+    let mut b = Plan::builder(ContextId::new(), "t", "o");
+    let done = b.step("done");
+    let open = b.step("open");
+    let last = b.step_after("last", &[done, open]);
+    let mut plan = b.build().unwrap();
+    plan.propose().unwrap();
+    plan.approve(&ConfirmDecision::approved("lead")).unwrap();
+    plan.start().unwrap();
+    plan.step_mut(done).unwrap().start().unwrap();
+    plan.step_mut(done).unwrap().complete().unwrap();
+    let e = plan.step_mut(last).unwrap().start().unwrap_err();
+    let v = e.violations();
+    assert_eq!(v.len(), 1, "{e}");
+    assert_eq!(v[0].pointer, "/steps/2/status");
+    assert!(v[0].message.contains(&open.to_string()), "{e}");
+    assert!(!v[0].message.contains(&done.to_string()), "{e}");
+    // A transition the step table refuses names the same pointer.
+    let e = plan.step_mut(done).unwrap().complete().unwrap_err();
+    assert_eq!(e.violations()[0].pointer, "/steps/0/status", "{e}");
+}
+
+/// The `min-items` message of `steps` names the invariant; other problems
+/// at `/steps` keep their own message.
+#[test]
+fn only_an_empty_step_list_names_the_has_steps_invariant() {
+    let minimal = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../schemas/examples/valid/plan-minimal.json"
+    );
+    let minimal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(minimal).unwrap()).unwrap();
+    let doc = |steps: serde_json::Value| {
+        let mut d = minimal.clone();
+        d["steps"] = steps;
+        d.to_string()
+    };
+    let errors = |steps| -> Vec<(String, String, bool)> {
+        Plan::validate_json(doc(steps))
+            .report
+            .errors()
+            .map(|v| {
+                (
+                    v.pointer.clone(),
+                    v.rule.as_str().to_owned(),
+                    v.message.contains("sa_plan_has_steps"),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        errors(json!([])),
+        [("/steps".into(), "min-items".into(), true)]
+    );
+    assert_eq!(
+        errors(json!("x")),
+        [("/steps".into(), "type".into(), false)]
+    );
+}
