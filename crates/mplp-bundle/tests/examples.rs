@@ -193,3 +193,43 @@ fn byte_order_marks_are_skipped_with_a_warning_per_file() {
     let files: BTreeSet<_> = found.iter().map(|f| f.0.clone()).collect();
     assert_eq!(files.len(), found.len(), "one warning per file");
 }
+
+/// A broken binding's message names the documents it is about, by the
+/// names the bundle gives them (in backquotes): every quoted `.json` name is
+/// a file of the bundle, and every message but the two about a partner that
+/// is not there at all quotes one.
+#[test]
+fn broken_bindings_name_the_bundle_files_involved() {
+    for dir in bundles("invalid") {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let report = mplp_bundle::check_dir(&dir).unwrap();
+        let files: BTreeSet<String> = report.violations().map(|(f, _)| f.to_owned()).collect();
+        let all: BTreeSet<String> = mplp_bundle::files_in(&dir)
+            .unwrap()
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        assert!(!files.is_empty(), "{name}");
+        for (_, v) in report.violations() {
+            let quoted: Vec<&str> = v
+                .message
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|q| q.ends_with(".json"))
+                .collect();
+            for q in &quoted {
+                assert!(
+                    all.contains(*q),
+                    "{name}: `{q}` is not a file of the bundle: {}",
+                    v.message
+                );
+            }
+            let quotes_none = matches!(
+                v.rule.as_str(),
+                "bundle_confirm_target" | "bundle_partner_outside"
+            );
+            assert_eq!(quoted.is_empty(), quotes_none, "{name}: {}", v.message);
+        }
+    }
+}

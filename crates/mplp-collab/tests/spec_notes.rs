@@ -430,6 +430,22 @@ fn a_plan_run_keeps_to_its_turn_budget_and_plan_status() {
             }
         }
     }
+    // In swarm mode a later round claims no more steps than the budget has
+    // left: after `first`, three steps are ready but one turn remains.
+    let mut b = Plan::builder(ContextId::new(), "T", "o");
+    let first = b.step("first");
+    for i in 0..3 {
+        b.step_after(format!("then {i}"), &[first]);
+    }
+    let mut p = b.build().unwrap();
+    p.propose().unwrap();
+    p.approve(&ConfirmDecision::approved("lead")).unwrap();
+    let mut s = session(CollabMode::Swarm);
+    let run = s.run_plan(&mut p, 2, &mut agent).unwrap();
+    assert_eq!((run.turns, run.completed.len()), (2, 2));
+    assert_eq!(run.completed[0], first);
+    assert_eq!(p.ready_steps().len(), 2);
+
     // A draft, proposed or cancelled plan is refused, and left as it was.
     let mut s = session(CollabMode::RoundRobin);
     let mut draft = plan(1);

@@ -466,8 +466,17 @@ proptest! {
             prop_assert!(typed, "{:?}", sample.body);
             let family = sample.family();
             prop_assert_eq!(family.as_str(), spec.family.as_str());
+            prop_assert_eq!(family.to_string(), spec.family.as_str());
             let back: Value = serde_json::from_str(&sample.to_json()).unwrap();
             prop_assert_eq!(back, v);
+            // A section's name in the extra members is never written over
+            // (or beside) the section: the body's members are its own.
+            let mut shadowed = sample.clone();
+            for member in ["input", "state", "output", "meta"] {
+                shadowed.extra.insert(member, json!("shadow"));
+            }
+            let text = shadowed.to_json();
+            prop_assert!(!text.contains("shadow"), "{}", text);
         }
     }
 
