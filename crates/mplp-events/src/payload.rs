@@ -20,12 +20,14 @@ pub(crate) struct PayloadRules {
 
 impl PayloadRules {
     /// Turns a schema-style violation inside a payload into its SDK rule.
+    /// (The payload is checked as a parsed `Value`, so the parser's rules,
+    /// `duplicate-key` and `json-syntax`, are reported before and never
+    /// reach this.)
     pub(crate) fn remap(&self, mut v: Violation) -> Violation {
         v.rule = match v.rule {
             Rule::REQUIRED => self.required,
             Rule::ENUM => self.enum_,
             Rule::FORMAT | Rule::PATTERN => self.format,
-            Rule::DUPLICATE_KEY | Rule::JSON_SYNTAX => v.rule,
             _ => self.type_,
         };
         v

@@ -224,3 +224,71 @@ fn a_map_family_is_the_core_family_of_the_same_name() {
     );
     assert_eq!(EventFamily::CommunicationEvent.core_family(), None);
 }
+
+/// The JSON Schema of a learning sample has the core sections for every
+/// family, and the intent and delta sections under their family's tag.
+#[cfg(feature = "schemars")]
+#[test]
+fn the_learning_sample_schema_has_its_sections_and_family_branches() {
+    use mplp_events::learning::{LearningSample, SampleFamily};
+    let schema = schemars::schema_for!(LearningSample).to_value();
+    for section in ["input", "state", "output", "meta"] {
+        assert!(
+            schema["properties"].get(section).is_some(),
+            "{section}: {schema}"
+        );
+    }
+    let required = schema["required"].as_array().unwrap();
+    for section in ["input", "output"] {
+        assert!(required.contains(&json!(section)), "{section}: {schema}");
+    }
+    let branches: Vec<String> = schema["allOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.to_string())
+        .collect();
+    for family in [SampleFamily::INTENT_RESOLUTION, SampleFamily::DELTA_IMPACT] {
+        assert_eq!(
+            branches
+                .iter()
+                .filter(|b| b.contains(&format!("\"{family}\"")))
+                .count(),
+            1,
+            "{family}: {branches:?}"
+        );
+    }
+}
+
+/// Inside a payload, a member of the wrong format is reported under the
+/// payload's format rule, and a repeated member as a `duplicate-key` (by
+/// the parser, before any payload rule).
+#[test]
+fn payload_members_keep_their_format_and_duplicate_rules() {
+    let sa = SaId::new();
+    let text = format!(
+        r#"{{"event_id":"{EVENT_ID}","timestamp":"{TIME}","sa_id":"{sa}","event_type":"SAStepStarted","payload":{{"step_id":"step-1"}}}}"#
+    );
+    let rules: Vec<(String, String)> = SaEvent::validate_json(&text)
+        .report
+        .errors()
+        .map(|v| (v.pointer.clone(), v.rule.as_str().to_owned()))
+        .collect();
+    assert_eq!(
+        rules,
+        [(
+            "/payload/step_id".to_owned(),
+            "sa_payload_format".to_owned()
+        )]
+    );
+    let s = CollabId::new();
+    let text = format!(
+        r#"{{"event_id":"{EVENT_ID}","timestamp":"{TIME}","session_id":"{s}","event_type":"MAPTurnDispatched","payload":{{"role_id":"a","role_id":"b","turn_number":1}}}}"#
+    );
+    let rules: Vec<String> = MapEvent::validate_json(&text)
+        .report
+        .errors()
+        .map(|v| v.rule.as_str().to_owned())
+        .collect();
+    assert_eq!(rules, ["duplicate-key"]);
+}
