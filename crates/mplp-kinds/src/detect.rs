@@ -507,6 +507,48 @@ mod tests {
         // Sorted and without repeats, so the binary search finds every name.
         let table = member_marks();
         assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+        // The premises of two exclusions in `.cargo/mutants.toml` (remove
+        // them, and these lines, when a name comes to mark two kinds or
+        // `event_type` comes to mark one): no name marks two kinds, and
+        // `event_type` marks none by itself.
+        let listed: usize = KINDS.iter().map(|k| k.recognise.members.len()).sum();
+        assert_eq!(table.len(), listed, "a member name marks two kinds");
+        assert_eq!(marks_of("event_type"), 0);
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::*;
+
+    /// An unknown kind's message suggests the member a near-miss key
+    /// stands for, with the kind it marks, for every near miss and only
+    /// for them.
+    #[test]
+    fn an_unknown_kind_names_the_members_its_keys_nearly_are() {
+        let e = detect(br#"{"planId": 1, "zzz": 2, "contextID": 3}"#).unwrap_err();
+        assert_eq!(e.rule, UNKNOWN_KIND);
+        let suggestions: Vec<&str> = e
+            .message
+            .split("did you mean ")
+            .skip(1)
+            .map(|s| s.split('?').next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            suggestions,
+            [
+                "`context_id` (which marks a context) instead of `contextID`",
+                "`plan_id` (which marks a plan) instead of `planId`",
+            ],
+            "{}",
+            e.message
+        );
+        assert_eq!(
+            near_misses(br#"{"planId": 1}"#),
+            [("planId".to_owned(), "plan_id", "plan")]
+        );
+        assert_eq!(near_misses(b"{\"zzz\": 1}"), []);
+        assert_eq!(near_misses(b"{not json"), []);
     }
 }
 
