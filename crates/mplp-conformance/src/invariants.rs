@@ -515,6 +515,94 @@ mod tests {
         );
     }
 
+    /// A failed check says what the rule expects and what it found: the
+    /// length of a short array or string, the JSON text of a scalar, the
+    /// type of anything else, and for `eq(PATH)` the value at that path.
+    #[test]
+    fn failure_messages_name_the_expectation_and_what_was_found() {
+        use serde_json::json;
+        let msg = |rule: &str, v: Value, target: Option<&Value>| {
+            check_value(&parse_rule(rule).unwrap(), &v, target)
+        };
+        assert_eq!(
+            msg("min-length(3)", json!([1]), None).as_deref(),
+            Some("expected an array or string of length >= 3, found an array of 1 item")
+        );
+        assert_eq!(
+            msg("min-length(3)", json!("ab"), None).as_deref(),
+            Some("expected an array or string of length >= 3, found a string of 2 characters")
+        );
+        assert_eq!(
+            msg("uuid-v4", json!("x"), None).as_deref(),
+            Some(r#"expected a UUID v4, found "x""#)
+        );
+        assert_eq!(
+            msg("uuid-v4", json!(5), None).as_deref(),
+            Some("expected a UUID v4, found 5")
+        );
+        assert_eq!(
+            msg("uuid-v4", json!({"a": 1}), None).as_deref(),
+            Some(&*format!(
+                "expected a UUID v4, found {}",
+                type_name(&json!({}))
+            ))
+        );
+        assert_eq!(
+            msg("eq(context.status)", json!("draft"), Some(&json!("active"))).as_deref(),
+            Some(r#"expected the value of `context.status` ("active"), found "draft""#)
+        );
+        assert_eq!(
+            msg(r#"eq("x")"#, json!("y"), Some(&json!("x"))).as_deref(),
+            Some(r#"expected "x", found "y""#)
+        );
+        assert_eq!(msg(r#"eq("x")"#, json!("x"), Some(&json!("x"))), None);
+    }
+
+    /// An `exists(PATH)` failure names the path inside the parentheses.
+    #[test]
+    fn an_exists_rule_is_named_by_its_path() {
+        assert_eq!(path_text("exists(events[0].data)"), "events[0].data");
+        assert_eq!(path_text(" exists(a.b) "), "a.b");
+        assert_eq!(path_text("a.b"), "a.b");
+    }
+
+    /// `eq(...)` takes a whole literal, or else a path.
+    #[test]
+    fn eq_takes_a_whole_literal_or_a_path() {
+        assert!(matches!(parse_rule(r#"eq("x")"#), Ok(RuleKind::EqLiteral(v)) if v == "x"));
+        assert!(matches!(parse_rule("eq(1)"), Ok(RuleKind::EqLiteral(v)) if v == 1));
+        assert!(matches!(parse_rule("eq(a.b)"), Ok(RuleKind::EqRef(_, t)) if t == "a.b"));
+        // `"x"` followed by more text is not a literal.
+        assert!(!matches!(
+            parse_rule(r#"eq("x".y)"#),
+            Ok(RuleKind::EqLiteral(_))
+        ));
+    }
+
+    /// A comparison splits at its first operator outside quotes and
+    /// brackets; a quote escaped in a string does not end it, and an
+    /// escaped backslash does not escape the quote after it.
+    #[test]
+    fn comparisons_split_outside_quoted_strings() {
+        assert_eq!(
+            split_comparison(r#"a == "x\"==y""#),
+            Some(("a ", CmpOp::Eq, r#" "x\"==y""#))
+        );
+        assert_eq!(
+            split_comparison(r#"a["p==q"] != 1"#),
+            Some((r#"a["p==q"] "#, CmpOp::Ne, " 1"))
+        );
+        assert_eq!(
+            split_comparison(r#"a."p==q" != 1"#),
+            Some((r#"a."p==q" "#, CmpOp::Ne, " 1"))
+        );
+        assert_eq!(
+            split_comparison(r#""a\\" == 1"#),
+            Some((r#""a\\" "#, CmpOp::Eq, " 1"))
+        );
+        assert_eq!(split_comparison(r#""a == 1"#), None);
+    }
+
     #[test]
     fn uuid_v4_shape() {
         assert!(is_uuid_v4("123e4567-e89b-42d3-a456-426614174000"));
