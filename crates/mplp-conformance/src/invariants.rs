@@ -600,6 +600,14 @@ mod tests {
             split_comparison(r#""a\\" == 1"#),
             Some((r#""a\\" "#, CmpOp::Eq, " 1"))
         );
+        assert_eq!(
+            split_comparison(r#"a["x\"==y"] == 1"#),
+            Some((r#"a["x\"==y"] "#, CmpOp::Eq, " 1"))
+        );
+        assert_eq!(
+            split_comparison(r#""x\"==y" != 1"#),
+            Some((r#""x\"==y" "#, CmpOp::Ne, " 1"))
+        );
         assert_eq!(split_comparison(r#""a == 1"#), None);
     }
 
