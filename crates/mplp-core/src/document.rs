@@ -580,3 +580,60 @@ impl<'de> Visitor<'de> for DupScan<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod bom_tests {
+    use super::{UTF8_BOM, skip_bom, strip_bom};
+    use std::io::{BufRead, Read};
+
+    /// A reader that is interrupted once, then gives its bytes.
+    struct Interrupted<'a>(bool, &'a [u8]);
+    impl Read for Interrupted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1.read(buf)
+        }
+    }
+    impl BufRead for Interrupted<'_> {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            if !self.0 {
+                self.0 = true;
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            Ok(self.1)
+        }
+        fn consume(&mut self, n: usize) {
+            self.1 = &self.1[n..];
+        }
+    }
+
+    /// The mark is dropped, with and without a pause, and nothing else is.
+    #[test]
+    fn a_byte_order_mark_and_only_it_is_skipped() {
+        let mut marked = UTF8_BOM.to_vec();
+        marked.extend_from_slice(b"{\"a\":1}");
+        for text in [&marked[..], b"{\"a\":1}", b"", b"\xEF\xBB"] {
+            let bom = text.starts_with(UTF8_BOM);
+            let rest = if bom { &text[3..] } else { text };
+            assert_eq!(strip_bom(text), (rest, bom));
+            for pause in [false, true] {
+                let mut reader = Interrupted(!pause, text);
+                assert_eq!(skip_bom(&mut reader).unwrap(), bom);
+                let mut left = Vec::new();
+                reader.read_to_end(&mut left).unwrap();
+                assert_eq!(left, rest);
+            }
+        }
+        // A failing reader's error is passed on.
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+        }
+        let mut failing = std::io::BufReader::new(Failing);
+        assert_eq!(
+            skip_bom(&mut failing).unwrap_err().kind(),
+            std::io::ErrorKind::BrokenPipe
+        );
+    }
+}
