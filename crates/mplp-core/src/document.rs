@@ -90,9 +90,7 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
 
     /// Adds the module's semantic rules (those JSON Schema cannot express) to
     /// `report`. Runs only on documents that passed the schema rules.
-    fn check_rules(&self, report: &mut Report) {
-        let _ = report;
-    }
+    fn check_rules(&self, _report: &mut Report) {}
 
     /// Validates JSON bytes, collecting every error and warning.
     fn validate_json(input: impl AsRef<[u8]>) -> Validation<Self> {
@@ -233,7 +231,8 @@ pub fn validate_parsed<T: Document>(input: &[u8]) -> Option<Validation<T>> {
 /// violation of `T`, duplicate keys and syntax errors.
 pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -> Report {
     let mut report = Report::new();
-    if first.is_syntax() || first.is_eof() || first.is_io() {
+    if !first.is_data() {
+        // Not well-formed (or cut off): there is no value to check.
         report.push(syntax_violation_in(input, first));
         return report;
     }
