@@ -112,7 +112,8 @@ pub fn run_dir(dir: &Path, only: Option<&str>) -> Result<RunReport, RunError> {
         let mut found = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
-            if path.is_dir() && is_flow_dir(&path) {
+            // Only a directory can hold what makes a flow.
+            if is_flow_dir(&path) {
                 found.push(path);
             }
         }

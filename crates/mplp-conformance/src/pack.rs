@@ -248,7 +248,9 @@ fn check_integrity(pack_dir: &Path, prefix: &str) -> Vec<Finding> {
             .strip_prefix("  ")
             .or_else(|| rest.strip_prefix(" *"))
             .unwrap_or("");
-        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) || rel.is_empty() {
+        // A line shorter than 64 bytes (or cut inside a character) has no
+        // path: `rel` is empty.
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) || rel.is_empty() {
             out.push(bad(format!(
                 "expected `<64 hex digits>  <path>` (sha256sum format), found `{line}`"
             )));
@@ -343,5 +345,76 @@ mod tests {
         for bad in ["", "../x", "/etc/passwd", "a/../../b", "./a"] {
             assert!(!safe_relative(bad), "{bad}");
         }
+    }
+
+    /// A pack written for one test in a fresh temporary directory.
+    fn temp_pack(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("mplp-pack-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (rel, text) in files {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_blank_manifest_string_is_as_good_as_none() {
+        let dir = temp_pack(
+            "blank",
+            &[(
+                "manifest.json",
+                r#"{"pack_id": "  ", "flow_id": "f", "protocol_version": "1.0.0", "created_at": "\t"}"#,
+            )],
+        );
+        let found: Vec<_> = check_manifest(&dir, "f", "pack/manifest.json")
+            .into_iter()
+            .map(|f| (f.pointer, f.message))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/pack_id".to_owned(),
+                    r#"expected `pack_id` to be a non-empty string, found "  ""#.to_owned()
+                ),
+                (
+                    "/created_at".to_owned(),
+                    r#"expected `created_at` to be a non-empty string, found "\t""#.to_owned()
+                ),
+            ]
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn integrity_lines_are_checked_for_their_shape_line_by_line() {
+        let a = "{}";
+        let list = format!(
+            "{}  artifacts/a.json\n{}  artifacts/a.json\n{}artifacts/a.json\nabc  artifacts/a.json\n\n{} *artifacts/a.json\n",
+            hex_digest(a.as_bytes()),
+            "z".repeat(64),
+            hex_digest(a.as_bytes()),
+            hex_digest(a.as_bytes()).to_uppercase(),
+        );
+        let dir = temp_pack("lines", &[("artifacts/a.json", a), (INTEGRITY, &list)]);
+        let found: Vec<_> = check_integrity(&dir, "pack/")
+            .into_iter()
+            .map(|f| (f.line, f.message))
+            .collect();
+        let format = |line: &str| {
+            format!("expected `<64 hex digits>  <path>` (sha256sum format), found `{line}`")
+        };
+        assert_eq!(
+            found,
+            [
+                (Some(2), format(list.lines().nth(1).unwrap())),
+                (Some(3), format(list.lines().nth(2).unwrap())),
+                (Some(4), format("abc  artifacts/a.json")),
+                (Some(6), "`artifacts/a.json` is listed twice".to_owned()),
+            ]
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

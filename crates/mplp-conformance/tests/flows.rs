@@ -121,6 +121,21 @@ fn each_rule_kind_fails_where_it_should() {
         .map(|c| c.findings[0].message.clone())
         .unwrap_or_default();
     assert!(unknown.contains("unknown rule kind `is-even`"), "{unknown}");
+    // Each finding names the file of its scope; a scope without a document
+    // is named in parentheses.
+    for c in r.checks.iter().filter(|c| c.name.starts_with("invariant ")) {
+        let want = match c.name.as_str() {
+            "invariant bad_scope" => "(confirm)",
+            "invariant bad_eq_ref" => "expected/collab.json",
+            _ => "expected/plan.json",
+        };
+        assert!(
+            c.findings.iter().all(|f| f.file == want),
+            "{}: {:?}",
+            c.name,
+            c.findings
+        );
+    }
     // The documents themselves are valid (and their bundle): only the invariants fail.
     assert_eq!(r.count(Status::Pass), 3);
 }
@@ -264,6 +279,18 @@ fn a_run_counts_flows_and_filters_by_name() {
         Err(RunError::NoSuchFlow { available, .. }) => assert_eq!(available.len(), 6),
         other => panic!("{other:?}"),
     }
+    let e = run_dir(&fixtures(), Some("nope")).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "no flow named `nope`; the flows are: bad-invariants, bad-pack, bad-plan, \
+         good-pack, good-plan, unknown-module"
+    );
+    let missing = fixtures().join("no-such-dir");
+    let e = run_dir(&missing, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!("cannot read `{}`: ", missing.display())),
+        "{e}"
+    );
     // A flow directory given directly is run alone.
     assert_eq!(
         run_dir(&fixtures().join("good-pack"), None)
@@ -386,4 +413,42 @@ fn every_kind_of_the_kinds_table_is_validated_by_its_file_stem() {
     assert!(findings > 0);
     assert_eq!(status("good-integration"), (Status::Pass, Status::Pass, 0));
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A flow written for one test: `files` (relative path, text) in a fresh
+/// directory under the system's temporary directory.
+fn temp_flow(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mplp-conformance-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_file_no_kind_is_named_after_is_still_checked_for_json_syntax() {
+    let dir = temp_flow(
+        "unknown-stems",
+        &[
+            ("input/notes.json", "{\"a\": 1,}"),
+            ("input/workflow.json", "{\"a\": 1}"),
+            ("input/steps.ndjson", "not json either\n"),
+        ],
+    );
+    let r = run_flow(&dir);
+    assert_eq!(
+        failures(&r, "validate input/notes.json"),
+        [(String::new(), "json-syntax".to_owned())]
+    );
+    for skipped in [
+        "validate input/workflow.json",
+        "validate input/steps.ndjson",
+    ] {
+        let c = r.checks.iter().find(|c| c.name == skipped).unwrap();
+        assert_eq!(c.status, Status::Skipped, "{c:?}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }

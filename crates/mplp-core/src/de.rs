@@ -146,3 +146,33 @@ impl<'de, T: crate::check::WireInteger> serde::de::Visitor<'de> for Integer<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Integer;
+    use serde::de::DeserializeSeed;
+
+    /// What an integer member expects is named in the error of any other
+    /// JSON type, with the range of its type.
+    #[test]
+    fn an_integer_names_its_range_when_the_type_is_wrong() {
+        for text in [r#""7""#, "true", "null", "[]", "{}"] {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let e = Integer::<u64>::new().deserialize(&mut de).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("expected an integer from 0 to 18446744073709551615"),
+                "{text}: {e}"
+            );
+            let mut de = serde_json::Deserializer::from_str(text);
+            let e = Integer::<i8>::new().deserialize(&mut de).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("expected an integer from -128 to 127"),
+                "{text}: {e}"
+            );
+        }
+        let mut de = serde_json::Deserializer::from_str("-5");
+        assert_eq!(Integer::<i8>::new().deserialize(&mut de).unwrap(), -5);
+    }
+}

@@ -429,4 +429,34 @@ mod tests {
             serde_json::json!({"pointer": "/a", "rule": "enum", "message": "m", "line": 3})
         );
     }
+
+    #[test]
+    fn severities_are_shown_as_their_wire_names() {
+        for (severity, name) in [(Severity::Error, "error"), (Severity::Warning, "warning")] {
+            assert_eq!(severity.to_string(), name);
+            assert_eq!(serde_json::to_value(severity).unwrap(), name);
+        }
+    }
+
+    #[test]
+    fn a_report_tells_empty_from_valid_and_gives_up_its_violations() {
+        let mut r = Report::new();
+        assert!(r.is_empty() && r.is_valid());
+        r.warn("/w", Rule::new("w"), "a warning");
+        assert!(!r.is_empty() && r.is_valid());
+        r.error("/e", Rule::ENUM, "an error");
+        assert!(!r.is_empty() && !r.is_valid());
+        let pointers: Vec<_> = r
+            .into_violations()
+            .into_iter()
+            .map(|v| (v.pointer, v.severity))
+            .collect();
+        assert_eq!(
+            pointers,
+            [
+                ("/w".to_owned(), Severity::Warning),
+                ("/e".to_owned(), Severity::Error)
+            ]
+        );
+    }
 }

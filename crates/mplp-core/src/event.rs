@@ -219,6 +219,40 @@ mod tests {
                 matches!(chars.next(), Some('a'..='z')) && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
             });
             prop_assert_eq!(EventType::new(s.clone()).is_ok(), expected);
+            if let Ok(t) = EventType::new(s.clone()) {
+                prop_assert_eq!(t.as_str(), s.as_str());
+                prop_assert_eq!(t.to_string(), s.clone());
+                prop_assert_eq!(s.parse::<EventType>().ok(), Some(t));
+            }
+            // The thorough pass's verdict and rule are the parser's.
+            let mut report = Report::new();
+            let at = Pointer::root().key("event_type");
+            EventType::check_value(&Value::String(s.clone()), &at, &mut report);
+            let found: Vec<_> = report.violations().iter().map(|v| (v.pointer.as_str(), v.rule)).collect();
+            if expected {
+                prop_assert!(found.is_empty());
+            } else {
+                prop_assert_eq!(found, [("/event_type", Rule::PATTERN)]);
+            }
+        }
+    }
+
+    #[test]
+    fn an_event_type_must_be_a_string() {
+        let mut report = Report::new();
+        EventType::check_value(&serde_json::json!(7), &Pointer::root(), &mut report);
+        assert_eq!(report.violations().len(), 1);
+        assert_eq!(report.violations()[0].rule, Rule::TYPE);
+    }
+
+    proptest! {
+        /// Event types made of valid segments are accepted and kept as given.
+        #[test]
+        fn valid_event_types_keep_their_text(segments in proptest::collection::vec("[a-z][a-z0-9]{0,6}", 1..4)) {
+            let s = segments.join(".");
+            let t = EventType::new(s.clone()).unwrap();
+            prop_assert_eq!(t.as_str(), s.as_str());
+            prop_assert_eq!(t.to_string(), s);
         }
     }
 }

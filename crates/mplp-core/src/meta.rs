@@ -149,4 +149,32 @@ mod tests {
             .collect();
         assert_eq!(pointers, ["/tags/1", "/cross_cutting/1"]);
     }
+
+    #[test]
+    fn created_now_and_touch_stamp_the_current_time_and_the_author() {
+        let before = Timestamp::now();
+        let mut meta = Meta::created_now(Some("agent-planner"));
+        let after = Timestamp::now();
+        let created = meta.created_at.clone().unwrap();
+        assert!(before <= created && created <= after, "{created}");
+        assert_eq!(meta.created_by.as_deref(), Some("agent-planner"));
+        assert_eq!(
+            (meta.updated_at.clone(), meta.updated_by.clone()),
+            (None, None)
+        );
+        assert_eq!(Meta::created_now(None).created_by, None);
+
+        meta.touch(Some("agent-reviewer"));
+        let touched = meta.updated_at.clone().unwrap();
+        assert!(after <= touched && touched <= Timestamp::now(), "{touched}");
+        assert_eq!(meta.updated_by.as_deref(), Some("agent-reviewer"));
+        // Without an author, the last one stays; the time moves on.
+        meta.updated_at = None;
+        meta.touch(None);
+        assert!(meta.updated_at.is_some());
+        assert_eq!(meta.updated_by.as_deref(), Some("agent-reviewer"));
+        // The creation is left alone.
+        assert_eq!(meta.created_at, Some(created));
+        assert_eq!(meta.created_by.as_deref(), Some("agent-planner"));
+    }
 }
