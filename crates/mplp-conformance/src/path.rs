@@ -367,9 +367,83 @@ mod tests {
             "a[?==1]",
             "a b",
             "a[?k==[1]]",
+            // Cut off inside an index, a member name, a string.
+            "a[12",
+            "a[?k",
+            "a[?k==\"abc",
+            "a[?k==\"abc\\\"]",
         ] {
             assert!(Path::parse(bad).is_err(), "{bad:?} parsed");
         }
+        // What was expected where.
+        for (bad, says) in [
+            ("a#b", "`a#b`: unexpected `#` at offset 1"),
+            ("#a", "`#a`: unexpected `#` at offset 0"),
+            (
+                "a[ x ]",
+                "`a[ x ]`: expected `*`, an index or `?member==value` after `[` at offset 1",
+            ),
+            ("a[?k=={}]", "`a[?k=={}]`: `{}` is not a scalar literal"),
+            ("a[?k==\"abc", "`a[?k==\"abc`: unterminated string literal"),
+        ] {
+            assert_eq!(Path::parse(bad).unwrap_err(), says);
+        }
+    }
+
+    #[test]
+    fn brackets_allow_spaces_and_strings_escapes() {
+        let p = Path::parse("a[ * ][ 2 ][? k != \"x\" ]").unwrap();
+        assert_eq!(
+            p.steps,
+            vec![
+                Step::Key("a".into()),
+                Step::Wildcard,
+                Step::Index(2),
+                Step::Filter {
+                    key: "k".into(),
+                    op: CmpOp::Ne,
+                    value: json!("x")
+                },
+            ]
+        );
+        // An escaped quote does not end the string; an escaped backslash
+        // does not escape the quote after it.
+        for (text, value) in [
+            (r#"a[?k=="say \"hi\""]"#, json!("say \"hi\"")),
+            (r#"a[?k=="dir\\"]"#, json!("dir\\")),
+            (r#"a[?k=="\\\"x"]"#, json!("\\\"x")),
+        ] {
+            let p = Path::parse(text).unwrap();
+            match &p.steps[1] {
+                Step::Filter { value: v, .. } => assert_eq!(v, &value, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert_eq!((CmpOp::Eq.as_str(), CmpOp::Ne.as_str()), ("==", "!="));
+    }
+
+    #[test]
+    fn a_path_stopped_by_a_value_of_the_wrong_type_says_what_it_found() {
+        let doc = json!({"a": 3, "b": [1], "c": null, "d": "s", "e": true, "f": {}});
+        let reasons = |path: &str| -> Vec<String> {
+            Path::parse(path)
+                .unwrap()
+                .resolve(&doc)
+                .missing
+                .into_iter()
+                .map(|m| format!("{}: {}", m.pointer.as_str(), m.reason))
+                .collect()
+        };
+        assert_eq!(reasons("a.x"), ["/a: expected an object, found a number"]);
+        assert_eq!(reasons("b.x"), ["/b: expected an object, found an array"]);
+        assert_eq!(reasons("c[0]"), ["/c: expected an array, found null"]);
+        assert_eq!(reasons("d[*]"), ["/d: expected an array, found a string"]);
+        assert_eq!(
+            reasons("e[?k==1]"),
+            ["/e: expected an array, found a boolean"]
+        );
+        assert_eq!(reasons("f[0]"), ["/f: expected an array, found an object"]);
+        assert_eq!(reasons("b[3]"), ["/b/3: index 3 is past the end (1 item)"]);
     }
 
     #[test]

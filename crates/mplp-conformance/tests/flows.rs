@@ -271,8 +271,18 @@ fn a_run_counts_flows_and_filters_by_name() {
         text.contains("6 flows: 2 passed, 3 failed, 1 skipped"),
         "{text}"
     );
+    assert!(
+        text.contains("NOTE: 1 flow was only partly checked (SKIPPED above, with reasons)"),
+        "{text}"
+    );
     let one = run_dir(&fixtures(), Some("good-plan")).unwrap();
     assert!(one.all_passed());
+    let text = one.to_text();
+    assert!(
+        text.contains("1 flow: 1 passed, 0 failed, 0 skipped"),
+        "{text}"
+    );
+    assert!(!text.contains("NOTE"), "{text}");
     let skipped = run_dir(&fixtures(), Some("unknown-module")).unwrap();
     assert!(skipped.no_failures() && !skipped.all_passed());
     match run_dir(&fixtures(), Some("nope")) {
@@ -451,4 +461,32 @@ fn a_file_no_kind_is_named_after_is_still_checked_for_json_syntax() {
         assert_eq!(c.status, Status::Skipped, "{c:?}");
     }
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn findings_and_statuses_are_shown_as_written() {
+    use mplp_conformance::Finding;
+    let f = Finding::new(
+        "expected/plan.json",
+        "/steps/0",
+        "bad_uuid",
+        "expected a UUID",
+    );
+    assert_eq!(
+        f.to_string(),
+        "expected/plan.json /steps/0: [bad_uuid] expected a UUID"
+    );
+    let f = Finding::new("pack/timeline/events.ndjson", "", "json-syntax", "not JSON").at_line(4);
+    assert_eq!(
+        f.to_string(),
+        "pack/timeline/events.ndjson:4 (document): [json-syntax] not JSON"
+    );
+    for (status, name) in [
+        (Status::Pass, "pass"),
+        (Status::Skipped, "skipped"),
+        (Status::Fail, "fail"),
+    ] {
+        assert_eq!(status.as_str(), name);
+        assert_eq!(serde_json::to_value(status).unwrap(), name);
+    }
 }

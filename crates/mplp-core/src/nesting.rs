@@ -282,6 +282,28 @@ mod tests {
         assert_eq!(depth(br#"{"a": [{"b": "[[[[\"[["}]}"#), 3);
         assert_eq!(depth(br#"["\\", [1]]"#), 2);
         assert_eq!(depth(arrays(MAX_NESTING + 50).as_bytes()), MAX_NESTING + 1);
+        // A string cut off at the end of the input (or after a backslash).
+        assert_eq!(depth(br#"[{"a"#), 2);
+        assert_eq!(depth(br#"[{"a\"#), 2);
+        assert_eq!(too_deep(br#"[{"a"#), None);
+    }
+
+    /// The pointer of a too-deep value names the member it is in, even when
+    /// the text past serde_json's limit (which no parser has read) is
+    /// broken: a string value does not take the place of the member's name.
+    #[test]
+    fn the_depth_pointer_keeps_the_member_name_over_string_values() {
+        let text = format!(r#"{{"a": "x" {}"#, "[".repeat(MAX_NESTING + 5));
+        let v = too_deep(text.as_bytes()).unwrap();
+        assert!(v.pointer.starts_with("/a/0/0/"), "{}", v.pointer);
+        // Well-formed: the next member's name after a string value.
+        let text = format!(
+            r#"{{"a": "x", "b": {}{}}}"#,
+            "[".repeat(MAX_NESTING),
+            "]".repeat(MAX_NESTING)
+        );
+        let v = too_deep(text.as_bytes()).unwrap();
+        assert!(v.pointer.starts_with("/b/0/0/"), "{}", v.pointer);
     }
 
     #[test]
