@@ -82,3 +82,18 @@ fn a_document_that_cannot_be_read_is_a_read_error() {
         report.violations()[0].message
     );
 }
+
+#[test]
+fn this_crates_rules_are_in_the_registries() {
+    let own: Vec<&str> = mplp_kinds::rules().map(|r| r.rule.as_str()).collect();
+    assert!(own.contains(&"python-value"), "{own:?}");
+    let by_crate = mplp_kinds::rules_by_crate();
+    let (name, rules) = by_crate.last().unwrap();
+    assert_eq!(*name, "mplp-kinds");
+    let listed: Vec<&str> = rules.iter().map(|r| r.rule.as_str()).collect();
+    assert_eq!(listed, own);
+    assert_eq!(
+        mplp_kinds::strict_severity("python-value"),
+        Some(mplp_core::Severity::Error)
+    );
+}

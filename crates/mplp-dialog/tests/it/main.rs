@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod agent;
+mod agent_context;
 mod common;
 mod compat;
 mod counters;

@@ -1,0 +1,149 @@
+//! The default context manager on agent dialogs, on small hand-made
+//! dialogs whose costs are worked out by hand: what is cut, what is
+//! dropped, and what the error says.
+
+use mplp_core::ContextId;
+use mplp_dialog::agent::*;
+use mplp_dialog::{
+    ContextError, DefaultContextManager, EstimateCounter, TRUNCATED_PREFIX, TRUNCATED_SUFFIX,
+    TokenCounter,
+};
+use serde_json::json;
+
+fn dialog(messages: Vec<AgentMessage>) -> AgentDialog {
+    let mut d = AgentDialog::empty(ContextId::new(), "agent-a");
+    for m in messages {
+        d.append(m).unwrap();
+    }
+    d
+}
+
+fn cost(m: &AgentMessage) -> usize {
+    count_agent_message(&EstimateCounter, m)
+}
+
+/// The default manager with `budget` tokens and no safety margin.
+fn manager(budget: usize) -> DefaultContextManager<EstimateCounter> {
+    DefaultContextManager::new(budget).with_safety_margin(0)
+}
+
+fn texts(d: &AgentDialog) -> Vec<String> {
+    d.messages()
+        .iter()
+        .map(AgentMessage::text_content)
+        .collect()
+}
+
+#[test]
+fn a_message_costs_its_text_calls_images_and_overhead() {
+    let c = EstimateCounter;
+    let args = json!({"city": "Paris"});
+    let call = FunctionCall::new("call_1", "get_weather", args.clone()).unwrap();
+    let m = AgentMessage::tool_calls("ok", vec![call]);
+    // "ok" 1, "get_weather" 3, `{"city":"Paris"}` 4, overhead 4.
+    assert_eq!(
+        (
+            c.count("ok"),
+            c.count("get_weather"),
+            c.count(&args.to_string())
+        ),
+        (1, 3, 4)
+    );
+    assert_eq!(cost(&m), 1 + 3 + 4 + c.message_overhead());
+    assert_eq!(
+        cost(&AgentMessage::text(AgentRole::User, "")),
+        c.message_overhead()
+    );
+}
+
+#[test]
+fn the_border_message_is_cut_to_its_end_when_it_is_plain_text() {
+    let long = "x".repeat(400);
+    let d = dialog(vec![
+        AgentMessage::text(AgentRole::User, "first"),
+        AgentMessage::text(AgentRole::Assistant, long.clone()),
+        AgentMessage::text(AgentRole::User, "last"),
+    ]);
+    let (first, last) = (cost(&d.messages()[0]), cost(&d.messages()[2]));
+    let budget = first + last + 20;
+    let p = manager(budget).prune(&d).unwrap();
+    let got = texts(&p);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!((got[0].as_str(), got[2].as_str()), ("first", "last"));
+    let kept = got[1].strip_prefix(TRUNCATED_PREFIX).unwrap();
+    assert!(!kept.is_empty() && long.ends_with(kept), "{kept}");
+    assert!(p.messages().iter().map(cost).sum::<usize>() <= budget);
+
+    // A tool result at the border is not cut (it is dropped), nor is a
+    // message with calls.
+    let call = FunctionCall::new("call_1", "search", json!({})).unwrap();
+    for border in [
+        AgentMessage::tool_result(&call, long.clone(), false),
+        AgentMessage::tool_calls(long.clone(), vec![call.clone()]),
+    ] {
+        let d = dialog(vec![
+            AgentMessage::text(AgentRole::User, "first"),
+            border,
+            AgentMessage::text(AgentRole::User, "last"),
+        ]);
+        let p = manager(budget).prune(&d).unwrap();
+        assert_eq!(texts(&p), ["first", "last"]);
+    }
+}
+
+#[test]
+fn a_first_message_too_big_is_cut_at_its_end_or_refused() {
+    let long = "y".repeat(400);
+    let d = dialog(vec![AgentMessage::text(AgentRole::System, long.clone())]);
+    let p = manager(30).prune(&d).unwrap();
+    let text = p.messages()[0].text_content();
+    let kept = text.strip_suffix(TRUNCATED_SUFFIX).unwrap();
+    assert!(!kept.is_empty() && long.starts_with(kept), "{text}");
+
+    // Not even one character fits: the error says what the least is.
+    let c = EstimateCounter;
+    let least = c.count(TRUNCATED_SUFFIX) + c.message_overhead() + 1;
+    match manager(least - 1).prune(&d) {
+        Err(ContextError::BudgetTooSmall { needed, budget, .. }) => {
+            assert_eq!((needed, budget), (least, least - 1));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(manager(least).prune(&d).is_ok());
+
+    // A first message that cannot be cut: its whole cost is needed.
+    let call = FunctionCall::new("call_1", "search", json!({})).unwrap();
+    let d = dialog(vec![AgentMessage::tool_calls(long, vec![call])]);
+    let whole = cost(&d.messages()[0]);
+    match manager(30).prune(&d) {
+        Err(ContextError::BudgetTooSmall { needed, .. }) => assert_eq!(needed, whole),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_tail_that_opens_with_orphan_results_drops_them_and_the_border() {
+    let call = FunctionCall::new("call_1", "search", json!({"q": "x"})).unwrap();
+    let d = dialog(vec![
+        AgentMessage::text(AgentRole::User, "start"),
+        AgentMessage::tool_calls("", vec![call.clone()]),
+        AgentMessage::text(AgentRole::User, "z".repeat(400)),
+        AgentMessage::tool_result(&call, "result", false),
+    ]);
+    let budget = cost(&d.messages()[0]) + cost(&d.messages()[3]) + 20;
+    let p = manager(budget).prune(&d).unwrap();
+    assert_eq!(texts(&p), ["start"]);
+
+    // With the call kept, its result stays (and so does the border before it).
+    let d = dialog(vec![
+        AgentMessage::tool_calls("start", vec![call.clone()]),
+        AgentMessage::text(AgentRole::User, "z".repeat(400)),
+        AgentMessage::tool_result(&call, "result", false),
+    ]);
+    let budget = cost(&d.messages()[0]) + cost(&d.messages()[2]) + 20;
+    let p = manager(budget).prune(&d).unwrap();
+    let got = texts(&p);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(got[1].starts_with(TRUNCATED_PREFIX), "{got:?}");
+    assert_eq!(got[2], "result");
+}
