@@ -149,3 +149,26 @@ crate::wire_enum! {
         Pair = "pair",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_span_keeps_the_trace_and_context_and_names_its_parent() {
+        let mut root = TraceBase::root();
+        root.context_id = Some(ContextId::new());
+        let mut attributes = JsonObject::new();
+        attributes.insert("k", 1);
+        root.attributes = Some(attributes);
+        let child = root.child();
+        assert_eq!(child.trace_id, root.trace_id);
+        assert_ne!(child.span_id, root.span_id);
+        assert_eq!(child.parent_span_id, Some(root.span_id));
+        assert_eq!(child.context_id, root.context_id);
+        assert_eq!(child.attributes, None);
+        let grandchild = child.child();
+        assert_eq!(grandchild.parent_span_id, Some(child.span_id));
+        assert_eq!(TraceBase::root().parent_span_id, None);
+    }
+}

@@ -484,4 +484,110 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn profiles_relax_sdk_document_rules_and_nothing_else() {
+        let sdk = Source::Sdk { note: "x" };
+        let inv = Source::Invariant { file: "f", id: "i" };
+        let table = [
+            RuleInfo::new(
+                Rule::new("sdk_doc"),
+                Severity::Error,
+                Scope::Document,
+                sdk,
+                "",
+            ),
+            RuleInfo::new(
+                Rule::new("normative"),
+                Severity::Error,
+                Scope::Document,
+                inv,
+                "",
+            ),
+            // An API rule whose registry severity is a warning, reported as
+            // an error: not a finding of validation, so left alone.
+            RuleInfo::new(Rule::new("sdk_api"), Severity::Warning, Scope::Api, sdk, ""),
+        ];
+        let lookup = |id: &str| table.iter().find(|r| r.rule.as_str() == id);
+        let report = || {
+            let mut r = Report::new();
+            for id in ["sdk_doc", "normative", "sdk_api", "unknown"] {
+                r.error("/x", Rule::new(id), "m");
+            }
+            r.warn("/y", Rule::new("sdk_doc"), "already a warning");
+            r
+        };
+        let severities = |profile| -> Vec<(String, Severity)> {
+            apply(report(), profile, lookup)
+                .into_violations()
+                .into_iter()
+                .map(|v| (v.rule.as_str().to_owned(), v.severity))
+                .collect()
+        };
+        let pairs = |p: [(&str, Severity); 5]| -> Vec<(String, Severity)> {
+            p.iter().map(|(r, s)| ((*r).to_owned(), *s)).collect()
+        };
+        use Severity::{Error, Warning};
+        assert_eq!(
+            severities(Profile::Canonical),
+            pairs([
+                ("sdk_doc", Warning),
+                ("normative", Error),
+                ("sdk_api", Error),
+                ("unknown", Error),
+                ("sdk_doc", Warning),
+            ])
+        );
+        assert_eq!(
+            severities(Profile::Strict),
+            pairs([
+                ("sdk_doc", Error),
+                ("normative", Error),
+                ("sdk_api", Error),
+                ("unknown", Error),
+                ("sdk_doc", Warning),
+            ])
+        );
+    }
+
+    #[test]
+    fn scopes_sources_and_the_registry_read_as_written() {
+        let names: Vec<_> = [Scope::Document, Scope::Log, Scope::Api, Scope::Bundle]
+            .into_iter()
+            .map(Scope::as_str)
+            .collect();
+        assert_eq!(names, ["document", "log", "api", "bundle"]);
+        let shown: Vec<String> = [
+            Source::Invariant {
+                file: "plan.yaml",
+                id: "plan_steps_unique",
+            },
+            Source::Schema {
+                keyword: "minItems",
+            },
+            Source::Prose {
+                doc: "MPLP Plan",
+                section: "4.2",
+            },
+            Source::Sdk { note: "Nesting" },
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        assert_eq!(
+            shown,
+            [
+                "invariant `plan_steps_unique` (plan.yaml)",
+                "schema keyword `minItems`",
+                "MPLP Plan, 4.2",
+                "SDK decision (spec-notes: Nesting)",
+            ]
+        );
+        let ids: Vec<&str> = rules().map(|r| r.rule.as_str()).collect();
+        assert_eq!(ids.len(), SCHEMA_RULES.len() + INPUT_RULES.len());
+        assert!(
+            ids.contains(&"json-depth") && ids.contains(&"required"),
+            "{ids:?}"
+        );
+    }
 }

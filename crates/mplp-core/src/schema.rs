@@ -497,21 +497,12 @@ fn push_error(error: &ValidationError<'_>, report: &mut Report) {
                 ));
             }
         }
-        ValidationErrorKind::AnyOf { context } if all_type_errors(context) => {
-            report.error(at, Rule::TYPE, message);
-        }
+        // The one `anyOf` of the schemas is a union of types (an event's
+        // `data`: an object or null), so failing it is a type error
+        // (`every_any_of_is_a_union_of_types` checks the premise).
+        ValidationErrorKind::AnyOf { .. } => report.error(at, Rule::TYPE, message),
         kind => report.error(at, rule_of(kind.keyword()), message),
     }
-}
-
-fn all_type_errors(context: &[Vec<ValidationError<'static>>]) -> bool {
-    !context.is_empty()
-        && context.iter().all(|branch| {
-            !branch.is_empty()
-                && branch
-                    .iter()
-                    .all(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }))
-        })
 }
 
 /// The rule id of a JSON Schema keyword: its name in kebab case
@@ -712,6 +703,82 @@ mod tests {
             .map(|v| (v.pointer.as_str(), v.rule.as_str()))
             .collect();
         assert_eq!(found, [("/data", "type")]);
+    }
+
+    /// Every `anyOf` in the embedded schemas lists branches that say only
+    /// which type the value has (`push_error` reports a failed `anyOf` as a
+    /// `type` error on this premise).
+    #[test]
+    fn every_any_of_is_a_union_of_types() {
+        fn walk(v: &Value, found: &mut usize) {
+            match v {
+                Value::Object(map) => {
+                    if let Some(branches) = map.get("anyOf") {
+                        *found += 1;
+                        for branch in branches.as_array().unwrap() {
+                            let keys: Vec<&str> = branch
+                                .as_object()
+                                .unwrap()
+                                .keys()
+                                .map(String::as_str)
+                                .collect();
+                            assert!(
+                                keys.iter().all(|k| matches!(*k, "type" | "description")),
+                                "an anyOf branch with {keys:?}"
+                            );
+                        }
+                    }
+                    map.values().for_each(|v| walk(v, found));
+                }
+                Value::Array(items) => items.iter().for_each(|v| walk(v, found)),
+                _ => {}
+            }
+        }
+        let mut found = 0;
+        for (_, text) in FILES {
+            walk(&serde_json::from_str(text).unwrap(), &mut found);
+        }
+        assert_eq!(found, 1);
+    }
+
+    #[test]
+    fn kinds_pick_their_schema_and_fragment() {
+        assert_eq!(SchemaKind::Ref.fragment(), "#/definitions/Ref");
+        assert_eq!(SchemaKind::Governance.fragment(), "#/properties/governance");
+        assert_eq!(SchemaKind::BaseEvent.fragment(), "");
+        for (family, kind) in [
+            ("runtime_execution", SchemaKind::RuntimeExecutionEvent),
+            ("graph_update", SchemaKind::GraphUpdateEvent),
+            ("pipeline_stage", SchemaKind::PipelineStageEvent),
+            ("intent", SchemaKind::CoreEvent),
+        ] {
+            assert_eq!(
+                SchemaKind::event_for(&json!({"event_family": family})),
+                kind
+            );
+        }
+        assert_eq!(SchemaKind::event_for(&json!({})), SchemaKind::CoreEvent);
+        for (family, kind) in [
+            ("intent_resolution", SchemaKind::LearningSampleIntent),
+            ("delta_impact", SchemaKind::LearningSampleDelta),
+            ("other", SchemaKind::LearningSampleCore),
+        ] {
+            assert_eq!(
+                SchemaKind::learning_sample_for(&json!({"sample_family": family})),
+                kind
+            );
+        }
+        // `is_valid` agrees with `validate`.
+        let good = json!({
+            "event_id": "550e8400-e29b-41d4-a716-446655440000",
+            "event_type": "plan.created", "source": "plan",
+            "timestamp": "2025-12-07T00:00:05Z"
+        });
+        assert!(is_valid(SchemaKind::BaseEvent, &good));
+        assert!(validate(SchemaKind::BaseEvent, &good).is_empty());
+        let bad = json!({"event_id": "not-a-uuid"});
+        assert!(!is_valid(SchemaKind::BaseEvent, &bad));
+        assert!(!validate(SchemaKind::BaseEvent, &bad).is_valid());
     }
 
     #[test]
