@@ -505,12 +505,13 @@ fn push_error(error: &ValidationError<'_>, report: &mut Report) {
     }
 }
 
-/// The rule id of a JSON Schema keyword: its name in kebab case
-/// (`const` counts as `enum`).
+/// The rule id of a JSON Schema keyword that the embedded schemas use (its
+/// name in kebab case; `const` counts as `enum`); `schema` for any other
+/// (`every_keyword_of_the_schemas_has_its_rule` checks that there is none).
+/// `required` and `additionalProperties` are reported by [`push_error`]
+/// itself, member by member.
 fn rule_of(keyword: &str) -> Rule {
     match keyword {
-        "required" => Rule::REQUIRED,
-        "additionalProperties" => Rule::ADDITIONAL_PROPERTIES,
         "enum" | "const" => Rule::ENUM,
         "pattern" => Rule::PATTERN,
         "format" => Rule::FORMAT,
@@ -520,19 +521,6 @@ fn rule_of(keyword: &str) -> Rule {
         "type" => Rule::TYPE,
         "minimum" => Rule::MINIMUM,
         "maximum" => Rule::MAXIMUM,
-        "maxLength" => Rule::new("max-length"),
-        "maxItems" => Rule::new("max-items"),
-        "exclusiveMinimum" => Rule::new("exclusive-minimum"),
-        "exclusiveMaximum" => Rule::new("exclusive-maximum"),
-        "anyOf" => Rule::new("any-of"),
-        "oneOf" => Rule::new("one-of"),
-        "allOf" => Rule::new("all-of"),
-        "not" => Rule::new("not"),
-        "multipleOf" => Rule::new("multiple-of"),
-        "propertyNames" => Rule::new("property-names"),
-        "contains" => Rule::new("contains"),
-        "falseSchema" => Rule::new("false-schema"),
-        "$ref" => Rule::new("ref"),
         _ => Rule::new("schema"),
     }
 }
@@ -739,6 +727,160 @@ mod tests {
             walk(&serde_json::from_str(text).unwrap(), &mut found);
         }
         assert_eq!(found, 1);
+    }
+
+    /// The keywords of the embedded schemas: those that judge a value are
+    /// the ones `rule_of` names (or `push_error` reports itself).
+    #[test]
+    fn every_keyword_of_the_schemas_has_its_rule() {
+        fn walk(schema: &Value, found: &mut std::collections::BTreeSet<String>) {
+            let Some(map) = schema.as_object() else {
+                return;
+            };
+            for (key, value) in map {
+                found.insert(key.clone());
+                match key.as_str() {
+                    "properties" | "definitions" | "$defs" => {
+                        for sub in value.as_object().unwrap().values() {
+                            walk(sub, found);
+                        }
+                    }
+                    "allOf" | "anyOf" => value
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .for_each(|v| walk(v, found)),
+                    "items" | "additionalProperties" | "then" | "if" | "else" | "not" => {
+                        walk(value, found)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut found = std::collections::BTreeSet::new();
+        for (_, text) in FILES {
+            walk(&serde_json::from_str(text).unwrap(), &mut found);
+        }
+        let annotations = [
+            "$comment",
+            "$defs",
+            "$id",
+            "$ref",
+            "$schema",
+            "definitions",
+            "description",
+            "examples",
+            "properties",
+            "title",
+        ];
+        let judged: Vec<&str> = found
+            .iter()
+            .map(String::as_str)
+            .filter(|k| !annotations.contains(k) && !k.starts_with("x-"))
+            .collect();
+        assert_eq!(
+            judged,
+            [
+                "additionalProperties",
+                "allOf",
+                "anyOf",
+                "const",
+                "enum",
+                "format",
+                "items",
+                "maximum",
+                "minItems",
+                "minLength",
+                "minimum",
+                "pattern",
+                "required",
+                "type",
+                "uniqueItems"
+            ]
+        );
+        for keyword in judged {
+            let named = rule_of(keyword).as_str() != "schema";
+            // allOf, anyOf, items: their errors are those of their branches
+            // (anyOf: a type error); required, additionalProperties: member by member.
+            let structural = [
+                "additionalProperties",
+                "allOf",
+                "anyOf",
+                "items",
+                "required",
+            ];
+            assert!(
+                named || structural.contains(&keyword),
+                "{keyword} has no rule"
+            );
+        }
+    }
+
+    /// Each keyword's rule, on documents that break it.
+    #[test]
+    fn keywords_are_reported_under_their_kebab_case_names() {
+        let read = |name: &str| -> Value {
+            let path = format!(
+                "{}/schemas/examples/valid/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        };
+        let found = |kind, v: &Value| -> Vec<(String, String)> {
+            validate(kind, v)
+                .errors()
+                .map(|v| (v.pointer.clone(), v.rule.as_str().to_owned()))
+                .collect()
+        };
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect()
+        };
+        let mut plan = read("plan-minimal.json");
+        assert_eq!(found(SchemaKind::Plan, &plan), []);
+        plan["title"] = json!("");
+        plan["steps"] = json!([]);
+        plan["status"] = json!("paused");
+        plan["meta"]["tags"] = json!(["x", "x"]);
+        plan["meta"]["protocol_version"] = json!(1);
+        plan["context_id"] = json!("ctx-123");
+        let mut got = found(SchemaKind::Plan, &plan);
+        got.sort();
+        assert_eq!(
+            got,
+            pairs(&[
+                ("/context_id", "pattern"),
+                ("/meta/protocol_version", "type"),
+                ("/meta/tags", "unique-items"),
+                ("/status", "enum"),
+                ("/steps", "min-items"),
+                ("/title", "min-length"),
+            ])
+        );
+        // The published invalid examples of the other keywords: each breaks
+        // only its rule, where its sidecar says.
+        for (kind, name) in [
+            (
+                SchemaKind::CommonLearningSample,
+                "common-learning-sample--maximum--rating-six",
+            ),
+            (
+                SchemaKind::CommonLearningSample,
+                "common-learning-sample--minimum--negative-tokens",
+            ),
+            (SchemaKind::Plan, "plan--format--event-timestamp-no-offset"),
+        ] {
+            let dir = format!("{}/schemas/examples/invalid", env!("CARGO_MANIFEST_DIR"));
+            let text = |file: String| std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+            let doc: Value = serde_json::from_str(&text(format!("{name}.json"))).unwrap();
+            let expect: Value = serde_json::from_str(&text(format!("{name}.expect.json"))).unwrap();
+            let want = (
+                expect["pointer"].as_str().unwrap(),
+                expect["rule"].as_str().unwrap(),
+            );
+            assert_eq!(found(kind, &doc), pairs(&[want]), "{name}");
+        }
     }
 
     #[test]

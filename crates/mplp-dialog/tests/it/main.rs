@@ -5,6 +5,7 @@
 
 mod agent;
 mod agent_context;
+mod agent_cost;
 mod common;
 mod compat;
 mod counters;

@@ -1,0 +1,77 @@
+//! Token usage and prices, worked out by hand.
+
+use mplp_dialog::agent::{Price, PricingTable, Usage};
+use serde_json::json;
+
+#[test]
+fn usage_adds_field_by_field_and_skips_zero_cache_counts_on_the_wire() {
+    let a = Usage::new(100, 50).with_cache(30, 10);
+    assert_eq!(
+        (
+            a.input_tokens,
+            a.output_tokens,
+            a.cache_read_tokens,
+            a.cache_write_tokens
+        ),
+        (100, 50, 30, 10)
+    );
+    assert_eq!(a.total_tokens(), 150);
+    let b = Usage::new(1, 2).with_cache(3, 4);
+    let sum = a + b;
+    assert_eq!(
+        (
+            sum.input_tokens,
+            sum.output_tokens,
+            sum.cache_read_tokens,
+            sum.cache_write_tokens
+        ),
+        (101, 52, 33, 14)
+    );
+    let mut c = a;
+    c += b;
+    assert_eq!(c, sum);
+    assert_eq!([a, b].into_iter().sum::<Usage>(), sum);
+    assert_eq!(Usage::new(u64::MAX, 1).total_tokens(), u64::MAX);
+
+    assert_eq!(
+        serde_json::to_value(Usage::new(7, 8)).unwrap(),
+        json!({"input_tokens": 7, "output_tokens": 8})
+    );
+    assert_eq!(
+        serde_json::to_value(Usage::new(7, 8).with_cache(0, 2)).unwrap(),
+        json!({"input_tokens": 7, "output_tokens": 8, "cache_write_tokens": 2})
+    );
+}
+
+#[test]
+fn a_price_charges_cached_tokens_at_their_own_price_once() {
+    let usage = Usage::new(1_000_000, 500_000).with_cache(200_000, 100_000);
+    let price = Price::new(2.0, 8.0).with_cache(0.5, 2.5);
+    assert_eq!((price.cache_read, price.cache_write), (0.5, 2.5));
+    // 700k uncached × $2 + 200k × $0.5 + 100k × $2.5 + 500k × $8, per million.
+    let dollars = price.cost(&usage);
+    assert!(
+        (dollars - (1.4 + 0.1 + 0.25 + 4.0)).abs() < 1e-9,
+        "{dollars}"
+    );
+    // Without cache prices, cached input costs as much as uncached input.
+    let plain = Price::new(2.0, 8.0);
+    assert_eq!((plain.cache_read, plain.cache_write), (2.0, 2.0));
+    assert!((plain.cost(&usage) - 6.0).abs() < 1e-9);
+    // Each part on its own.
+    for (usage, want) in [
+        (Usage::new(1_000_000, 0), 2.0),
+        (Usage::new(0, 1_000_000), 8.0),
+        (Usage::new(1_000_000, 0).with_cache(1_000_000, 0), 0.5),
+        (Usage::new(1_000_000, 0).with_cache(0, 1_000_000), 2.5),
+    ] {
+        let got = price.cost(&usage);
+        assert!((got - want).abs() < 1e-9, "{usage:?}: {got}");
+    }
+
+    let mut table = PricingTable::new();
+    table.insert("m", price);
+    assert_eq!(table.get("m"), Some(&price));
+    assert_eq!(table.cost(Some("m"), &usage), Some(price.cost(&usage)));
+    assert_eq!(table.cost(None, &usage), None);
+}
