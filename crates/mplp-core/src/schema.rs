@@ -605,6 +605,22 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_uuid_is_36_characters_with_hyphens_in_place() {
+        let good = "550e8400-e29b-41d4-a716-446655440000";
+        assert!(is_uuid(good) && is_uuid(&good.to_uppercase()));
+        for bad in [
+            "550e8400",
+            "550e8400-e29b-41d4-a716-4466554400001",
+            "550e8400-e29b-41d4-a716-44665544000",
+            "550e8400-e29b-41d4-a716_446655440000",
+            "550e8400-e29b-41d4-a716-44665544000g",
+            "",
+        ] {
+            assert!(!is_uuid(bad), "{bad}");
+        }
+    }
+
+    #[test]
     fn every_kind_compiles_offline() {
         let validators = validators().as_ref().unwrap();
         assert_eq!(validators.len(), SchemaKind::ALL.len());

@@ -147,3 +147,17 @@ fn a_tail_that_opens_with_orphan_results_drops_them_and_the_border() {
     assert!(got[1].starts_with(TRUNCATED_PREFIX), "{got:?}");
     assert_eq!(got[2], "result");
 }
+
+#[test]
+fn a_registry_shows_its_types_and_models() {
+    let mut registry = ContextManagerRegistry::new();
+    registry.models_mut().insert("tiny-model", 5_010);
+    let shown = format!("{registry:?}");
+    assert!(
+        shown.starts_with(
+            r#"ContextManagerRegistry { types: ["default"], models: ModelWindows { windows: {"#
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains(r#""tiny-model": 5010"#), "{shown}");
+}
