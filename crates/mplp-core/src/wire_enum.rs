@@ -169,3 +169,44 @@ pub fn check_enum_value(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::check::CheckValue;
+    use crate::{CollabMode, Pointer, Report};
+    use serde_json::json;
+
+    #[test]
+    fn a_wire_enum_names_its_spellings_when_refusing() {
+        let e = serde_json::from_str::<CollabMode>("5")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("expected one of broadcast, round_robin, orchestrated, swarm, pair"),
+            "{e}"
+        );
+        let found = |v: serde_json::Value| -> Vec<(String, String, String)> {
+            let mut report = Report::new();
+            CollabMode::check_value(&v, &Pointer::root().key("mode"), &mut report);
+            report
+                .into_violations()
+                .into_iter()
+                .map(|v| (v.pointer, v.rule.as_str().to_owned(), v.message))
+                .collect()
+        };
+        assert_eq!(found(json!("swarm")), []);
+        assert_eq!(
+            found(json!("swarn")),
+            [(
+                "/mode".to_owned(),
+                "enum".to_owned(),
+                "`swarn` is not allowed here (did you mean `swarm`?); expected one of: \
+                 broadcast, round_robin, orchestrated, swarm, pair"
+                    .to_owned()
+            )]
+        );
+        let wrong_type = found(json!(5));
+        assert_eq!(wrong_type.len(), 1);
+        assert_eq!(wrong_type[0].1, "type");
+    }
+}
