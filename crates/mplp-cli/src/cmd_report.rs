@@ -173,30 +173,29 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
             wanted.insert(line, None);
         }
     }
-    let mut events = Vec::new();
-    let mut too_many = false;
-    let is_map = kind.name == mplp_kinds::MAP_LOG.name;
+    // The events to draw: a MAP log's, until there are too many to draw.
+    let mut events = (kind.name == mplp_kinds::MAP_LOG.name).then(Vec::new);
     if let Ok(reader) = open() {
         for (n, line) in (1u64..).zip(reader.lines()) {
             let Ok(line) = line else { break };
             if let Some(slot) = wanted.get_mut(&n) {
                 *slot = Some(cut(&line));
             }
-            if is_map && !too_many {
+            if let Some(list) = events.as_mut() {
                 if let Ok(e) =
                     mplp_core::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
                 {
-                    events.push(e);
-                    too_many = events.len() > MAX_DRAWN_EVENTS;
+                    list.push(e);
                 }
+            }
+            if events.as_ref().is_some_and(|l| l.len() > MAX_DRAWN_EVENTS) {
+                events = None;
             }
         }
     }
-    let picture = if is_map && !events.is_empty() && !too_many {
-        Some(("Session", mplp_collab::render::svg_sequence(&events)))
-    } else {
-        None
-    };
+    let picture = events
+        .filter(|l| !l.is_empty())
+        .map(|l| ("Session", mplp_collab::render::svg_sequence(&l)));
     finish(
         name,
         kind.name,
@@ -389,6 +388,183 @@ fn page(sections: &[Section]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mplp_core::Rule;
+
+    /// A fresh directory under the system's temporary directory.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("mplp-cmd-report-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn example(name: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/examples/valid")
+            .join(name);
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    fn report_of(errors: usize, warnings: usize) -> Report {
+        let mut r = Report::new();
+        for i in 0..errors {
+            r.error(format!("/e/{i}").as_str(), Rule::TYPE, "e");
+        }
+        for i in 0..warnings {
+            r.warn(format!("/w/{i}").as_str(), Rule::new("w"), "w");
+        }
+        r
+    }
+
+    #[test]
+    fn a_section_counts_and_shows_at_most_max_of_each_severity() {
+        let s = finish(
+            "f".into(),
+            "plan",
+            report_of(3, 2),
+            false,
+            2,
+            |_| None,
+            None,
+        );
+        assert_eq!((s.errors, s.warnings, s.verdict), (3, 2, "invalid"));
+        let shown: Vec<&str> = s.rows.iter().map(|(v, _)| v.pointer.as_str()).collect();
+        assert_eq!(shown, ["/e/0", "/e/1", "/w/0", "/w/1"]);
+        let page = page(&[s]);
+        assert!(
+            page.contains("<p class=\"counts\">3 errors, 2 warnings</p>"),
+            "{page}"
+        );
+        assert!(page.contains("1 violation not shown"), "{page}");
+
+        let s = finish(
+            "g".into(),
+            "plan",
+            report_of(0, 1),
+            false,
+            5,
+            |_| None,
+            None,
+        );
+        assert_eq!(
+            (s.errors, s.warnings, s.verdict, s.rows.len()),
+            (0, 1, "valid", 1)
+        );
+        assert!(!page_of(s).contains("not shown"));
+        let s = finish("h".into(), "auto", report_of(1, 0), true, 5, |_| None, None);
+        assert_eq!(s.verdict, "unreadable");
+    }
+
+    fn page_of(s: Section) -> String {
+        page(&[s])
+    }
+
+    #[test]
+    fn the_page_counts_sections_by_verdict() {
+        let sections = vec![
+            finish(
+                "a".into(),
+                "plan",
+                report_of(0, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "b".into(),
+                "plan",
+                report_of(1, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "c".into(),
+                "plan",
+                report_of(0, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish("d".into(), "auto", report_of(1, 0), true, 5, |_| None, None),
+        ];
+        let page = page(&sections);
+        assert!(
+            page.contains("4 files checked: 2 valid, 1 invalid, 1 unreadable."),
+            "{page}"
+        );
+    }
+
+    #[test]
+    fn problems_and_unreadable_files_are_sections_with_their_violation() {
+        let missing = Input::Problem {
+            name: "gone.json".into(),
+            violation: Violation::error("", mplp_core::rules::INPUT_IO, "cannot read"),
+        };
+        let s = section(&missing, 5);
+        assert_eq!((s.verdict, s.errors, s.rows.len()), ("unreadable", 1, 1));
+        assert_eq!(s.rows[0].0.rule, mplp_core::rules::INPUT_IO);
+        let skipped = Input::Problem {
+            name: "notes.txt".into(),
+            violation: Violation::warning("", Rule::new("input-skipped"), "not JSON"),
+        };
+        let s = section(&skipped, 5);
+        assert_eq!((s.verdict, s.warnings), ("valid", 1));
+        let dir = scratch("unreadable");
+        let s = section(&Input::File(dir.join("absent.json")), 5);
+        assert_eq!((s.verdict, s.rows.len()), ("unreadable", 1));
+    }
+
+    #[test]
+    fn a_plan_has_a_picture_and_other_documents_do_not() {
+        let dir = scratch("pictures");
+        let plan = dir.join("plan.json");
+        std::fs::write(&plan, example("plan-minimal.json")).unwrap();
+        let s = section(&Input::File(plan), 5);
+        assert_eq!((s.kind, s.verdict), ("plan", "valid"));
+        assert_eq!(s.picture.map(|(what, _)| what), Some("Plan"));
+        let collab = dir.join("collab.json");
+        std::fs::write(&collab, example("collab-swarm.json")).unwrap();
+        assert!(section(&Input::File(collab), 5).picture.is_none());
+    }
+
+    #[test]
+    fn a_map_log_is_drawn_unless_it_has_too_many_events() {
+        let dir = scratch("logs");
+        let log = example("map-log-round-robin.ndjson");
+        let first = log.lines().next().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let s = log_section("map.ndjson".into(), &write("map.ndjson", &log), 5);
+        assert_eq!(
+            (s.kind, s.picture.map(|(what, _)| what)),
+            ("map-log", Some("Session"))
+        );
+        // At the limit, drawn; past it, not.
+        for (count, drawn) in [(MAX_DRAWN_EVENTS, true), (MAX_DRAWN_EVENTS + 1, false)] {
+            let text = format!("{first}\n").repeat(count);
+            let s = log_section("many.ndjson".into(), &write("many.ndjson", &text), 1);
+            assert_eq!(s.picture.is_some(), drawn, "{count} events");
+        }
+        // An SA log, and a MAP log without one readable event: no picture.
+        let sa = write("sa.ndjson", &example("sa-log-code-review.ndjson"));
+        let s = log_section("sa.ndjson".into(), &sa, 5);
+        assert_eq!((s.kind, s.picture.is_none()), ("sa-log", true));
+        let broken = format!("{}\n", first.replace("\"event_id\"", "\"event_idx\""));
+        let s = log_section(
+            "map-log.ndjson".into(),
+            &write("map-log.ndjson", &broken),
+            5,
+        );
+        assert_eq!((s.kind, s.picture.is_none()), ("map-log", true));
+    }
 
     #[test]
     fn a_fragment_is_the_value_or_the_parent_of_a_missing_member() {

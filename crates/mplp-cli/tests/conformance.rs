@@ -27,6 +27,15 @@ fn exit_status_follows_failures_not_skips() {
         FLOWS,
     ]);
     assert_eq!(o.status.code(), Some(1), "--deny-skipped");
+    // Nothing skipped: nothing to deny.
+    let o = mplp(&[
+        "conformance",
+        "--deny-skipped",
+        "--flow",
+        "good-plan",
+        FLOWS,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "--deny-skipped, no skips");
 
     let o = mplp(&["conformance", FLOWS]);
     assert_eq!(o.status.code(), Some(1));

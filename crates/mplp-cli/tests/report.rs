@@ -236,3 +236,30 @@ fn chromium_renders_the_report() {
         "no red verdict badge in the screenshot ({reddish} pixels)"
     );
 }
+
+#[test]
+fn the_exit_status_follows_the_worst_file_and_a_failed_write() {
+    let plan = "schemas/examples/valid/plan-minimal.json";
+    let o = mplp(&["report", plan]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out(&o).contains("1 file checked: 1 valid, 0 invalid, 0 unreadable."));
+    // Standard output that cannot be written (a full device): exit 2.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args(["report", plan])
+        .current_dir(repo())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot write the output"), "{err}");
+}
