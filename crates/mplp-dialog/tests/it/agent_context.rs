@@ -161,3 +161,22 @@ fn a_registry_shows_its_types_and_models() {
     );
     assert!(shown.contains(r#""tiny-model": 5010"#), "{shown}");
 }
+
+#[test]
+fn head_and_tail_are_the_first_and_last_messages() {
+    let d = dialog(vec![
+        AgentMessage::text(AgentRole::System, "sys"),
+        AgentMessage::text(AgentRole::User, "q"),
+        AgentMessage::text(AgentRole::Assistant, "a"),
+    ]);
+    assert_eq!(
+        d.head().map(AgentMessage::text_content).as_deref(),
+        Some("sys")
+    );
+    assert_eq!(
+        d.tail().map(AgentMessage::text_content).as_deref(),
+        Some("a")
+    );
+    let empty = dialog(vec![]);
+    assert!(empty.head().is_none() && empty.tail().is_none());
+}
