@@ -242,7 +242,53 @@ fn describe(t: std::fs::FileType) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::read_capped;
+    use super::{Input, describe, expand, is_link_loop, read_capped};
+
+    #[test]
+    fn a_link_loop_is_told_from_other_errors() {
+        let raw = std::io::Error::from_raw_os_error;
+        assert_eq!(is_link_loop(&raw(40)), cfg!(target_os = "linux"));
+        assert_eq!(
+            is_link_loop(&raw(62)),
+            cfg!(any(target_os = "macos", target_os = "freebsd"))
+        );
+        assert!(!is_link_loop(&raw(2)));
+        assert!(!is_link_loop(&std::io::ErrorKind::NotFound.into()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_reports_broken_links_it_would_read_and_every_link_loop() {
+        let dir = std::env::temp_dir().join(format!("mplp-inputs-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let link = |to: &str, name: &str| std::os::unix::fs::symlink(to, dir.join(name)).unwrap();
+        link("nowhere", "gone.json"); // would be read: reported
+        link("nowhere", "gone.txt"); // would not be read: passed by
+        link("loop", "loop"); // a loop, whatever its name: reported
+        let mut inputs = Vec::new();
+        expand(&dir.to_string_lossy(), &mut inputs);
+        let names: Vec<String> = inputs
+            .iter()
+            .map(|i| match i {
+                Input::Problem { name, .. } => {
+                    name.rsplit('/').next().unwrap_or_default().to_owned()
+                }
+                other => panic!("not a problem: {}", other.name()),
+            })
+            .collect();
+        assert_eq!(names, ["gone.json", "loop"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_described() {
+        let null = std::fs::metadata("/dev/null").unwrap().file_type();
+        assert_eq!(describe(null), "a device");
+        let dir = std::fs::metadata("/").unwrap().file_type();
+        assert_eq!(describe(dir), "not a regular file");
+    }
 
     #[test]
     fn a_document_of_the_limit_is_read_whole_and_one_byte_more_is_refused() {

@@ -38,3 +38,11 @@ pub(crate) fn for_file(path: &Path, name: &str, text_output: bool) -> Option<Pro
         .with_finish(ProgressFinish::AndClear);
     Some(bar)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_threshold_is_32_mib() {
+        assert_eq!(super::DEFAULT_THRESHOLD, 32 * 1024 * 1024);
+    }
+}

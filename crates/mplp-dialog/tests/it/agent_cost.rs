@@ -75,3 +75,38 @@ fn a_price_charges_cached_tokens_at_their_own_price_once() {
     assert_eq!(table.cost(Some("m"), &usage), Some(price.cost(&usage)));
     assert_eq!(table.cost(None, &usage), None);
 }
+
+#[test]
+fn content_is_blank_without_images_or_visible_text() {
+    use mplp_dialog::agent::{Content, ImageSource, Part};
+    assert!(Content::from(" \n\t").is_blank());
+    assert!(Content::from(String::new()).is_blank());
+    assert!(!Content::from(String::from("hi")).is_blank());
+    assert_eq!(
+        Content::from(String::from("hi")),
+        Content::Text("hi".into())
+    );
+    let image = Part::Image {
+        source: ImageSource::url("https://example.com/a.png"),
+    };
+    assert!(!Content::Parts(vec![image]).is_blank());
+    let blank_text = Part::Text { text: "  ".into() };
+    assert!(Content::Parts(vec![blank_text]).is_blank());
+}
+
+#[test]
+fn a_message_with_calls_is_a_function_call_and_the_overview_shows_usage() {
+    use mplp_core::ContextId;
+    use mplp_dialog::agent::{AgentDialog, AgentMessage, AgentRole, FunctionCall};
+    let call = FunctionCall::new("call_1", "search", json!({})).unwrap();
+    assert!(AgentMessage::tool_calls("", vec![call]).is_function_call());
+    assert!(!AgentMessage::text(AgentRole::Assistant, "done").is_function_call());
+
+    let mut d = AgentDialog::empty(ContextId::new(), "coder");
+    d.append(AgentMessage::text(AgentRole::User, "q")).unwrap();
+    assert!(!d.overview().contains("usage:"), "{}", d.overview());
+    d.append(AgentMessage::text(AgentRole::Assistant, "a").with_usage("m", Usage::new(12, 34)))
+        .unwrap();
+    let text = d.overview();
+    assert!(text.ends_with("usage: 12 in, 34 out tokens\n"), "{text}");
+}
