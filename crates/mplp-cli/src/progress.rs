@@ -24,7 +24,7 @@ pub(crate) fn for_file(path: &Path, name: &str, text_output: bool) -> Option<Pro
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_THRESHOLD);
     let len = std::fs::metadata(path).ok().filter(|m| m.is_file())?.len();
-    if len < threshold {
+    if !wants_bar(len, threshold) {
         return None;
     }
     let style = ProgressStyle::with_template(
@@ -39,10 +39,21 @@ pub(crate) fn for_file(path: &Path, name: &str, text_output: bool) -> Option<Pro
     Some(bar)
 }
 
+/// Whether a file of `len` bytes gets a bar: at least `threshold` bytes.
+fn wants_bar(len: u64, threshold: u64) -> bool {
+    len >= threshold
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{DEFAULT_THRESHOLD, wants_bar};
+
     #[test]
-    fn the_default_threshold_is_32_mib() {
-        assert_eq!(super::DEFAULT_THRESHOLD, 32 * 1024 * 1024);
+    fn files_of_at_least_the_threshold_get_a_bar() {
+        assert_eq!(DEFAULT_THRESHOLD, 32 * 1024 * 1024);
+        assert!(!wants_bar(DEFAULT_THRESHOLD - 1, DEFAULT_THRESHOLD));
+        assert!(wants_bar(DEFAULT_THRESHOLD, DEFAULT_THRESHOLD));
+        assert!(wants_bar(DEFAULT_THRESHOLD + 1, DEFAULT_THRESHOLD));
+        assert!(wants_bar(0, 0));
     }
 }

@@ -110,3 +110,21 @@ fn a_message_with_calls_is_a_function_call_and_the_overview_shows_usage() {
     let text = d.overview();
     assert!(text.ends_with("usage: 12 in, 34 out tokens\n"), "{text}");
 }
+
+#[test]
+fn a_sanitized_name_keeps_letters_digits_underscores_and_hyphens() {
+    use mplp_dialog::agent::{AgentMessage, AgentRole};
+    let named = |n: &str| AgentMessage::text(AgentRole::User, "hi").with_name(n);
+    assert_eq!(
+        named("ada-2_b.c d").sanitized_name().as_deref(),
+        Some("ada-2_b_c_d")
+    );
+    assert_eq!(
+        named(&"x".repeat(70)).sanitized_name().map(|s| s.len()),
+        Some(64)
+    );
+    assert_eq!(
+        AgentMessage::text(AgentRole::User, "hi").sanitized_name(),
+        None
+    );
+}
