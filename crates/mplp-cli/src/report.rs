@@ -274,3 +274,43 @@ impl<'a, W: Write, F: FnMut(Report) -> Report> FileReport<'a, W, F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Held, SPILL_AT};
+    use mplp_core::{Rule, Violation};
+
+    /// Held warnings stay in memory up to 1 MiB, then go to a file, and
+    /// come back whole and in order.
+    #[test]
+    fn held_warnings_spill_to_a_file_past_a_mebibyte_and_come_back_in_order() {
+        assert_eq!(SPILL_AT, 1024 * 1024);
+        let mut held = Held {
+            mem: Vec::new(),
+            file: None,
+        };
+        let warning =
+            |i: usize| Violation::warning(format!("/w/{i}"), Rule::new("w"), "m".repeat(1000));
+        // The longest of them (the pointers grow with the index), and its comma.
+        let size = serde_json::to_vec(&warning(99_999)).unwrap().len() + 1;
+        let fit = SPILL_AT / size - 1;
+        for i in 0..fit {
+            held.push(&warning(i)).unwrap();
+        }
+        assert!(held.file.is_none(), "{} bytes held", held.mem.len());
+        let n = fit + 10;
+        for i in fit..n {
+            held.push(&warning(i)).unwrap();
+        }
+        assert!(held.file.is_some());
+        assert!(held.mem.len() < SPILL_AT);
+        let mut out = b"[".to_vec();
+        held.copy_to(&mut out).unwrap();
+        out.push(b']');
+        let back: Vec<serde_json::Value> = serde_json::from_slice(&out).unwrap();
+        assert_eq!(back.len(), n);
+        for (i, v) in back.iter().enumerate() {
+            assert_eq!(v["pointer"], format!("/w/{i}"));
+        }
+    }
+}
