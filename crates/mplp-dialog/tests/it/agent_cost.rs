@@ -128,3 +128,20 @@ fn a_sanitized_name_keeps_letters_digits_underscores_and_hyphens() {
         None
     );
 }
+
+#[test]
+fn the_overview_puts_each_message_on_one_line() {
+    use mplp_core::ContextId;
+    use mplp_dialog::agent::{AgentDialog, AgentMessage, AgentRole, FunctionCall};
+    let call = FunctionCall::new("call_1", "search", json!({})).unwrap();
+    let mut d = AgentDialog::empty(ContextId::new(), "coder");
+    d.append(AgentMessage::text(AgentRole::User, "a\nb\rc"))
+        .unwrap();
+    d.append(AgentMessage::tool_calls("", vec![call])).unwrap();
+    let text = d.overview();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        ["#0 user: a b c", "#1 tool_call: -> search({}) #call_1"]
+    );
+}
