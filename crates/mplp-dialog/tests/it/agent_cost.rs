@@ -145,3 +145,95 @@ fn the_overview_puts_each_message_on_one_line() {
         ["#0 user: a b c", "#1 tool_call: -> search({}) #call_1"]
     );
 }
+
+#[test]
+fn openai_assistant_text_is_left_out_only_beside_calls_and_tool_images_follow_their_run() {
+    use mplp_core::ContextId;
+    use mplp_dialog::agent::{
+        AgentDialog, AgentMessage, AgentRole, Content, FunctionCall, ImageSource, Part,
+    };
+    let call = FunctionCall::new("call_1", "shot", json!({})).unwrap();
+    let mut d = AgentDialog::empty(ContextId::new(), "coder");
+    d.append(AgentMessage::text(AgentRole::User, "look"))
+        .unwrap();
+    d.append(AgentMessage::tool_calls("", vec![call.clone()]))
+        .unwrap();
+    let image = Part::Image {
+        source: ImageSource::url("https://example.com/a.png"),
+    };
+    d.append(AgentMessage::tool_result(
+        &call,
+        Content::Parts(vec![image]),
+        false,
+    ))
+    .unwrap();
+    d.append(AgentMessage::text(AgentRole::User, "and now?"))
+        .unwrap();
+    d.append(AgentMessage::tool_calls("checking", vec![call.clone()]))
+        .unwrap();
+    d.append(AgentMessage::tool_result(&call, "ok", false))
+        .unwrap();
+    d.append(AgentMessage::text(AgentRole::Assistant, ""))
+        .unwrap();
+    let req = serde_json::to_value(d.to_openai_chat("gpt-4o", &[]).unwrap()).unwrap();
+    let messages = req["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    // The tool's image is sent as a user message right after the tool run,
+    // before the next user message.
+    assert_eq!(
+        roles,
+        [
+            "user",
+            "assistant",
+            "tool",
+            "user",
+            "user",
+            "assistant",
+            "tool",
+            "assistant"
+        ]
+    );
+    assert!(
+        messages[3]["content"]
+            .to_string()
+            .contains("https://example.com/a.png")
+    );
+    assert_eq!(messages[4]["content"], "and now?");
+    // Beside calls, empty text is no content; text is kept; without calls,
+    // even empty text is the content.
+    assert!(
+        messages[1]
+            .get("content")
+            .is_none_or(serde_json::Value::is_null)
+    );
+    assert_eq!(messages[5]["content"], "checking");
+    assert_eq!(messages[7]["content"], "");
+}
+
+#[test]
+fn only_the_agent_sources_dialog_event_carries_the_state() {
+    use mplp_core::{BaseEvent, ContextId};
+    use mplp_dialog::agent::{AGENT_DIALOG_EVENT, AgentDialog, AgentMessage, AgentRole};
+    let mut d = AgentDialog::new(ContextId::new(), "coder", "sys");
+    d.append(AgentMessage::text(AgentRole::User, "hi")).unwrap();
+    let mut mplp = d.to_mplp();
+    // Foreign events after the state: one of the same type from another
+    // source, one from the agent source with another type.
+    let same_type = BaseEvent::new(AGENT_DIALOG_EVENT, "elsewhere");
+    let same_source = BaseEvent::new("agent.note".parse().unwrap(), "dialog.agent");
+    let events = mplp.events.as_mut().unwrap();
+    events.push(same_type.clone());
+    events.push(same_source.clone());
+    let read = AgentDialog::from_mplp(&mplp).unwrap();
+    assert_eq!(read.dialog.owner(), Some("coder"));
+    assert_eq!(read.dialog.top_prompt(), d.top_prompt());
+    assert_eq!(read.dialog.messages(), d.messages());
+    // The foreign events stay, the state event does not.
+    assert_eq!(
+        read.dialog.header().events.as_deref(),
+        Some(&[same_type, same_source][..])
+    );
+}
