@@ -237,3 +237,22 @@ fn only_the_agent_sources_dialog_event_carries_the_state() {
         Some(&[same_type, same_source][..])
     );
 }
+
+#[test]
+fn a_message_event_of_another_source_is_a_plain_message() {
+    use mplp_core::{BaseEvent, ContextId};
+    use mplp_dialog::agent::{AGENT_MESSAGE_EVENT, AgentDialog};
+    use mplp_dialog::{Dialog, DialogRole, Message};
+    let mut plain = Dialog::new(ContextId::new());
+    let ev = BaseEvent::new(AGENT_MESSAGE_EVENT, "elsewhere");
+    let at = "2025-12-07T00:00:01Z".parse().unwrap();
+    plain
+        .push_message(Message::new(DialogRole::User, "hi", at).with_event(ev.clone()))
+        .unwrap();
+    let read = AgentDialog::from_mplp(&plain).unwrap();
+    let rules: Vec<&str> = read.report.warnings().map(|v| v.rule.as_str()).collect();
+    assert_eq!(rules, ["agent_plain_message", "agent_dialog_state_missing"]);
+    let m = &read.dialog.messages()[0];
+    assert_eq!(m.text_content(), "hi");
+    assert_eq!(m.event.as_deref(), Some(&ev));
+}
