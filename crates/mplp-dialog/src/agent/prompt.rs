@@ -74,14 +74,13 @@ pub trait Prompt: Send + Sync {
 
     /// Structured output from a reply, if this prompt has a parser
     /// (`None`: no parser).
-    fn parse(&self, reply: &str) -> Option<Result<Value, PromptError>> {
-        let _ = reply;
+    fn parse(&self, _reply: &str) -> Option<Result<Value, PromptError>> {
         None
     }
 
     /// The tools the model may call while this prompt governs the dialog.
     fn tools(&self) -> Vec<ToolSpec> {
-        Vec::new()
+        vec![]
     }
 }
 

@@ -256,3 +256,29 @@ fn a_message_event_of_another_source_is_a_plain_message() {
     assert_eq!(m.text_content(), "hi");
     assert_eq!(m.event.as_deref(), Some(&ev));
 }
+
+#[test]
+fn a_prompt_without_a_parser_or_tools_has_none_and_an_unclosed_brace_is_located() {
+    use mplp_dialog::agent::{Prompt, PromptError, TemplatePrompt};
+    struct Fixed;
+    impl Prompt for Fixed {
+        fn name(&self) -> &str {
+            "fixed"
+        }
+        fn render(
+            &self,
+            _: &serde_json::Map<String, serde_json::Value>,
+        ) -> Result<String, PromptError> {
+            Ok("text".into())
+        }
+    }
+    assert!(Fixed.parse("{\"a\": 1}").is_none());
+    assert!(Fixed.tools().is_empty());
+
+    let p = TemplatePrompt::new("p", "ab {x} {y");
+    let args = json!({"x": 1}).as_object().unwrap().clone();
+    match p.render(&args) {
+        Err(PromptError::Unclosed { at, .. }) => assert_eq!(at, 7),
+        other => panic!("{other:?}"),
+    }
+}
