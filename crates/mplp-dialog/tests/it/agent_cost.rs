@@ -282,3 +282,23 @@ fn a_prompt_without_a_parser_or_tools_has_none_and_an_unclosed_brace_is_located(
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_json_reply_is_read_between_its_outer_brackets_and_the_registry_lists_names() {
+    use mplp_dialog::agent::{Prompt, PromptError, PromptRegistry, TemplatePrompt};
+    let p = TemplatePrompt::new("p", "t").with_json_reply();
+    assert_eq!(
+        p.parse("Sure: {\"a\": [1]} done").unwrap().unwrap(),
+        json!({"a": [1]})
+    );
+    // A closing bracket before the first opening one: the whole reply is
+    // tried (and is not JSON), never a slice that runs backwards.
+    assert!(matches!(
+        p.parse("} then {"),
+        Some(Err(PromptError::Parse { .. }))
+    ));
+    let mut registry = PromptRegistry::new();
+    registry.register(TemplatePrompt::new("b/agent", "x"));
+    registry.register(TemplatePrompt::new("a/agent", "y"));
+    assert_eq!(format!("{registry:?}"), r#"{"a/agent", "b/agent"}"#);
+}
