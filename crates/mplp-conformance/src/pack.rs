@@ -328,6 +328,10 @@ fn list_files(dir: &Path, rel: &str, out: &mut Vec<String>) {
 }
 
 #[cfg(test)]
+#[path = "../tests/support/write_tree.rs"]
+mod write_tree;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -349,14 +353,7 @@ mod tests {
 
     /// A pack written for one test in a fresh temporary directory.
     fn temp_pack(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("mplp-pack-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (rel, text) in files {
-            let path = dir.join(rel);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
+        super::write_tree::write_tree("pack", name, files)
     }
 
     #[test]

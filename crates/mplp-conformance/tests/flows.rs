@@ -5,6 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "support/write_tree.rs"]
+mod write_tree;
+
 use mplp_conformance::{FlowReport, RunError, Status, run_dir, run_flow};
 
 fn fixtures() -> PathBuf {
@@ -425,17 +428,9 @@ fn every_kind_of_the_kinds_table_is_validated_by_its_file_stem() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-/// A flow written for one test: `files` (relative path, text) in a fresh
-/// directory under the system's temporary directory.
+/// A flow written for one test in a fresh temporary directory.
 fn temp_flow(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mplp-conformance-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for (rel, text) in files {
-        let path = dir.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    dir
+    write_tree::write_tree("conformance", name, files)
 }
 
 #[test]
