@@ -277,8 +277,62 @@ impl<'a, W: Write, F: FnMut(Report) -> Report> FileReport<'a, W, F> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Held, SPILL_AT};
+    use super::{FileReport, Held, Limit, SPILL_AT};
     use mplp_core::{Rule, Violation};
+
+    /// The report of `errors` errors and `warnings` warnings (each on a line
+    /// of its own), shown up to `limit` of each.
+    fn report_of(json: bool, limit: Limit, errors: usize, warnings: usize) -> String {
+        let mut out = Vec::new();
+        let mut report = FileReport::new(&mut out, json, "f".to_owned(), limit, |r| r);
+        report.set_kind("map-log");
+        for i in 0..errors.max(warnings) {
+            if i < errors {
+                let _ = report
+                    .violation(Violation::error("/e", Rule::new("e"), "m").at_line(i as u64 + 1));
+            }
+            if i < warnings {
+                let _ = report
+                    .violation(Violation::warning("/w", Rule::new("w"), "m").at_line(i as u64 + 1));
+            }
+        }
+        let outcome = report.finish().unwrap();
+        assert_eq!(
+            (outcome.errors, outcome.warnings),
+            (errors as u64, warnings as u64)
+        );
+        String::from_utf8(out).unwrap()
+    }
+
+    /// What `--max-errors` cuts is counted per severity, also when only
+    /// warnings are cut.
+    #[test]
+    fn the_cut_errors_and_warnings_are_counted_apart() {
+        let text = report_of(false, Limit::At(1), 0, 3);
+        assert!(
+            text.ends_with("f: valid (map-log): 0 errors and 2 warnings not shown (of 0 and 3; `--max-errors all` shows them)\n"),
+            "{text}"
+        );
+        let text = report_of(false, Limit::At(2), 4, 3);
+        assert!(
+            text.ends_with("f: INVALID (map-log): 2 errors and 1 warning not shown (of 4 and 3; `--max-errors all` shows them)\n"),
+            "{text}"
+        );
+        let text = report_of(false, Limit::At(3), 3, 3);
+        assert!(text.ends_with("f: INVALID (map-log)\n"), "{text}");
+        let json = report_of(true, Limit::At(2), 5, 3);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["errors"].as_array().map(Vec::len), Some(2));
+        assert_eq!(v["warnings"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            (&v["error_count"], &v["warning_count"]),
+            (&serde_json::json!(5), &serde_json::json!(3))
+        );
+        assert_eq!(
+            (&v["suppressed_errors"], &v["suppressed_warnings"]),
+            (&serde_json::json!(3), &serde_json::json!(1))
+        );
+    }
 
     /// Held warnings stay in memory up to 1 MiB, then go to a file, and
     /// come back whole and in order.

@@ -16,7 +16,6 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
-use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
@@ -151,13 +150,15 @@ pub(crate) fn run(args: &WatchArgs) -> ExitCode {
         .partial(args.partial)
         .event_id_window(DEFAULT_EVENT_ID_WINDOW);
     let on = |v| report.violation(v);
-    let flow = if *kind == mplp_kinds::SA_LOG {
+    // `Break` stops the reading when the output fails; the outcome says so
+    // (`write_failed`), as in `mplp validate`.
+    let _ = if *kind == mplp_kinds::SA_LOG {
         mplp_events::log::stream_sa_log(reader, &options, on)
     } else {
         mplp_events::log::stream_map_log(reader, &options, on)
     };
-    match (flow, report.finish()) {
-        (ControlFlow::Continue(()), Ok(outcome)) if !outcome.write_failed => {
+    match report.finish() {
+        Ok(outcome) if !outcome.write_failed => {
             ExitCode::from(u8::from(outcome.errors > 0 || outcome.unreadable))
         }
         _ => {
@@ -207,8 +208,9 @@ impl<W: Write> Write for Flushed<W> {
         Ok(buf.len())
     }
 
+    /// Nothing to do: every write has flushed already.
     fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
+        Ok(())
     }
 }
 

@@ -214,8 +214,18 @@ fn an_sa_log_is_told_by_its_first_event_and_bad_arguments_exit_2() {
     assert!(stdout(&out).contains("line 3: "), "{}", stdout(&out));
     assert_eq!(out.status.code(), Some(1));
 
-    let out = mplp_stdin(&["watch", "--idle-timeout", "-1", "-"], b"");
-    assert_eq!(out.status.code(), Some(2));
+    // --idle-timeout takes a positive, finite number of seconds.
+    for bad in ["-1", "0", "inf", "NaN"] {
+        let out = mplp_stdin(&["watch", &format!("--idle-timeout={bad}"), "-"], b"");
+        assert_eq!(out.status.code(), Some(2), "--idle-timeout {bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "--idle-timeout {bad}: expected a positive number of seconds"
+            )),
+            "{stderr}"
+        );
+    }
     let out = mplp(&["watch", "no/such/file.ndjson"]);
     assert_eq!(out.status.code(), Some(2));
     // SUBJECT goes with nats:// only, and nats:// needs it.
@@ -235,4 +245,35 @@ fn an_sa_log_is_told_by_its_first_event_and_bad_arguments_exit_2() {
         stderr.contains("cannot connect") || stderr.contains("built without NATS"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_file_without_follow_is_read_to_its_end_and_an_unwritable_output_exits_2() {
+    let valid = "schemas/examples/valid/map-log-round-robin.ndjson";
+    let out = mplp(&["watch", valid]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out).trim(), format!("{valid}: valid (map-log)"));
+    let path = temp_log("unwritable");
+    append(&path, "not json\n");
+    let invalid = path.to_str().unwrap();
+    let out = mplp(&["watch", invalid]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    // Standard output that cannot be written (a full device), whether the
+    // first write is a violation or the verdict: exit 2.
+    for log in [valid, invalid] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_mplp"))
+            .args(["watch", log])
+            .current_dir(repo())
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{log}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("cannot write the output"), "{stderr}");
+    }
+    let _ = std::fs::remove_file(&path);
 }

@@ -175,7 +175,8 @@ pub fn is_email(s: &str) -> bool {
 /// An ASCII host name (RFC 1034 labels; see the module's spec notes).
 fn is_host_name(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.is_empty() || b.len() > 253 || b.ends_with(b".") {
+    // An empty name and a trailing dot make an empty label, refused below.
+    if b.len() > 253 {
         return false;
     }
     b.split(|c| *c == b'.').all(|label| {
@@ -368,6 +369,18 @@ mod tests {
             "dév@example.com",
         ] {
             assert!(!is_email(bad), "{bad}");
+        }
+        // A host name has at most 253 characters (labels of up to 63).
+        let label = "a".repeat(63);
+        let name = |last: usize| format!("{label}.{label}.{label}.{}", "b".repeat(last));
+        assert_eq!(name(61).len(), 253);
+        assert!(is_host_name(&name(61)));
+        assert!(is_email(&format!("x@{}", name(61))));
+        assert!(!is_host_name(&name(62)));
+        assert!(!is_email(&format!("x@{}", name(62))));
+        assert!(!is_host_name(&format!("{label}.{}", "c".repeat(64))));
+        for bad in ["", ".", "a.", "a..b", ".a"] {
+            assert!(!is_host_name(bad), "{bad:?}");
         }
     }
 

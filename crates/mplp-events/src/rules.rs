@@ -285,3 +285,23 @@ pub fn rules() -> impl Iterator<Item = &'static mplp_core::rules::RuleInfo> {
         .chain(LEARNING_RULES)
         .chain(INTEGRATION_RULES)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_lists_every_registry_once_in_order() {
+        let ids: Vec<&str> = rules().map(|r| r.rule.as_str()).collect();
+        let want: Vec<&str> = [RULES, OBS_RULES, LEARNING_RULES, INTEGRATION_RULES]
+            .iter()
+            .flat_map(|list| list.iter())
+            .map(|r| r.rule.as_str())
+            .collect();
+        assert_eq!(ids, want);
+        assert!(ids.len() > 40, "{ids:?}");
+        let unique: std::collections::HashSet<&str> = ids.iter().copied().collect();
+        assert_eq!(unique.len(), ids.len(), "a rule id is declared twice");
+        assert_eq!(ids.first().copied(), Some(MAP_PAYLOAD_REQUIRED.as_str()));
+    }
+}

@@ -148,4 +148,39 @@ mod tests {
         assert_eq!(off.see(ids[0], 2), None);
         assert!(off.is_empty());
     }
+
+    #[test]
+    fn len_counts_both_generations() {
+        // 7/8 of 2^20, as the documentation says.
+        assert_eq!(DEFAULT_EVENT_ID_WINDOW, 917_504);
+        let mut t = UniqueIds::with_window(2);
+        assert!(t.is_empty());
+        assert_eq!(t.len(), 0);
+        t.see(Uuid::new_v4(), 1);
+        assert!(!t.is_empty());
+        assert_eq!(t.len(), 1);
+        t.see(Uuid::new_v4(), 2);
+        t.see(Uuid::new_v4(), 3); // the first two become the older generation
+        assert_eq!(t.len(), 3);
+        assert!(!t.is_empty());
+    }
+
+    #[test]
+    fn table_bytes_counts_the_buckets_of_both_tables() {
+        let entry = std::mem::size_of::<(Uuid, u64)>() + 1;
+        assert_eq!(entry, 25);
+        let mut t = UniqueIds::with_window(100);
+        assert_eq!(t.table_bytes(), 0);
+        for line in 0..100 {
+            t.see(Uuid::new_v4(), line);
+        }
+        // The standard library's table holds 100 ids in 128 buckets (7/8 full).
+        assert_eq!(t.current.capacity(), 112);
+        assert_eq!(t.table_bytes(), 128 * entry);
+        // One more: those 100 become the older table, and the new one holds
+        // 1 id in 4 buckets.
+        t.see(Uuid::new_v4(), 100);
+        assert_eq!(t.current.capacity(), 3);
+        assert_eq!(t.table_bytes(), (128 + 4) * entry);
+    }
 }

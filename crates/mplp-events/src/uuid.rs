@@ -381,6 +381,72 @@ mod tests {
         }
     }
 
+    #[test]
+    fn each_missing_hyphen_is_named() {
+        let good = "f308a72c-fa84-11eb-9a03-0242ac130003";
+        for at in [8, 13, 18, 23] {
+            let mut text = good.to_owned();
+            text.replace_range(at..=at, "0");
+            let err = SchemaUuid::parse(&text).unwrap_err();
+            assert!(
+                err.to_string()
+                    .ends_with("hyphens must be at positions 9, 14, 19 and 24"),
+                "{text}: {err}"
+            );
+        }
+        let err = SchemaUuid::parse("f308a72c-fa84-11eb-9a03-0242ac13000g").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("only hex digits and hyphens are allowed"),
+            "{err}"
+        );
+        let err = SchemaUuid::parse("f308a72c").unwrap_err();
+        assert!(err.to_string().ends_with("wrong length"), "{err}");
+    }
+
+    #[test]
+    fn canonical_v4_is_lowercase_v4_of_the_rfc_variant() {
+        for (text, canonical) in [
+            ("ca7350a9-f7ff-4c29-b07d-de720544a6a0", true),
+            ("CA7350A9-F7FF-4C29-B07D-DE720544A6A0", false), // uppercase
+            ("f308a72c-fa84-11eb-9a03-0242ac130003", false), // version 1
+            ("550e8400-e29b-41d4-c716-446655440000", false), // Microsoft variant
+        ] {
+            let u = SchemaUuid::parse(text).unwrap();
+            assert_eq!(u.is_canonical_v4(), canonical, "{text}");
+            assert_eq!(EventId::try_from(&u).is_ok(), canonical, "{text}");
+        }
+        assert!(SchemaUuid::new().is_canonical_v4());
+    }
+
+    #[test]
+    fn debug_hash_and_the_expected_text() {
+        use std::hash::BuildHasher;
+        let upper = SchemaUuid::parse("CA7350A9-F7FF-4C29-B07D-DE720544A6A0").unwrap();
+        let lower = SchemaUuid::parse("ca7350a9-f7ff-4c29-b07d-de720544a6a0").unwrap();
+        assert_eq!(
+            format!("{upper:?}"),
+            "SchemaUuid(CA7350A9-F7FF-4C29-B07D-DE720544A6A0)"
+        );
+        assert_eq!(
+            format!("{lower:?}"),
+            "SchemaUuid(ca7350a9-f7ff-4c29-b07d-de720544a6a0)"
+        );
+        // Equal values hash equal; the text is part of the value.
+        let state = std::collections::hash_map::RandomState::new();
+        let same = SchemaUuid::from_uuid(*lower.as_uuid());
+        assert_eq!(state.hash_one(&lower), state.hash_one(&same));
+        assert_ne!(upper, lower);
+        assert_ne!(state.hash_one(&upper), state.hash_one(&lower));
+        assert_ne!(state.hash_one(&lower), state.hash_one(SchemaUuid::new()));
+        let err = serde_json::from_str::<SchemaUuid>("5").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("expected a UUID string (format: uuid)"),
+            "{err}"
+        );
+    }
+
     proptest! {
         #[test]
         fn agrees_with_uuid_crate_on_hyphenated_text(s in "[0-9a-fA-F-]{36}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}") {
