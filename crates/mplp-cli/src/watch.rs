@@ -327,7 +327,7 @@ impl Read for Idle {
 /// with an ordered consumer), or else as they are published.
 #[cfg(feature = "nats")]
 fn nats_source(url: &str, subject: &str) -> Result<Chunks, String> {
-    use async_nats::jetstream::consumer::{DeliverPolicy, pull::OrderedConfig};
+    use async_nats::jetstream::consumer::pull::OrderedConfig;
     use futures_util::StreamExt;
 
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -349,9 +349,9 @@ fn nats_source(url: &str, subject: &str) -> Result<Chunks, String> {
         runtime.block_on(async move {
             let js = async_nats::jetstream::new(client.clone());
             if let Ok(name) = js.stream_by_subject(subject.as_str()).await {
+                // The default delivery policy is `All`: from the first message.
                 let config = OrderedConfig {
                     filter_subject: subject.clone(),
-                    deliver_policy: DeliverPolicy::All,
                     ..Default::default()
                 };
                 let messages = match js.get_stream(&name).await {
@@ -402,4 +402,38 @@ fn nats_source(url: &str, _subject: &str) -> Result<Chunks, String> {
     Err(format!(
         "`{url}`: this mplp was built without NATS (cargo install mplp-cli --features nats)"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that is interrupted once, gives `abc`, fails, then ends.
+    struct Bumpy(u8);
+
+    impl Read for Bumpy {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.0 += 1;
+            match self.0 {
+                1 => Err(std::io::ErrorKind::Interrupted.into()),
+                2 => {
+                    buf[..3].copy_from_slice(b"abc");
+                    Ok(3)
+                }
+                3 => Err(std::io::Error::other("boom")),
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn the_reading_thread_retries_an_interruption_and_passes_other_errors_on() {
+        let chunks = read_in_thread(Bumpy(0));
+        assert_eq!(chunks.recv().unwrap().unwrap(), b"abc");
+        assert_eq!(chunks.recv().unwrap().unwrap_err().to_string(), "boom");
+        assert!(
+            chunks.recv().is_err(),
+            "the end of the data closes the channel"
+        );
+    }
 }

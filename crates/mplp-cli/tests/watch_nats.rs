@@ -34,6 +34,9 @@ async fn publish(js: &async_nats::jetstream::Context, lines: &[String]) {
     }
 }
 
+/// The session of `map-log-round-robin.ndjson`.
+const SESSION: &str = "35e68fcd-928b-41d2-b8ee-b6a4232ea2a3";
+
 #[test]
 fn a_jetstream_subject_is_validated_from_its_first_message_as_events_arrive() {
     let Some(server) = Server::start() else {
@@ -59,17 +62,21 @@ fn a_jetstream_subject_is_validated_from_its_first_message_as_events_arrive() {
         .unwrap();
         // Stored before the watch starts: read from the first message on.
         publish(&js, &lines[..2]).await;
+        // Another session in the same stream: not on the watched subject.
+        let other = lines[0]
+            .replace(SESSION, "0b5f4c0e-3d6e-4a53-9d55-3c1b1a2f9e10")
+            .replace(
+                "ca7350a9-f7ff-4c29-b07d-de720544a6a0",
+                "9a1f3c52-7d0e-4b8e-a6c1-2e4f5d6a7b8c",
+            );
+        assert_ne!(other, lines[0]);
+        publish(&js, &[other]).await;
         js
     });
+    let subject = format!("mplp.{SESSION}.events.>");
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
-        .args([
-            "watch",
-            "--idle-timeout",
-            "3",
-            &server.url(),
-            "mplp.*.events.>",
-        ])
+        .args(["watch", "--idle-timeout", "3", &server.url(), &subject])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -87,7 +94,9 @@ fn a_jetstream_subject_is_validated_from_its_first_message_as_events_arrive() {
     // A bad event while the session runs: reported before the log ends.
     runtime.block_on(publish(
         &js,
-        &[r#"{"event_type": "MAPTurnDispatched", "session_id": "x"}"#.to_owned()],
+        &[format!(
+            r#"{{"event_type": "MAPTurnDispatched", "session_id": "{SESSION}"}}"#
+        )],
     ));
     let mut seen = Vec::new();
     loop {
@@ -104,9 +113,10 @@ fn a_jetstream_subject_is_validated_from_its_first_message_as_events_arrive() {
     runtime.block_on(publish(&js, &lines[2..]));
     let rest: Vec<String> = output.iter().collect();
     assert_eq!(child.wait().unwrap().code(), Some(1), "{rest:?}");
-    let verdict = format!("{} mplp.*.events.>: INVALID (map-log)", server.url());
+    let verdict = format!("{} {subject}: INVALID (map-log)", server.url());
     assert_eq!(rest.last(), Some(&verdict), "{rest:?}");
-    // Only the bad line is wrong: the session itself completed.
+    // Only the bad line is wrong: the session itself completed (and the
+    // other session, never completed, was not read).
     assert!(
         rest.iter()
             .all(|l| !l.contains("map_session_completed_last")),
