@@ -13,7 +13,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{mplp, repo, stdout as out};
+use common::{mplp, mplp_to_full_device, repo, stdout as out};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{name}"));
@@ -249,16 +249,7 @@ fn the_exit_status_follows_the_worst_file_and_a_failed_write() {
     );
     assert!(out(&o).contains("1 file checked: 1 valid, 0 invalid, 0 unreadable."));
     // Standard output that cannot be written (a full device): exit 2.
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_mplp"))
-        .args(["report", plan])
-        .current_dir(repo())
-        .stdout(full)
-        .output()
-        .unwrap();
+    let o = mplp_to_full_device(&["report", plan]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cannot write the output"), "{err}");

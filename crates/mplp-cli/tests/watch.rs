@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
-use common::{mplp, mplp_stdin, repo, stdout};
+use common::{mplp, mplp_stdin, mplp_to_full_device, repo, stdout};
 
 /// Long enough for a loaded machine; the tests never wait for it when
 /// things work.
@@ -261,16 +261,7 @@ fn a_file_without_follow_is_read_to_its_end_and_an_unwritable_output_exits_2() {
     // Standard output that cannot be written (a full device), whether the
     // first write is a violation or the verdict: exit 2.
     for log in [valid, invalid] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_mplp"))
-            .args(["watch", log])
-            .current_dir(repo())
-            .stdout(full)
-            .output()
-            .unwrap();
+        let out = mplp_to_full_device(&["watch", log]);
         assert_eq!(out.status.code(), Some(2), "{log}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("cannot write the output"), "{stderr}");

@@ -28,6 +28,22 @@ pub(crate) fn mplp_stdin(args: &[&str], input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `mplp` with `args` and a standard output that cannot be written
+/// (`/dev/full`: every write fails with "no space left on device").
+pub(crate) fn mplp_to_full_device(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_mplp"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .unwrap()
+}
+
 /// The repository root.
 pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
