@@ -388,7 +388,60 @@ fn a_map_event_maps_as_the_table_says() -> Result<(), Error> {
         ]
     );
     assert_eq!(message.header("ce-mplptargetroles"), Some("[%22coder%22]"));
+    // The body is the payload, as JSON.
+    let body: Value = serde_json::from_slice(message.body().unwrap_or_default())?;
+    assert_eq!(body, event.to_value()["payload"]);
     Ok(())
+}
+
+#[test]
+fn a_binary_body_is_json_data_when_its_content_type_says_json() -> Result<(), Error> {
+    let event: MapEvent = first_example("map-event-turn-dispatched");
+    let message = BinaryMessage::from_event(&event.to_cloudevent()?)?;
+    let payload = event.to_value()["payload"].clone();
+    for (content_type, json) in [
+        ("application/json", true),
+        ("application/json; charset=utf-8", true),
+        ("application/vnd.mplp+json", true),
+        ("application/octet-stream", false),
+    ] {
+        let headers = message
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                let v = if n == "content-type" { content_type } else { v };
+                (n.clone(), v.to_owned())
+            })
+            .collect::<Vec<_>>();
+        let again = BinaryMessage::new(headers, message.body().map(<[u8]>::to_vec));
+        let ce = again.to_event()?;
+        assert_eq!(ce.datacontenttype(), Some(content_type));
+        match ce.data() {
+            Some(Data::Json(value)) => assert!(json && *value == payload, "{content_type}"),
+            Some(Data::Binary(bytes)) => {
+                assert!(!json, "{content_type}");
+                assert_eq!(serde_json::from_slice::<Value>(bytes)?, payload);
+            }
+            other => panic!("{content_type}: {other:?}"),
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_family_type_needs_more_than_its_prefix() {
+    let map = TypeFrom::Member {
+        prefix: "dev.mplp.map.",
+        member: "event_type",
+    };
+    assert!(map.matches("dev.mplp.map.MAPTurnDispatched"));
+    assert!(map.matches("dev.mplp.map.X"));
+    assert!(!map.matches("dev.mplp.map."));
+    assert!(!map.matches("dev.mplp.map"));
+    assert!(!map.matches("dev.mplp.sa.SAStarted"));
+    let fixed = TypeFrom::Fixed("dev.mplp.learning");
+    assert!(fixed.matches("dev.mplp.learning"));
+    assert!(!fixed.matches("dev.mplp.learning.x"));
 }
 
 #[test]
@@ -427,6 +480,22 @@ fn an_offset_timestamp_keeps_its_text_in_mplptime() -> Result<(), Error> {
         SaEvent::from_cloudevent(&wrong),
         Err(Error::Attribute { attribute, .. }) if attribute == TIME_EXTENSION
     ));
+    // A UTC text with the instant's own digits needs no `mplptime`, below a
+    // millisecond too (milliseconds, or as many digits as the instant has).
+    for text in [
+        "2025-12-07T00:01:35.002Z",
+        "2025-12-07T00:01:35.001500Z",
+        "2025-12-07T00:01:35.000500Z",
+        "2025-12-07T00:01:35.000000001Z",
+    ] {
+        let mut value = event.to_value();
+        value["timestamp"] = Value::String(text.into());
+        let utc = SaEvent::from_value(&value)?;
+        let ce = utc.to_cloudevent()?;
+        assert_eq!(ce.extension(TIME_EXTENSION), None, "{text}");
+        let back = SaEvent::from_cloudevent(&ce)?;
+        assert_eq!(back.timestamp.as_str(), text);
+    }
     Ok(())
 }
 
@@ -465,11 +534,18 @@ fn wrong_events_are_refused_with_the_attribute_named() -> Result<(), Error> {
     let event: MapEvent = first_example("map-event-turn-dispatched");
     let ce = event.to_cloudevent()?;
 
-    // Another family.
-    assert!(matches!(
-        SaEvent::from_cloudevent(&ce),
-        Err(Error::Type { .. })
-    ));
+    // Another family: the error names the type expected.
+    let err = SaEvent::from_cloudevent(&ce).unwrap_err();
+    assert!(matches!(err, Error::Type { .. }));
+    assert_eq!(
+        err.to_string(),
+        "CloudEvent type `dev.mplp.map.MAPTurnDispatched`: expected dev.mplp.sa.<event_type>"
+    );
+    let err = ToolEvent::from_cloudevent(&ce).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "CloudEvent type `dev.mplp.map.MAPTurnDispatched`: expected dev.mplp.integration.tool"
+    );
     let mut foreign = ce.clone();
     foreign.set_type("com.example.thing");
     assert!(matches!(

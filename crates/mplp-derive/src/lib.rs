@@ -845,3 +845,100 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         };
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    /// `ty` wrapped in the invisible group a `macro_rules!` `$t:ty` makes.
+    fn grouped(ty: Type) -> Type {
+        Type::Group(syn::TypeGroup {
+            group_token: Default::default(),
+            elem: Box::new(ty),
+        })
+    }
+
+    #[test]
+    fn integers_are_the_primitive_types_by_their_plain_names() {
+        let yes: Vec<Type> = vec![
+            parse_quote!(u8),
+            parse_quote!(u64),
+            parse_quote!(usize),
+            parse_quote!(i64),
+            grouped(parse_quote!(u32)),
+        ];
+        for ty in yes {
+            assert!(is_integer(&ty), "{}", quote!(#ty));
+        }
+        let no: Vec<Type> = vec![
+            parse_quote!(f64),
+            parse_quote!(String),
+            parse_quote!(u128),
+            parse_quote!(core::primitive::u64),
+            parse_quote!(u64<T>),
+            parse_quote!(<T as Tr>::u64),
+            parse_quote!(Option<u64>),
+            parse_quote!(&u64),
+            grouped(parse_quote!(bool)),
+        ];
+        for ty in no {
+            assert!(!is_integer(&ty), "{}", quote!(#ty));
+        }
+    }
+
+    #[test]
+    fn option_inner_is_the_one_type_argument_of_option() {
+        let inner = |ty: Type| option_inner(&ty).map(|t| quote!(#t).to_string());
+        assert_eq!(inner(parse_quote!(Option<u8>)).as_deref(), Some("u8"));
+        assert_eq!(
+            inner(parse_quote!(std::option::Option<Vec<u8>>)).as_deref(),
+            Some("Vec < u8 >")
+        );
+        assert_eq!(
+            inner(parse_quote!(Option<Option<u8>>)).as_deref(),
+            Some("Option < u8 >")
+        );
+        assert_eq!(
+            inner(grouped(parse_quote!(Option<u8>))).as_deref(),
+            Some("u8")
+        );
+        for ty in [
+            parse_quote!(Option<u8, u8>),
+            parse_quote!(Option),
+            parse_quote!(Option<'a>),
+            parse_quote!(<T as Tr>::Option<u8>),
+            parse_quote!(Vec<u8>),
+            parse_quote!(&Option<u8>),
+        ] {
+            let shown = quote!(#ty).to_string();
+            assert_eq!(inner(ty), None, "{shown}");
+        }
+    }
+
+    #[test]
+    fn a_skipped_field_takes_no_other_wire_attribute() {
+        let ok: DeriveInput = parse_quote! {
+            struct S { a: u8, #[wire(skip)] x: u8 }
+        };
+        assert!(expand(&ok).is_ok());
+        for attribute in [
+            quote!(#[wire(skip, extra)]),
+            quote!(#[wire(skip, default)]),
+            quote!(#[wire(skip, tagged)]),
+            quote!(#[wire(skip, tagged, flatten)]),
+            quote!(#[wire(skip, check = "f")]),
+            quote!(#[wire(skip, rename = "y")]),
+        ] {
+            let input: DeriveInput = parse_quote! {
+                struct S { a: u8, #attribute x: u8 }
+            };
+            let error = expand(&input).err().map(|e| e.to_string());
+            assert_eq!(
+                error.as_deref(),
+                Some("`#[wire(skip)]` is not a member: it goes with no other `wire` attribute"),
+                "{attribute}"
+            );
+        }
+    }
+}
