@@ -917,6 +917,24 @@ mod tests {
     }
 
     #[test]
+    fn tag_after_names_a_member() {
+        let ok: DeriveInput = parse_quote! {
+            #[wire(tag = "kind", tag_after = "a")]
+            struct S { a: u8, b: u8, #[wire(tagged)] p: P }
+        };
+        assert!(expand(&ok).is_ok());
+        let bad: DeriveInput = parse_quote! {
+            #[wire(tag = "kind", tag_after = "nope")]
+            struct S { a: u8, b: u8, #[wire(tagged)] p: P }
+        };
+        let error = expand(&bad).err().map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("`tag_after = \"nope\"` names no member of this struct")
+        );
+    }
+
+    #[test]
     fn a_skipped_field_takes_no_other_wire_attribute() {
         let ok: DeriveInput = parse_quote! {
             struct S { a: u8, #[wire(skip)] x: u8 }
