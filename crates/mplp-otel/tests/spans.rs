@@ -413,3 +413,53 @@ fn a_turn_that_fails_or_is_left_open_ends_in_error() {
         matches!(&spans[1].status, Status::Error { description } if description.contains("still open"))
     );
 }
+
+#[test]
+fn the_contexts_of_open_session_and_turn_spans_are_offered() {
+    use opentelemetry::trace::TraceContextExt;
+    let (provider, _exporter) = provider();
+    let session = mplp_collab::CollabId::new();
+    let sid = mplp_events::SessionId::from(session);
+    let other = mplp_events::SessionId::from(mplp_collab::CollabId::new());
+    let mut sink = OtelSink::new(provider.tracer("t"), Vec::new());
+    assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 0, .. }");
+    assert!(sink.session_context(&sid).is_none());
+    let emit = |sink: &mut OtelSink<_, _>, e| {
+        mplp_events::log::EventSink::emit(sink, e).unwrap_or_default();
+    };
+    emit(
+        &mut sink,
+        MapEvent::session_started(session, CollabMode::RoundRobin, 2),
+    );
+    emit(&mut sink, MapEvent::turn_dispatched(session, "a", 1));
+    assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 2, .. }");
+    let trace = TraceId::from(trace_id_of(&sid).unwrap_or_default());
+    let session_span = sink
+        .session_context(&sid)
+        .map(|c| c.span().span_context().clone());
+    let turn_span = sink
+        .turn_context(&sid, 1)
+        .map(|c| c.span().span_context().clone());
+    let (Some(session_span), Some(turn_span)) = (session_span, turn_span) else {
+        panic!("the session and its turn are open");
+    };
+    assert_eq!(session_span.trace_id(), trace);
+    assert_eq!(turn_span.trace_id(), trace);
+    assert_ne!(turn_span.span_id(), session_span.span_id());
+    assert!(session_span.is_valid() && !session_span.is_remote());
+    assert!(sink.turn_context(&sid, 2).is_none());
+    assert!(sink.session_context(&other).is_none());
+    assert!(sink.turn_context(&other, 1).is_none());
+    emit(
+        &mut sink,
+        MapEvent::turn_completed(session, "a", 1, "completed"),
+    );
+    assert!(sink.turn_context(&sid, 1).is_none());
+    assert!(sink.session_context(&sid).is_some());
+    emit(
+        &mut sink,
+        MapEvent::session_completed(session, "completed", 1),
+    );
+    assert!(sink.session_context(&sid).is_none());
+    assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 0, .. }");
+}
