@@ -463,3 +463,133 @@ fn the_contexts_of_open_session_and_turn_spans_are_offered() {
     assert!(sink.session_context(&sid).is_none());
     assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 0, .. }");
 }
+
+#[test]
+fn the_trace_id_is_the_session_uuid() {
+    let session = mplp_events::SessionId::parse("2b1d4a4e-8f3c-4c1e-9a6b-0d2f3e4a5b6c")
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_eq!(
+        trace_id_of(&session),
+        Some(0x2b1d4a4e_8f3c_4c1e_9a6b_0d2f3e4a5b6c)
+    );
+    let zero = mplp_events::SessionId::parse("00000000-0000-0000-0000-000000000000")
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_eq!(trace_id_of(&zero), None);
+    assert_eq!(trace_id_hex(0x2b), format!("{}2b", "0".repeat(30)));
+    assert_eq!(
+        trace_id_hex(0x2b1d4a4e_8f3c_4c1e_9a6b_0d2f3e4a5b6c),
+        "2b1d4a4e8f3c4c1e9a6b0d2f3e4a5b6c"
+    );
+}
+
+#[test]
+fn a_turn_left_open_beside_a_finished_one_and_a_conflict_resolved_without_its_id() {
+    let (provider, exporter) = provider();
+    let session = mplp_collab::CollabId::new();
+    let mut resolved = mplp_events::map::ConflictResolved::new();
+    resolved.strategy = Some("vote".into());
+    let events = [
+        MapEvent::session_started(session, CollabMode::Swarm, 2),
+        MapEvent::turn_dispatched(session, "a", 1),
+        MapEvent::turn_dispatched(session, "b", 2),
+        MapEvent::turn_completed(session, "a", 1, "completed"),
+        MapEvent::conflict_detected(session, "c1", "file.rs", vec!["a".into(), "b".into()]),
+        // No conflict id: the oldest open conflict is the one resolved.
+        MapEvent::new(session, MapPayload::ConflictResolved(Some(resolved))),
+        MapEvent::session_completed(session, "completed", 1),
+    ];
+    let mut sink = OtelSink::new(provider.tracer("t"), Vec::new());
+    for e in events {
+        mplp_events::log::EventSink::emit(&mut sink, e).unwrap_or_default();
+    }
+    let spans = exporter.get_finished_spans().unwrap_or_default();
+    let seen: Vec<_> = spans
+        .iter()
+        .map(|s| {
+            let error = match &s.status {
+                Status::Error { description } => description.to_string(),
+                _ => String::new(),
+            };
+            (s.name.to_string(), error)
+        })
+        .collect();
+    let turn_2_error = seen.get(2).map(|(_, e)| e.clone()).unwrap_or_default();
+    assert!(turn_2_error.contains("still open"), "{seen:?}");
+    assert_eq!(
+        seen.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["mplp.turn", "mplp.conflict", "mplp.turn", "mplp.session"]
+    );
+    assert_eq!((seen[0].1.as_str(), seen[1].1.as_str()), ("", ""));
+    assert_eq!(text(&spans[1], "mplp.strategy"), Some("vote".into()));
+}
+
+#[test]
+fn a_failed_stage_is_an_error_and_flags_are_booleans() {
+    let (provider, exporter) = provider();
+    let tracer = provider.tracer("mplp-test");
+    let stage = example("event-pipeline-stage.json").to_value();
+    let read =
+        |v: &serde_json::Value| CoreEvent::from_value(v).unwrap_or_else(|e| unreachable!("{e}"));
+    let mut failed = stage.clone();
+    failed["stage_status"] = "failed".into();
+    // "failed" in another member is not a status.
+    let mut named = stage.clone();
+    named["stage_name"] = "failed".into();
+    let mut run = example("event-runtime-execution.json").to_value();
+    run["payload"]["cached"] = true.into();
+    for e in [&failed, &named, &run] {
+        record_event(&tracer, &read(e));
+    }
+    let spans = exporter.get_finished_spans().unwrap_or_default();
+    let errors: Vec<bool> = spans
+        .iter()
+        .map(|s| matches!(s.status, Status::Error { .. }))
+        .collect();
+    assert_eq!(errors, [true, false, false]);
+    assert_eq!(
+        attr(&spans[2], "mplp.payload.cached"),
+        Some(&Value::Bool(true))
+    );
+}
+
+#[test]
+fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
+    let session = mplp_collab::CollabId::new();
+    let sid = mplp_events::SessionId::from(session);
+    let other = mplp_events::SessionId::from(mplp_collab::CollabId::new());
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let subscriber = tracing_subscriber::layer::SubscriberExt::with(
+        tracing_subscriber::registry(),
+        Recorder(seen.clone()),
+    );
+    tracing::subscriber::with_default(subscriber, || {
+        let mut sink = TracingSink::new(Vec::new());
+        let emit = |sink: &mut TracingSink<_>, e| {
+            mplp_events::log::EventSink::emit(sink, e).unwrap_or_default();
+        };
+        assert_eq!(format!("{sink:?}"), "TracingSink { open_spans: 0, .. }");
+        emit(
+            &mut sink,
+            MapEvent::session_started(session, CollabMode::RoundRobin, 2),
+        );
+        emit(&mut sink, MapEvent::turn_dispatched(session, "a", 1));
+        assert_eq!(format!("{sink:?}"), "TracingSink { open_spans: 2, .. }");
+        let session_span = sink.session_span(&sid).and_then(tracing::Span::id);
+        let turn_span = sink.turn_span(&sid, 1).and_then(tracing::Span::id);
+        assert!(session_span.is_some() && turn_span.is_some());
+        assert_ne!(session_span, turn_span);
+        assert!(sink.turn_span(&sid, 2).is_none());
+        assert!(sink.session_span(&other).is_none());
+        emit(
+            &mut sink,
+            MapEvent::turn_completed(session, "a", 1, "completed"),
+        );
+        assert!(sink.turn_span(&sid, 1).is_none());
+        assert!(sink.session_span(&sid).is_some());
+        emit(
+            &mut sink,
+            MapEvent::session_completed(session, "completed", 1),
+        );
+        assert!(sink.session_span(&sid).is_none());
+    });
+}
