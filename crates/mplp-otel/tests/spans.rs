@@ -239,6 +239,8 @@ proptest! {
 #[derive(Default)]
 struct Seen {
     spans: HashMap<u64, SeenSpan>,
+    /// The fields of each event (`tracing::info!`), in order.
+    events: Vec<HashMap<String, String>>,
 }
 
 struct SeenSpan {
@@ -301,6 +303,14 @@ where
             if let Some(span) = seen.spans.get_mut(&id.into_u64()) {
                 values.record(&mut Fields(&mut span.fields));
             }
+        }
+    }
+
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        let mut fields = HashMap::new();
+        event.record(&mut Fields(&mut fields));
+        if let Ok(mut seen) = self.0.lock() {
+            seen.events.push(fields);
         }
     }
 
@@ -562,7 +572,7 @@ fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
         tracing_subscriber::registry(),
         Recorder(seen.clone()),
     );
-    tracing::subscriber::with_default(subscriber, || {
+    let roles_id = tracing::subscriber::with_default(subscriber, || {
         let mut sink = TracingSink::new(Vec::new());
         let emit = |sink: &mut TracingSink<_>, e| {
             mplp_events::log::EventSink::emit(sink, e).unwrap_or_default();
@@ -572,6 +582,15 @@ fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
             &mut sink,
             MapEvent::session_started(session, CollabMode::RoundRobin, 2),
         );
+        let roles = MapEvent::roles_assigned(
+            session,
+            vec![
+                mplp_events::map::RoleAssignment::new("p1".into(), "coder".into()),
+                mplp_events::map::RoleAssignment::new("p2".into(), "critic".into()),
+            ],
+        );
+        let roles_id = roles.event_id.to_string();
+        emit(&mut sink, roles);
         emit(&mut sink, MapEvent::turn_dispatched(session, "a", 1));
         assert_eq!(format!("{sink:?}"), "TracingSink { open_spans: 2, .. }");
         let session_span = sink.session_span(&sid).and_then(tracing::Span::id);
@@ -591,5 +610,15 @@ fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
             MapEvent::session_completed(session, "completed", 1),
         );
         assert!(sink.session_span(&sid).is_none());
+        roles_id
     });
+    // The roles' note names its event and counts the assignments.
+    let seen = seen.lock().unwrap_or_else(|e| unreachable!("{e}"));
+    let note = seen
+        .events
+        .iter()
+        .find(|e| e.get("message").map(String::as_str) == Some("mplp.roles_assigned"));
+    let note = note.unwrap_or_else(|| panic!("no roles note in {:?}", seen.events));
+    assert_eq!(note.get("mplp.event_id"), Some(&roles_id));
+    assert_eq!(note.get("mplp.assignments").map(String::as_str), Some("2"));
 }
