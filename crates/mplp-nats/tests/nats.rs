@@ -176,12 +176,32 @@ fn round_robin_across_three_processes_validates() {
         .collect();
     assert_eq!(pids.len(), 3);
     assert!(!pids.contains(&u64::from(std::process::id())));
-    // The answers of the broadcast came from the other processes.
-    let answers = events
+    // The answers of the broadcast came from the other processes: each is
+    // the vote of the participant it names.
+    let answers: Vec<(String, String)> = events
         .iter()
-        .filter(|e| e.event_type().as_str() == "MAPBroadcastReceived")
-        .count();
-    assert_eq!(answers, 2);
+        .filter_map(|e| match &e.payload {
+            MapPayload::BroadcastReceived(Some(p)) => p.response.as_ref(),
+            _ => None,
+        })
+        .map(|r| {
+            let text = |k: &str| {
+                r.get(k)
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("")
+                    .to_owned()
+            };
+            (text("vote"), text("from"))
+        })
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|(vote, from)| vote == "go" && from.starts_with('p')),
+        "{answers:?}"
+    );
+    assert_ne!(answers[0].1, answers[1].1);
 }
 
 /// The orchestrator (this process) dispatches to two workers that write
