@@ -279,6 +279,8 @@ fn a_crashed_participant_fails_its_turns_and_the_session_goes_on() {
             for _ in 0..9 {
                 s.turn(remote).await.unwrap();
             }
+            // A broadcast to the crashed participant and another one.
+            s.broadcast(0, JsonObject::new(), remote).await.unwrap();
             s.complete().await.unwrap();
         },
     ));
@@ -307,6 +309,28 @@ fn a_crashed_participant_fails_its_turns_and_the_session_goes_on() {
             expect("r2", "completed"),
         ]
     );
+    // The crashed participant's answer says why there is none; the other
+    // one votes.
+    let answers: Vec<(String, JsonObject)> = events(&log)
+        .into_iter()
+        .filter_map(|e| match e.payload {
+            MapPayload::BroadcastReceived(Some(p)) => {
+                Some((p.receiver_role_id.unwrap_or_default(), p.response?))
+            }
+            _ => None,
+        })
+        .collect();
+    let text = |r: &JsonObject, k: &str| {
+        r.get(k)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let roles: Vec<&str> = answers.iter().map(|(r, _)| r.as_str()).collect();
+    assert_eq!(roles, ["r1", "r2"], "{answers:?}");
+    assert!(!text(&answers[0].1, "error").is_empty(), "{answers:?}");
+    assert_eq!(text(&answers[0].1, "vote"), "");
+    assert_eq!(text(&answers[1].1, "vote"), "go", "{answers:?}");
 }
 
 /// An agent of this process, for the restart test.

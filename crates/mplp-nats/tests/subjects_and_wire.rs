@@ -28,6 +28,7 @@ proptest! {
         let session = SessionId::from(uuid::Uuid::from_u128(uuid));
         match Subjects::new(&prefix) {
             Some(s) => {
+                prop_assert_eq!(s.prefix(), prefix.as_str());
                 prop_assert!(is_subject(&s.event(&session, "MAPTurnDispatched"), false));
                 prop_assert!(is_subject(&s.turn(&session, index), false));
                 prop_assert!(is_subject(&s.answer(&session, index), false));
