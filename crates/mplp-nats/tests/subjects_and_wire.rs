@@ -66,3 +66,25 @@ fn an_unknown_reply_status_is_refused() {
     assert_eq!(ok.status, ReplyStatus::Failed);
     assert!(ok.writes.is_empty());
 }
+
+/// The subjects other processes subscribe to, spelled out.
+#[test]
+fn the_subjects_are_the_documented_ones() {
+    let session = SessionId::from(uuid::Uuid::from_u128(
+        0x2b1d4a4e_8f3c_4c1e_9a6b_0d2f3e4a5b6c,
+    ));
+    let s = Subjects::new("org.mplp").unwrap();
+    let id = "2b1d4a4e-8f3c-4c1e-9a6b-0d2f3e4a5b6c";
+    assert_eq!(s.prefix(), "org.mplp");
+    assert_eq!(
+        s.event(&session, "MAPTurnDispatched"),
+        format!("org.mplp.{id}.events.MAPTurnDispatched")
+    );
+    assert_eq!(
+        s.session_events(&session),
+        format!("org.mplp.{id}.events.>")
+    );
+    assert_eq!(s.stream_subject(), "org.mplp.*.events.>");
+    assert_eq!(s.turn(&session, 2), format!("org.mplp.{id}.turn.2"));
+    assert_eq!(s.answer(&session, 7), format!("org.mplp.{id}.answer.7"));
+}
