@@ -150,6 +150,12 @@ impl NatsTransport {
     }
 }
 
+/// How long to wait before the `attempt`-th retry of a publication (1, 2,
+/// ...): 100 ms more each time, at most a second.
+fn retry_delay(attempt: u32) -> Duration {
+    Duration::from_millis(100 * u64::from(attempt.min(10)))
+}
+
 impl Transport for NatsTransport {
     async fn publish(
         &self,
@@ -157,18 +163,15 @@ impl Transport for NatsTransport {
         message_id: &str,
         payload: Vec<u8>,
     ) -> Result<(), TransportError> {
-        let mut attempt = 0;
-        loop {
-            match self.publish_once(subject, message_id, &payload).await {
-                Ok(()) => return Ok(()),
-                Err(e) if attempt >= self.retries => return Err(e),
-                Err(_) => {
-                    attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt.min(10))))
-                        .await;
-                }
+        let mut result = self.publish_once(subject, message_id, &payload).await;
+        for attempt in 1..=self.retries {
+            if result.is_ok() {
+                break;
             }
+            tokio::time::sleep(retry_delay(attempt)).await;
+            result = self.publish_once(subject, message_id, &payload).await;
         }
+        result
     }
 
     /// Sends every message (each with its `Nats-Msg-Id`), then awaits the
@@ -240,5 +243,19 @@ impl Transport for NatsTransport {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_wait_100_ms_more_each_time_up_to_a_second() {
+        let waits: Vec<u64> = [1, 2, 3, 9, 10, 11, 20]
+            .iter()
+            .map(|a| retry_delay(*a).as_millis() as u64)
+            .collect();
+        assert_eq!(waits, [100, 200, 300, 900, 1000, 1000, 1000]);
     }
 }
