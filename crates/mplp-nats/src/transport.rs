@@ -222,9 +222,9 @@ impl Transport for NatsTransport {
     async fn read_stored(&self, filter: &str) -> Result<Vec<Vec<u8>>, TransportError> {
         let stream = self.js.get_stream(&self.stream).await.map_err(broker)?;
         let consumer = stream
+            // The default delivery policy is `All`: from the first message.
             .create_consumer(jetstream::consumer::pull::OrderedConfig {
                 filter_subject: filter.to_owned(),
-                deliver_policy: jetstream::consumer::DeliverPolicy::All,
                 ..Default::default()
             })
             .await

@@ -420,3 +420,36 @@ fn batched_publishing_across_a_restart_loses_and_duplicates_nothing() {
     assert_eq!(ids.len(), stored.len());
     assert_eq!(s.sink().published(), 15);
 }
+
+/// Two sessions stored in the same stream: each one's log holds its own
+/// events only.
+#[test]
+fn a_session_log_holds_only_its_own_events() {
+    let Some(server) = Server::start() else {
+        return;
+    };
+    let logs: Vec<(SessionId, Vec<u8>)> = (0..2)
+        .map(|_| {
+            let c = collab(CollabMode::RoundRobin, 2);
+            let session = SessionId::from(c.collab_id);
+            let log = runtime().block_on(drive(
+                &server.url(),
+                c,
+                Duration::from_secs(2),
+                async |s, _| {
+                    s.complete().await.unwrap();
+                },
+            ));
+            (session, log)
+        })
+        .collect();
+    for (session, log) in &logs {
+        let events = events(log);
+        assert!(!events.is_empty());
+        assert!(
+            events.iter().all(|e| e.session_id == *session),
+            "{events:?}"
+        );
+        assert!(validate_map_log(&log[..]).is_empty());
+    }
+}
