@@ -95,6 +95,29 @@ fn completions(events: &[MapEvent]) -> Vec<(String, String, Option<JsonObject>)>
         .collect()
 }
 
+/// The answers of the broadcasts: each receiver's role and its response.
+fn answers(events: &[MapEvent]) -> Vec<(String, JsonObject)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.payload {
+            MapPayload::BroadcastReceived(Some(p)) => Some((
+                p.receiver_role_id.clone().unwrap_or_default(),
+                p.response.clone()?,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A text member of an answer (empty when it has none).
+fn text(answer: &JsonObject, member: &str) -> String {
+    answer
+        .get(member)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
 async fn connect(url: &str) -> (NatsTransport, Subjects) {
     let client = async_nats::connect(url).await.unwrap();
     let subjects = Subjects::default();
@@ -178,21 +201,9 @@ fn round_robin_across_three_processes_validates() {
     assert!(!pids.contains(&u64::from(std::process::id())));
     // The answers of the broadcast came from the other processes: each is
     // the vote of the participant it names.
-    let answers: Vec<(String, String)> = events
+    let answers: Vec<(String, String)> = answers(&events)
         .iter()
-        .filter_map(|e| match &e.payload {
-            MapPayload::BroadcastReceived(Some(p)) => p.response.as_ref(),
-            _ => None,
-        })
-        .map(|r| {
-            let text = |k: &str| {
-                r.get(k)
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("")
-                    .to_owned()
-            };
-            (text("vote"), text("from"))
-        })
+        .map(|(_, r)| (text(r, "vote"), text(r, "from")))
         .collect();
     assert_eq!(answers.len(), 2, "{answers:?}");
     assert!(
@@ -311,21 +322,7 @@ fn a_crashed_participant_fails_its_turns_and_the_session_goes_on() {
     );
     // The crashed participant's answer says why there is none; the other
     // one votes.
-    let answers: Vec<(String, JsonObject)> = events(&log)
-        .into_iter()
-        .filter_map(|e| match e.payload {
-            MapPayload::BroadcastReceived(Some(p)) => {
-                Some((p.receiver_role_id.unwrap_or_default(), p.response?))
-            }
-            _ => None,
-        })
-        .collect();
-    let text = |r: &JsonObject, k: &str| {
-        r.get(k)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
+    let answers = answers(&events(&log));
     let roles: Vec<&str> = answers.iter().map(|(r, _)| r.as_str()).collect();
     assert_eq!(roles, ["r1", "r2"], "{answers:?}");
     assert!(!text(&answers[0].1, "error").is_empty(), "{answers:?}");

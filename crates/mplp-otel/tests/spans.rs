@@ -18,6 +18,16 @@ use opentelemetry::{Key, Value};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use proptest::prelude::*;
 
+/// Hands `events` to `sink`, in order.
+fn feed<S: mplp_events::log::EventSink<MapEvent>>(
+    sink: &mut S,
+    events: impl IntoIterator<Item = MapEvent>,
+) {
+    for e in events {
+        sink.emit(e).unwrap_or_default();
+    }
+}
+
 fn provider() -> (SdkTracerProvider, InMemorySpanExporter) {
     let exporter = InMemorySpanExporter::default();
     let provider = SdkTracerProvider::builder()
@@ -403,9 +413,7 @@ fn a_turn_that_fails_or_is_left_open_ends_in_error() {
         MapEvent::session_completed(session, "cancelled", 1),
     ];
     let mut sink = OtelSink::new(provider.tracer("t"), Vec::new());
-    for e in events {
-        mplp_events::log::EventSink::emit(&mut sink, e).unwrap_or_default();
-    }
+    feed(&mut sink, events);
     let spans = exporter.get_finished_spans().unwrap_or_default();
     let status: Vec<_> = spans
         .iter()
@@ -434,14 +442,15 @@ fn the_contexts_of_open_session_and_turn_spans_are_offered() {
     let mut sink = OtelSink::new(provider.tracer("t"), Vec::new());
     assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 0, .. }");
     assert!(sink.session_context(&sid).is_none());
-    let emit = |sink: &mut OtelSink<_, _>, e| {
-        mplp_events::log::EventSink::emit(sink, e).unwrap_or_default();
-    };
-    emit(
+    feed(
         &mut sink,
-        MapEvent::session_started(session, CollabMode::RoundRobin, 2),
+        [MapEvent::session_started(
+            session,
+            CollabMode::RoundRobin,
+            2,
+        )],
     );
-    emit(&mut sink, MapEvent::turn_dispatched(session, "a", 1));
+    feed(&mut sink, [MapEvent::turn_dispatched(session, "a", 1)]);
     assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 2, .. }");
     let trace = TraceId::from(trace_id_of(&sid).unwrap_or_default());
     let session_span = sink
@@ -460,15 +469,15 @@ fn the_contexts_of_open_session_and_turn_spans_are_offered() {
     assert!(sink.turn_context(&sid, 2).is_none());
     assert!(sink.session_context(&other).is_none());
     assert!(sink.turn_context(&other, 1).is_none());
-    emit(
+    feed(
         &mut sink,
-        MapEvent::turn_completed(session, "a", 1, "completed"),
+        [MapEvent::turn_completed(session, "a", 1, "completed")],
     );
     assert!(sink.turn_context(&sid, 1).is_none());
     assert!(sink.session_context(&sid).is_some());
-    emit(
+    feed(
         &mut sink,
-        MapEvent::session_completed(session, "completed", 1),
+        [MapEvent::session_completed(session, "completed", 1)],
     );
     assert!(sink.session_context(&sid).is_none());
     assert_eq!(format!("{sink:?}"), "OtelSink { open_spans: 0, .. }");
@@ -509,9 +518,7 @@ fn a_turn_left_open_beside_a_finished_one_and_a_conflict_resolved_without_its_id
         MapEvent::session_completed(session, "completed", 1),
     ];
     let mut sink = OtelSink::new(provider.tracer("t"), Vec::new());
-    for e in events {
-        mplp_events::log::EventSink::emit(&mut sink, e).unwrap_or_default();
-    }
+    feed(&mut sink, events);
     let spans = exporter.get_finished_spans().unwrap_or_default();
     let seen: Vec<_> = spans
         .iter()
@@ -574,13 +581,14 @@ fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
     );
     let roles_id = tracing::subscriber::with_default(subscriber, || {
         let mut sink = TracingSink::new(Vec::new());
-        let emit = |sink: &mut TracingSink<_>, e| {
-            mplp_events::log::EventSink::emit(sink, e).unwrap_or_default();
-        };
         assert_eq!(format!("{sink:?}"), "TracingSink { open_spans: 0, .. }");
-        emit(
+        feed(
             &mut sink,
-            MapEvent::session_started(session, CollabMode::RoundRobin, 2),
+            [MapEvent::session_started(
+                session,
+                CollabMode::RoundRobin,
+                2,
+            )],
         );
         let roles = MapEvent::roles_assigned(
             session,
@@ -590,8 +598,8 @@ fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
             ],
         );
         let roles_id = roles.event_id.to_string();
-        emit(&mut sink, roles);
-        emit(&mut sink, MapEvent::turn_dispatched(session, "a", 1));
+        feed(&mut sink, [roles]);
+        feed(&mut sink, [MapEvent::turn_dispatched(session, "a", 1)]);
         assert_eq!(format!("{sink:?}"), "TracingSink { open_spans: 2, .. }");
         let session_span = sink.session_span(&sid).and_then(tracing::Span::id);
         let turn_span = sink.turn_span(&sid, 1).and_then(tracing::Span::id);
@@ -599,15 +607,15 @@ fn the_tracing_sink_offers_the_open_session_and_turn_spans() {
         assert_ne!(session_span, turn_span);
         assert!(sink.turn_span(&sid, 2).is_none());
         assert!(sink.session_span(&other).is_none());
-        emit(
+        feed(
             &mut sink,
-            MapEvent::turn_completed(session, "a", 1, "completed"),
+            [MapEvent::turn_completed(session, "a", 1, "completed")],
         );
         assert!(sink.turn_span(&sid, 1).is_none());
         assert!(sink.session_span(&sid).is_some());
-        emit(
+        feed(
             &mut sink,
-            MapEvent::session_completed(session, "completed", 1),
+            [MapEvent::session_completed(session, "completed", 1)],
         );
         assert!(sink.session_span(&sid).is_none());
         roles_id
