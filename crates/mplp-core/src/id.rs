@@ -57,45 +57,99 @@ pub fn parse_canonical_v4(s: &str) -> Result<Uuid, IdError> {
     }
 }
 
-/// The value of a lowercase hex digit, or `0xff`.
-const HEX: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut c = 0;
-    while c < 10 {
-        t[b'0' as usize + c] = c as u8;
-        c += 1;
-    }
-    let mut c = 0;
-    while c < 6 {
-        t[b'a' as usize + c] = 10 + c as u8;
-        c += 1;
-    }
-    t
-};
+/// `0x01` in every byte of a `u64`: `ONES * c` repeats the byte `c` in all
+/// eight lanes.
+const ONES: u64 = 0x0101_0101_0101_0101;
 
-/// Where the 16 bytes of a hyphenated UUID start.
-const POS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+/// The top bit of every byte of a `u64`.
+const TOP: u64 = ONES * 0x80;
 
-/// The happy path: one pass over the 36 bytes with a lookup table, no
+/// Eight text bytes, the first one in the most significant lane (so that the
+/// nibbles come out in reading order).
+fn be_u64(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(b);
+    u64::from_be_bytes(w)
+}
+
+/// The 32 hex digits of a hyphenated UUID text, hyphens left out, read as
+/// four big-endian words of eight ASCII bytes each.
+fn hex_words(b: &[u8; 36]) -> [u64; 4] {
+    let mut d = [0u8; 32];
+    d[..8].copy_from_slice(&b[..8]);
+    d[8..12].copy_from_slice(&b[9..13]);
+    d[12..16].copy_from_slice(&b[14..18]);
+    d[16..20].copy_from_slice(&b[19..23]);
+    d[20..].copy_from_slice(&b[24..]);
+    [
+        be_u64(&d[..8]),
+        be_u64(&d[8..16]),
+        be_u64(&d[16..24]),
+        be_u64(&d[24..]),
+    ]
+}
+
+/// Eight lowercase hex digits to their 32-bit value, all lanes at once (SWAR:
+/// SIMD within a register). The second value is `true` when every byte was
+/// in `0-9` or `a-f`; when it is `false` the first is meaningless.
+///
+/// No step can carry from one byte lane into the next (the bounds are in the
+/// comments), so each lane behaves as its own little 8-bit computation, and
+/// none can overflow the `u64` either.
+fn hex8(x: u64) -> (u32, bool) {
+    // Validation. With the top bit of each lane cleared (`v <= 0x7f`),
+    // `v + (0x80 - lo)` stays <= 0xff and has its top bit set exactly when
+    // `v >= lo`; likewise `v + (0x7f - hi)` has it set exactly when `v > hi`.
+    let low7 = x & !TOP;
+    let ge_0 = low7 + ONES * (0x80 - b'0' as u64);
+    let gt_9 = low7 + ONES * (0x7f - b'9' as u64);
+    let ge_a = low7 + ONES * (0x80 - b'a' as u64);
+    let gt_f = low7 + ONES * (0x7f - b'f' as u64);
+    // Top bit of a lane: in '0'..='9' or in 'a'..='f', and not a byte >= 0x80
+    // (whose top bit the comparisons did not see).
+    let ok = ((ge_0 & !gt_9) | (ge_a & !gt_f)) & !x & TOP;
+
+    // Values. A digit '0'..='9' is 0x30..=0x39: its low nibble is its value.
+    // A letter 'a'..='f' is 0x61..=0x66: its low nibble is 1..=6, 9 short of
+    // its value, and only letters have bit 6 (0x40) set. So a lane's value is
+    // `(c & 0x0f) + 9 * bit6(c)`: at most 15 + 9, no carry out of the lane.
+    let letter = (x >> 6) & ONES;
+    let nib = (x & (ONES * 0x0f)) + letter * 9;
+
+    // Packing. Lanes are in reading order from the top, so digit pair
+    // `(hi, lo)` sits in lanes `(2k, 2k + 1)`, `hi` in the more significant
+    // one. `nib >> 4` moves `hi` into the upper nibble of `lo`'s lane (whose
+    // upper nibble is zero when valid); or-ing gives `hi << 4 | lo` in every
+    // odd lane. Keep those four lanes, then close the gaps between them:
+    // first pairs of bytes, then pairs of 16-bit halves.
+    let pairs = ((nib >> 4) | nib) & 0x00ff_00ff_00ff_00ff;
+    let pairs = (pairs | (pairs >> 8)) & 0x0000_ffff_0000_ffff;
+    let word = (pairs | (pairs >> 16)) & 0xffff_ffff;
+    (word as u32, ok == TOP)
+}
+
+/// The happy path: the 36 bytes read as four 8-byte words of hex digits and
+/// checked and converted a word at a time (see [`hex8`]), no table and no
 /// allocation. `None` for anything that is not canonical; [`diagnose`] then
 /// says why.
 fn parse_fast(b: &[u8]) -> Option<Uuid> {
     let b: &[u8; 36] = b.try_into().ok()?;
-    if b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
-        return None;
-    }
-    if b[14] != b'4' || !matches!(b[19], b'8' | b'9' | b'a' | b'b') {
-        return None;
-    }
-    let mut out = [0u8; 16];
-    let mut bad = 0u8;
-    for (o, &p) in out.iter_mut().zip(POS.iter()) {
-        let hi = HEX[b[p] as usize];
-        let lo = HEX[b[p + 1] as usize];
-        bad |= hi | lo;
-        *o = (hi << 4) | (lo & 0x0f);
-    }
-    (bad & 0xf0 == 0).then(|| Uuid::from_bytes(out))
+    let hyphens = (b[8] == b'-') & (b[13] == b'-') & (b[18] == b'-') & (b[23] == b'-');
+    let [w0, w1, w2, w3] = hex_words(b);
+    let (h0, ok0) = hex8(w0);
+    let (h1, ok1) = hex8(w1);
+    let (h2, ok2) = hex8(w2);
+    let (h3, ok3) = hex8(w3);
+    let v =
+        (u128::from(h0) << 96) | (u128::from(h1) << 64) | (u128::from(h2) << 32) | u128::from(h3);
+    // Once every digit is a lowercase hex digit, the digit is '4' exactly
+    // when its nibble is 4, and in '8', '9', 'a', 'b' exactly when its
+    // nibble is 0b10xx. The 13th digit is the high nibble of byte 6, the
+    // 17th the high nibble of byte 8 (bits 79..76 and 63..60 of `v`).
+    let version = (v >> 76) & 0xf == 4;
+    let variant = (v >> 62) & 0b11 == 0b10;
+    // `&` rather than `&&`: every check is cheap, none needs skipping.
+    (hyphens & ok0 & ok1 & ok2 & ok3 & version & variant).then(|| Uuid::from_u128(v))
 }
 
 /// The slow path: finds out what is wrong with a non-canonical text.
@@ -398,6 +452,79 @@ mod tests {
         assert!(err.to_string().contains("invalid StepId `s1`"), "{err}");
     }
 
+    /// The value of a lowercase hex digit, or `0xff`.
+    const HEX: [u8; 256] = {
+        let mut t = [0xffu8; 256];
+        let mut c = 0;
+        while c < 10 {
+            t[b'0' as usize + c] = c as u8;
+            c += 1;
+        }
+        let mut c = 0;
+        while c < 6 {
+            t[b'a' as usize + c] = 10 + c as u8;
+            c += 1;
+        }
+        t
+    };
+
+    /// Where the 16 bytes of a hyphenated UUID start.
+    const POS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+
+    /// The reference for [`parse_fast`]: its earlier, table-driven version
+    /// (one lookup per hex digit), straightforward enough to trust.
+    fn parse_table(b: &[u8]) -> Option<Uuid> {
+        let b: &[u8; 36] = b.try_into().ok()?;
+        if b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
+            return None;
+        }
+        if b[14] != b'4' || !matches!(b[19], b'8' | b'9' | b'a' | b'b') {
+            return None;
+        }
+        let mut out = [0u8; 16];
+        let mut bad = 0u8;
+        for (o, &p) in out.iter_mut().zip(POS.iter()) {
+            let hi = HEX[b[p] as usize];
+            let lo = HEX[b[p + 1] as usize];
+            bad |= hi | lo;
+            *o = (hi << 4) | (lo & 0x0f);
+        }
+        (bad & 0xf0 == 0).then(|| Uuid::from_bytes(out))
+    }
+
+    #[test]
+    fn fast_path_edge_bytes_match_the_table() {
+        let ok = *b"550e8400-e29b-41d4-a716-446655440000";
+        assert_eq!(parse_fast(&ok), parse_table(&ok));
+        assert!(parse_fast(&ok).is_some());
+        // Every byte value at every position (so in every lane of every
+        // 8-byte word, and in the hyphen, version and variant places).
+        for i in 0..36 {
+            for c in 0..=255u8 {
+                let mut b = ok;
+                b[i] = c;
+                assert_eq!(parse_fast(&b), parse_table(&b), "{c:#x} at {i}");
+            }
+        }
+        // The neighbours of the digit ranges' bounds are refused, the bounds
+        // themselves read with their values, in the first and last digit of
+        // each word (19, the variant digit, is the first of the third word;
+        // its neighbour 20 stands in for it).
+        for i in [0, 7, 9, 17, 20, 27, 28, 35] {
+            for c in *b"/:`g@GAF" {
+                let mut b = ok;
+                b[i] = c;
+                assert_eq!(parse_fast(&b), None, "{} at {i}", c as char);
+            }
+            for c in *b"09af" {
+                let mut b = ok;
+                b[i] = c;
+                let want = Uuid::parse_str(std::str::from_utf8(&b).unwrap()).unwrap();
+                assert_eq!(parse_fast(&b), Some(want), "{} at {i}", c as char);
+            }
+        }
+    }
+
     /// The `uuid` crate's reading of a text, kept only when the text is in
     /// the canonical form the schema pattern describes.
     fn oracle(s: &str) -> Option<Uuid> {
@@ -619,6 +746,49 @@ mod tests {
         fn agrees_with_the_schema_pattern(s in "[0-9a-fA-F-]{36}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}") {
             prop_assert_eq!(parse_canonical_v4(&s).ok(), oracle(&s), "{}", s);
             prop_assert_eq!(parse_fast(s.as_bytes()), oracle(&s), "fast path: {}", s);
+        }
+
+        /// The word-at-a-time fast path gives exactly the table-driven
+        /// reference's answer, value included: on canonical v4 texts, on
+        /// those with one byte replaced by any byte anywhere (upper-case hex,
+        /// 'g', '-', bytes >= 0x80), on random 36-byte strings, and on
+        /// hyphenated strings of mostly lowercase hex digits.
+        #[test]
+        fn fast_path_matches_the_table(
+            bits in any::<u128>(),
+            edit in proptest::option::of((0usize..36, any::<u8>())),
+            noise in proptest::collection::vec(any::<u8>(), 36),
+            digits in proptest::collection::vec(
+                prop_oneof![
+                    40 => b'0'..=b'9',
+                    30 => b'a'..=b'f',
+                    1 => b'A'..=b'F',
+                    1 => prop_oneof![Just(b'/'), Just(b':'), Just(b'`'), Just(b'g'), Just(b'-')],
+                    1 => any::<u8>(),
+                ],
+                36,
+            ),
+            v4 in proptest::option::of(prop_oneof![Just(b'8'), Just(b'9'), Just(b'a'), Just(b'b')]),
+        ) {
+            let mut b = canonical(bits).into_bytes();
+            prop_assert_eq!(parse_fast(&b), parse_table(&b));
+            prop_assert!(parse_fast(&b).is_some());
+            if let Some((i, c)) = edit {
+                b[i] = c;
+            }
+            prop_assert_eq!(parse_fast(&b), parse_table(&b), "{:?}", b);
+            prop_assert_eq!(parse_fast(&noise), parse_table(&noise), "{:?}", noise);
+            // Hyphens in place, and (often) the version and variant digits
+            // too: these strings get accepted or fail on the digits alone.
+            let mut h = digits;
+            for i in [8, 13, 18, 23] {
+                h[i] = b'-';
+            }
+            if let Some(variant) = v4 {
+                h[14] = b'4';
+                h[19] = variant;
+            }
+            prop_assert_eq!(parse_fast(&h), parse_table(&h), "{:?}", h);
         }
 
         #[test]
