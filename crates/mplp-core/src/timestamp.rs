@@ -94,7 +94,7 @@ fn put<const W: usize>(buf: &mut [u8; INLINE], b: &[u8]) -> bool {
 )]
 pub struct TimestampError {
     text: String,
-    reason: String,
+    reason: &'static str,
 }
 
 impl Timestamp {
@@ -164,14 +164,18 @@ impl Timestamp {
 
     /// Parses RFC 3339 text, keeping the text as it is.
     pub fn parse(text: &str) -> Result<Self, TimestampError> {
-        match parse_rfc3339(text.as_bytes()) {
+        // The fast path answers for the usual spellings; anything it does
+        // not take (errors included) goes through the general parser, which
+        // alone decides what is refused and why.
+        let b = text.as_bytes();
+        match parse_usual(b).map_or_else(|| parse_rfc3339(b), Ok) {
             Ok(at) => Ok(Timestamp {
                 text: Text::new(text),
                 at,
             }),
             Err(reason) => Err(TimestampError {
                 text: text.to_owned(),
-                reason: reason.to_owned(),
+                reason,
             }),
         }
     }
@@ -185,6 +189,246 @@ impl Timestamp {
     pub fn instant(&self) -> OffsetDateTime {
         self.at
     }
+}
+
+/// How one 8-byte word of the fixed head `YYYY-MM-DDTHH:MM:SS` must look,
+/// as masks over its little-endian lanes (lane `i` is byte `i` of the word).
+struct Layout {
+    /// `0x20` in a lane whose letter may be either case (`T`/`t`): ORed into
+    /// the word first, which folds `T` (0x54) onto `t` (0x74) and no other
+    /// byte.
+    fold: u64,
+    /// The expected byte of each separator lane and `0` of each digit lane:
+    /// XORed with the word, it leaves `0` in a matching separator lane and
+    /// the digit's value (0 to 9 if it is one) in a digit lane.
+    want: u64,
+    /// `0xff` in separator lanes and `0xf0` in digit lanes: after the XOR,
+    /// any bit under it is a wrong separator or a byte too far from `0`.
+    high: u64,
+    /// `0x06` in digit lanes: once every digit lane is below 16, adding it
+    /// carries into bit 4 (`0x10`) exactly in the lanes above 9.
+    six: u64,
+}
+
+impl Layout {
+    /// The layout of `pattern`: `d` for a digit, any other byte a separator
+    /// that must be there as written (a lowercase letter matching either
+    /// case).
+    const fn new(pattern: &[u8; 8]) -> Self {
+        let (mut fold, mut want, mut high, mut six) = (0u64, 0u64, 0u64, 0u64);
+        let mut i = 0;
+        while i < 8 {
+            let shift = 8 * i;
+            let c = pattern[i];
+            if c == b'd' {
+                want |= (b'0' as u64) << shift;
+                high |= 0xf0 << shift;
+                six |= 0x06 << shift;
+            } else {
+                if c.is_ascii_lowercase() {
+                    fold |= 0x20 << shift;
+                }
+                want |= (c as u64) << shift;
+                high |= 0xff << shift;
+            }
+            i += 1;
+        }
+        Layout {
+            fold,
+            want,
+            high,
+            six,
+        }
+    }
+
+    /// The word with every digit lane turned into its value (separator lanes
+    /// `0`) and a nonzero mark when any lane does not fit the layout.
+    fn read(&self, word: u64) -> (u64, u64) {
+        let x = (word | self.fold) ^ self.want;
+        // When `x & high` is zero every lane is below 16, so the addition
+        // carries out of no lane; when it is not, the mark is nonzero anyway.
+        let bad = (x & self.high) | (x.wrapping_add(self.six) & (self.six << 3));
+        (x, bad)
+    }
+}
+
+/// Bytes 0-7, 8-15 and 11-18 of `YYYY-MM-DDTHH:MM:SS` (the last two words
+/// overlap: three words cover the 19 bytes without reading byte 19).
+const HEAD: [Layout; 3] = [
+    Layout::new(b"dddd-dd-"),
+    Layout::new(b"ddtdd:dd"),
+    Layout::new(b"dd:dd:dd"),
+];
+
+/// Each lane `i` of a word of digit values (as [`Layout::read`] gives)
+/// becomes the two-digit number of lanes `i` and `i + 1`. No lane carries:
+/// 9 * 10 + 9 < 256.
+fn pairs(x: u64) -> u64 {
+    x.wrapping_mul(10).wrapping_add(x >> 8)
+}
+
+/// Lane `i` (byte `i`, little-endian) of `w`.
+fn lane(w: u64, i: u32) -> u32 {
+    u32::from((w >> (8 * i)) as u8)
+}
+
+/// Days in each month of a common year (February of a leap year has 29).
+const MONTH_DAYS: [u8; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/// Days of a common year before each month.
+const DAYS_BEFORE: [u16; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+
+/// `10^(9 - n)`: what the value of an `n`-digit fraction (n <= 9) is
+/// multiplied by to give nanoseconds.
+const FRACTION_SCALE: [u32; 10] = [
+    1_000_000_000,
+    100_000_000,
+    10_000_000,
+    1_000_000,
+    100_000,
+    10_000,
+    1_000,
+    100,
+    10,
+    1,
+];
+
+/// `0x01` in every lane of a word.
+const LANES: u64 = 0x0101_0101_0101_0101;
+
+/// The fraction of `b` (a text of at least 20 bytes with a `.` at byte 19)
+/// in nanoseconds, and its number of digits (at least 1); `None` when the
+/// `.` has no digit after it.
+///
+/// The first eight bytes after the `.` are read as one little-endian word
+/// (the last eight bytes of the text, shifted down, when it is shorter);
+/// the first non-digit lane ends the fraction, and the digits before it are
+/// turned into a number with three multiplications (the two-, four- and
+/// eight-digit halves), not one step per digit.
+fn fraction(b: &[u8]) -> Option<(u32, usize)> {
+    let w = match b.get(20..).and_then(|t| t.first_chunk::<8>()) {
+        Some(w) => u64::from_le_bytes(*w),
+        None => {
+            // Fewer than eight bytes after the `.`: bytes 20.. are the top
+            // lanes of the last eight bytes (which start at byte 12 or later).
+            let last = b.last_chunk::<8>()?;
+            let missing = 28 - b.len(); // 1 to 8
+            // The lanes above the text become 0, which is not a digit. (A
+            // shift by 64, for a text of exactly 20 bytes, is no word at all.)
+            u64::from_le_bytes(*last)
+                .checked_shr(8 * missing as u32)
+                .unwrap_or(0)
+        }
+    };
+    let x = w ^ (u64::from(b'0') * LANES);
+    // A lane is a digit when it is below 10: no bit of 0xf0, and no carry
+    // into 0x10 from adding 6. A carry out of a lane that is not a digit can
+    // only spoil the lanes above it, so the lowest marked lane is the first
+    // non-digit.
+    let not_digit = (x & (0xf0 * LANES)) | (x.wrapping_add(0x06 * LANES) & (0x10 * LANES));
+    let n = (not_digit.trailing_zeros() / 8) as usize; // 0 to 8
+    if n == 0 {
+        return None;
+    }
+    // Keep the `n` digits, moved to the top lanes (the lanes below become
+    // leading zeros), and combine them: lane 0 is the most significant.
+    let x = x << (8 * (8 - n));
+    let x = (x.wrapping_mul(10).wrapping_add(x >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let x = (x.wrapping_mul(100).wrapping_add(x >> 16)) & 0x0000_ffff_0000_ffff;
+    let value = (x.wrapping_mul(10_000).wrapping_add(x >> 32) & 0xffff_ffff) as u32;
+    if n < 8 {
+        return Some((value * FRACTION_SCALE[n], n));
+    }
+    // Eight digits and maybe more: the ninth is the last below a second;
+    // any after it are read and ignored.
+    let more = b.get(28..).unwrap_or_default();
+    let extra = more
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(more.len());
+    let ninth = match more.first() {
+        Some(&c) if extra > 0 => u32::from(c - b'0'),
+        _ => 0,
+    };
+    Some((value * 10 + ninth, 8 + extra))
+}
+
+/// The fast path of [`Timestamp::parse`]: the instant of a valid timestamp
+/// of the usual shape `YYYY-MM-DDTHH:MM:SS[.F+](Z|±HH:MM)` (any case of `T`
+/// and `Z`, a fraction of any length), or `None` for anything else (every
+/// invalid text, and the rare valid leap second `:60`), which
+/// [`parse_rfc3339`] then reads or refuses with its reason. Where it gives a
+/// value it is the one [`parse_rfc3339`] would give.
+///
+/// One pass, few branches: the first 19 bytes are checked as three 8-byte
+/// words against fixed masks (every digit and separator at once), the fields
+/// are read from the words two digits at a time, the fraction eight digits
+/// at a time ([`fraction`]), and the calendar and clock ranges are one test
+/// (days of the month from a table and the leap-year rule).
+fn parse_usual(b: &[u8]) -> Option<OffsetDateTime> {
+    let head = b.first_chunk::<20>()?;
+    // Bytes `at..at + 8` (always there: `at + 8 <= 20`; the 0 of the
+    // impossible case would fail the check anyway).
+    let word = |at: usize| {
+        head.get(at..)
+            .and_then(|t| t.first_chunk::<8>())
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let (x0, bad0) = HEAD[0].read(word(0));
+    let (x1, bad1) = HEAD[1].read(word(8));
+    let (x2, bad2) = HEAD[2].read(word(11));
+    if bad0 | bad1 | bad2 != 0 {
+        return None;
+    }
+    let (p0, p1, p2) = (pairs(x0), pairs(x1), pairs(x2));
+    // Lanes: `YYYY-MM-` | `DDTHH:MM` | `HH:MM:SS`.
+    let year = lane(p0, 0) * 100 + lane(p0, 2);
+    let (month, day) = (lane(p0, 5), lane(p1, 0));
+    let (hour, minute, second) = (lane(p1, 3), lane(p1, 6), lane(p2, 6));
+
+    let (nanos, rest) = match b.get(19..) {
+        Some([b'.', frac @ ..]) => {
+            let (nanos, n) = fraction(b)?;
+            (nanos, frac.get(n..)?)
+        }
+        Some(rest) => (0, rest),
+        None => return None,
+    };
+    let offset = match rest {
+        [b'Z' | b'z'] => UtcOffset::UTC,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            let d = |c: &u8| u32::from(c.wrapping_sub(b'0'));
+            let (h1, h2, m1, m2) = (d(h1), d(h2), d(m1), d(m2));
+            if h1.max(h2).max(m1).max(m2) > 9 {
+                return None;
+            }
+            let (h, m) = (h1 * 10 + h2, m1 * 10 + m2);
+            if h > 23 || m > 59 {
+                return None;
+            }
+            let (h, m) = (h as i8, m as i8);
+            let (h, m) = if *sign == b'-' { (-h, -m) } else { (h, m) };
+            UtcOffset::from_hms(h, m, 0).ok()?
+        }
+        _ => return None,
+    };
+
+    // February has 29 days in a leap year: every 4th year, but not the
+    // 100th unless the 400th.
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let month_index = month.wrapping_sub(1) as usize; // 0-11 when valid
+    let last_day = MONTH_DAYS
+        .get(month_index)
+        .map_or(0, |&d| u32::from(d) + u32::from(leap && month == 2));
+    // Second 60 (a leap second) is left to the general parser.
+    if (day == 0) | (day > last_day) | (hour > 23) | (minute > 59) | (second > 59) {
+        return None;
+    }
+    let before = DAYS_BEFORE.get(month_index).copied().unwrap_or(0);
+    let ordinal = before + u16::from(leap && month > 2) + day as u16;
+    let date = Date::from_ordinal_date(year as i32, ordinal).ok()?;
+    let time = Time::from_hms_nano(hour as u8, minute as u8, second as u8, nanos).ok()?;
+    Some(PrimitiveDateTime::new(date, time).assume_offset(offset))
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.F+](Z|±HH:MM)` (RFC 3339 `date-time`; `t`
@@ -763,6 +1007,122 @@ mod tests {
         }
     }
 
+    /// `Timestamp::parse` as it was before the fast path: the general
+    /// parser alone. (That parser is still the library's fallback,
+    /// unchanged; this is the reference the fast path is held to.)
+    fn reference_parse(text: &str) -> Result<Timestamp, TimestampError> {
+        match parse_rfc3339(text.as_bytes()) {
+            Ok(at) => Ok(Timestamp {
+                text: Text::new(text),
+                at,
+            }),
+            Err(reason) => Err(TimestampError {
+                text: text.to_owned(),
+                reason,
+            }),
+        }
+    }
+
+    /// Everything a parse gives: the instant's fields (equality of
+    /// `OffsetDateTime` ignores the offset), or the reason.
+    fn fields(
+        r: Result<OffsetDateTime, &'static str>,
+    ) -> Result<(Date, Time, UtcOffset), &'static str> {
+        r.map(|at| (at.date(), at.time(), at.offset()))
+    }
+
+    /// The whole result of `parse`: text and fields, or the whole error.
+    #[allow(clippy::type_complexity)]
+    fn whole(
+        r: Result<Timestamp, TimestampError>,
+    ) -> Result<(String, Date, Time, UtcOffset), TimestampError> {
+        r.map(|t| {
+            let at = t.instant();
+            (t.as_str().to_owned(), at.date(), at.time(), at.offset())
+        })
+    }
+
+    /// The fast path agrees with the general parser on `b`: where it gives
+    /// an instant the general parser gives the same (fields and offset), and
+    /// `Timestamp::parse` gives what the old `parse` gave.
+    fn check_same(b: &[u8]) -> Result<(), TestCaseError> {
+        if let Some(at) = parse_usual(b) {
+            prop_assert_eq!(fields(Ok(at)), fields(parse_rfc3339(b)), "{:?}", b);
+        }
+        if let Ok(s) = std::str::from_utf8(b) {
+            prop_assert_eq!(
+                whole(Timestamp::parse(s)),
+                whole(reference_parse(s)),
+                "{}",
+                s
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_usual_spellings_take_the_fast_path() {
+        for s in [
+            "2025-12-07T00:00:00.000Z",
+            "2025-12-07T13:45:10Z",
+            "2025-12-07T13:45:10.123456+02:00",
+            "2025-12-07t13:45:10.123456789-05:30",
+            "2025-12-07T13:45:10.1z",
+            // Offset digits whose bits OR to more than 9 (2 | 8).
+            "0000-01-01T00:00:00+00:28",
+            "2025-12-07T13:45:10.12345678Z",
+            "2025-12-07T13:45:10.123456789987654321+23:59",
+            "2024-02-29T23:59:59.999999999-23:59",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.9Z",
+        ] {
+            let fast = parse_usual(s.as_bytes());
+            assert!(fast.is_some(), "{s}");
+            assert_eq!(
+                fields(fast.ok_or("")),
+                fields(parse_rfc3339(s.as_bytes())),
+                "{s}"
+            );
+        }
+        // Left to the general parser: leap seconds, and every error.
+        for s in [
+            "2016-12-31T23:59:60Z",
+            "2025-02-29T00:00:00Z",
+            "2100-02-29T00:00:00Z",
+            "2025-04-31T00:00:00Z",
+            "2025-12-07T00:00:05.Z",
+            "2025-12-07T00:00:05.",
+            "2025-12-07T00:00:05+24:00",
+        ] {
+            assert!(parse_usual(s.as_bytes()).is_none(), "{s}");
+        }
+        assert!(parse_usual(b"2000-02-29T00:00:00Z").is_some());
+    }
+
+    #[test]
+    fn fast_path_agrees_on_every_byte_at_every_position() {
+        for s in [
+            "2025-12-07T00:00:00.000Z",
+            "2024-02-29T13:45:10Z",
+            "2025-12-07T13:45:10.123456+02:00",
+            "2025-12-07T13:45:10.123456789-05:30",
+            "2016-12-31T23:59:60.5Z",
+        ] {
+            for i in 0..s.len() {
+                for c in 0..=255u8 {
+                    let mut b = s.as_bytes().to_vec();
+                    b[i] = c;
+                    check_same(&b).unwrap();
+                }
+            }
+            // And every shorter or longer text.
+            for n in 0..s.len() {
+                check_same(&s.as_bytes()[..n]).unwrap();
+                check_same(format!("{s}{}", &s[n..]).as_bytes()).unwrap();
+            }
+        }
+    }
+
     proptest! {
         /// `from_datetime` writes what `parse` reads back, to the millisecond.
         #[test]
@@ -796,6 +1156,44 @@ mod tests {
             } else {
                 prop_assert_eq!(ours, theirs, "{}", s);
             }
+        }
+
+        /// The fast path and the old parser agree on valid texts of every
+        /// spelling (all field ranges, fractions of 0 to 12 digits, `Z`,
+        /// `z` and offsets), whole results compared.
+        #[test]
+        fn fast_path_agrees_on_valid_texts((_, _, _, _, text) in valid_parts()) {
+            prop_assert!(parse_usual(text.as_bytes()).is_some(), "{}", text);
+            check_same(text.as_bytes())?;
+        }
+
+        /// ... on valid texts with one byte replaced by any byte (invalid
+        /// UTF-8 included: the parsers read bytes), or cut short.
+        #[test]
+        fn fast_path_agrees_on_one_byte_changed(
+            (_, _, _, _, text) in valid_parts(),
+            at in any::<proptest::sample::Index>(),
+            c in any::<u8>(),
+            cut in any::<proptest::sample::Index>(),
+        ) {
+            let mut b = text.into_bytes();
+            let i = at.index(b.len());
+            b[i] = c;
+            check_same(&b)?;
+            check_same(&b[..cut.index(b.len() + 1)])?;
+        }
+
+        /// ... on texts near the shape (fields out of range, leap seconds,
+        /// odd fractions and offsets) and on any text at all.
+        #[test]
+        fn fast_path_agrees_on_random_texts(
+            near in "[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,11})?(Z|z|[+-][0-9]{2}:?[0-9]{2})?",
+            any_text in "[0-9:.+\\-TtZz ]{0,40}",
+            bytes in proptest::collection::vec(any::<u8>(), 0..48),
+        ) {
+            check_same(near.as_bytes())?;
+            check_same(any_text.as_bytes())?;
+            check_same(&bytes)?;
         }
 
         #[test]
