@@ -159,6 +159,9 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 /// Reads `T` from JSON bytes with its schema rules only (no semantic rules),
 /// refusing trailing input.
 ///
+/// The [fast reader](crate::fast) tries first; when it gives up, serde_json
+/// reads the input, and its values and errors are the result.
+///
 /// Checking UTF-8 once for the whole input lets serde_json skip the check
 /// per string (its `StrRead` instead of `SliceRead`); the two readers give
 /// the same values and the same errors on valid UTF-8, and input that is not
@@ -173,6 +176,17 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 /// past it gets serde_json's recursion error (which
 /// [`syntax_violation_in`] reports as [`JSON_DEPTH`](crate::rules::JSON_DEPTH)).
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
+    crate::exact::take_deep_member();
+    if let Some(value) = std::str::from_utf8(input)
+        .ok()
+        .and_then(crate::fast::from_str::<T>)
+    {
+        // The fast reader gives up before nesting that could make a
+        // free-form member deep (see `take_deep_member`).
+        return Ok(value);
+    }
+    // What the fast reader's attempt may have noted belongs to no error.
+    crate::de::take_raised();
     crate::exact::take_deep_member();
     let read = from_slice_within_serde_limit(input).or_else(|first| {
         crate::nesting::retry_deep(input, first, |de| {

@@ -65,6 +65,7 @@ pub mod document;
 mod error;
 mod event;
 pub mod exact;
+pub mod fast;
 pub mod id;
 mod meta;
 pub mod nesting;

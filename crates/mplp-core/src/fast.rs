@@ -1,0 +1,682 @@
+//! The fast reader: a JSON deserializer for the typed parse of input that is
+//! most likely valid, tried before serde_json's.
+//!
+//! [`from_str`] reads `T` from text with the same visitors serde_json would
+//! drive (the ones `#[derive(Wire)]` writes), and gives up at the first
+//! thing it does not handle or does not expect: a syntax error, a type the
+//! visitor did not ask for, a number that is not a plain integer, nesting
+//! deeper than [`MAX_DEPTH`], or any error a visitor raises. Giving up
+//! costs nothing but time: [`crate::document::from_slice_unchecked`] then
+//! reads the input with serde_json as before, which gives the values and
+//! the errors it always gave. So the fast reader never has to produce an
+//! error message, a position or a rule, and it must only ever accept what
+//! serde_json accepts, with the same visits; for every JSON token it
+//! follows serde_json's `Deserializer` (its `StrRead`):
+//!
+//! | token | visit |
+//! |---|---|
+//! | string without escapes | `visit_borrowed_str` (a slice of the input) |
+//! | string with escapes | `visit_str` (decoded; lone surrogates give up) |
+//! | `0` or `[1-9][0-9]*` up to `u64::MAX` | `visit_u64` |
+//! | `-[1-9][0-9]*` down to `i64::MIN` | `visit_i64` |
+//! | any other number | serde_json's own number parser on the number's text |
+//! | `true`, `false`, `null` | `visit_bool`, `visit_unit` / `visit_none` |
+//! | object, array | `visit_map`, `visit_seq`, then the closing bracket must follow |
+//! | a free-form member ([`JsonObject`](crate::JsonObject)) | read in the same pass; any number but a plain integer gives up |
+//!
+//! Why it is faster than serde_json's typed path although it reads the same
+//! tokens:
+//! - it keeps no line or column bookkeeping and builds no error values;
+//! - one vectorised pass over the whole input tells whether it holds any
+//!   byte below 0x20; when it does not (compact JSON), the end of a string
+//!   is the first `"` or `\\`, found eight bytes at a time, and for long
+//!   strings by `memchr`'s vectorised `memchr2`;
+//! - a free-form member is read once: serde_json hands it over as raw text,
+//!   which the member then parses again.
+//!
+//! The measurements are in issue 18's table (`cargo run --release -p mplp
+//! --example perf_report`). The tests compare it with serde_json on every
+//! example of every kind, respelled and edited at random
+//! (`crates/mplp-core/tests/fast_reader.rs`, `tests/tests/fast_reader.rs`).
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use crate::wire::Wire;
+
+/// How deep arrays and objects may nest before the fast reader gives up
+/// (serde_json's own limit is 128; a raw value's nesting counts too).
+pub const MAX_DEPTH: usize = 100;
+
+/// serde_json's name for its raw values (see `crate::exact`).
+const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// Why the fast reader stopped: nothing more is kept, since serde_json then
+/// reads the input again and says what is wrong.
+#[derive(Debug)]
+pub struct GaveUp;
+
+impl fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the fast reader gave up")
+    }
+}
+
+impl std::error::Error for GaveUp {}
+
+impl de::Error for GaveUp {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        GaveUp
+    }
+}
+
+type Result<T> = std::result::Result<T, GaveUp>;
+
+/// Reads `T` with its schema rules only ([`Wire::deserialize_unchecked`])
+/// from `text`, refusing trailing input; `None` when the fast reader gives
+/// up (see the module docs).
+pub fn from_str<T: Wire>(text: &str) -> Option<T> {
+    let mut de = Reader {
+        input: text.as_bytes(),
+        text,
+        at: 0,
+        depth: 0,
+        scratch: Vec::new(),
+        controls: has_controls(text.as_bytes()),
+        free_form: 0,
+    };
+    let value = T::deserialize_unchecked(&mut de).ok()?;
+    de.skip_ws();
+    (de.at == de.input.len()).then_some(value)
+}
+
+struct Reader<'de> {
+    input: &'de [u8],
+    /// The same bytes as text: slices of it at ASCII boundaries are `str`s
+    /// without a UTF-8 check.
+    text: &'de str,
+    at: usize,
+    depth: usize,
+    scratch: Vec<u8>,
+    /// Whether the input has a byte below 0x20 anywhere: if not (compact
+    /// JSON), no string can hold one and the string scan looks for `"` and
+    /// `\` only.
+    controls: bool,
+    /// How many free-form members the reader is in.
+    free_form: usize,
+}
+
+/// Whether `input` has a byte below 0x20: one pass the compiler vectorises.
+fn has_controls(input: &[u8]) -> bool {
+    input
+        .chunks(256)
+        .any(|c| c.iter().fold(false, |seen, &b| seen | (b < 0x20)))
+}
+
+const ONES: u64 = u64::MAX / 255;
+const HIGHS: u64 = ONES << 7;
+
+/// Marks (in its high bit) every byte of `word` equal to `byte`, and maybe
+/// bytes above a marked one: the lowest mark is exact.
+#[inline(always)]
+fn marks(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// Where the string starting at `rest` (after its opening quote) has its
+/// closing quote or its first backslash, or (when `controls`) a byte below
+/// 0x20, which no string may hold: eight bytes at a time (SWAR, as
+/// serde_json does).
+#[inline]
+fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
+    let mut chunks = rest.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let mut found = marks(word, b'"') | marks(word, b'\\');
+        if controls {
+            found |= word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        }
+        if found != 0 {
+            let i = at + (found.trailing_zeros() / 8) as usize;
+            return (rest[i] >= 0x20).then_some(i);
+        }
+        at += 8;
+        if at == 32 && !controls {
+            // A long string: the vectorised search of `memchr` pays for
+            // its call from here on.
+            return memchr::memchr2(b'"', b'\\', &rest[at..]).map(|i| at + i);
+        }
+    }
+    let i = at
+        + chunks
+            .remainder()
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    (rest[i] >= 0x20).then_some(i)
+}
+
+/// A string token: borrowed from the input, or decoded into the scratch
+/// buffer.
+enum Str<'de, 's> {
+    Borrowed(&'de str),
+    Decoded(&'s str),
+}
+
+impl<'de> Reader<'de> {
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.input.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    /// The next byte after whitespace, not consumed.
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.input.get(self.at).copied()
+    }
+
+    #[inline]
+    fn eat(&mut self, byte: u8) -> Result<()> {
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(GaveUp)
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Result<()> {
+        if self.input[self.at..].starts_with(word) {
+            self.at += word.len();
+            Ok(())
+        } else {
+            Err(GaveUp)
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(GaveUp);
+        }
+        Ok(())
+    }
+
+    /// Reads a string whose opening quote is at `self.at`.
+    #[inline]
+    fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+        let start = self.at + 1;
+        let rest = &self.input[start..];
+        let end = string_end(rest, self.controls).ok_or(GaveUp)?;
+        if rest[end] == b'"' {
+            self.at = start + end + 1;
+            let s = self.text.get(start..start + end).ok_or(GaveUp)?;
+            return Ok(Str::Borrowed(s));
+        }
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&rest[..end]);
+        self.at = start + end;
+        self.escaped()?;
+        let s = std::str::from_utf8(&self.scratch).map_err(|_| GaveUp)?;
+        Ok(Str::Decoded(s))
+    }
+
+    /// Decodes the rest of a string from the backslash at `self.at` into
+    /// `scratch`, up to and including its closing quote.
+    #[cold]
+    fn escaped(&mut self) -> Result<()> {
+        loop {
+            let b = *self.input.get(self.at).ok_or(GaveUp)?;
+            self.at += 1;
+            match b {
+                b'"' => return Ok(()),
+                b'\\' => {
+                    let e = *self.input.get(self.at).ok_or(GaveUp)?;
+                    self.at += 1;
+                    let c = match e {
+                        b'"' => b'"',
+                        b'\\' => b'\\',
+                        b'/' => b'/',
+                        b'b' => 0x08,
+                        b'f' => 0x0c,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'u' => {
+                            let ch = self.unicode_escape()?;
+                            let mut buf = [0u8; 4];
+                            self.scratch
+                                .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                            continue;
+                        }
+                        _ => return Err(GaveUp),
+                    };
+                    self.scratch.push(c);
+                }
+                0x00..=0x1f => return Err(GaveUp),
+                _ => self.scratch.push(b),
+            }
+        }
+    }
+
+    /// The character of a `\u` escape whose four hex digits start at
+    /// `self.at` (a surrogate pair takes the next escape too).
+    fn unicode_escape(&mut self) -> Result<char> {
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                self.literal(b"\\u")?;
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(GaveUp);
+                }
+                0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(GaveUp),
+            _ => first,
+        };
+        char::from_u32(code).ok_or(GaveUp)
+    }
+
+    fn hex4(&mut self) -> Result<u32> {
+        let digits = self.input.get(self.at..self.at + 4).ok_or(GaveUp)?;
+        let mut n = 0;
+        for &d in digits {
+            n = n * 16 + char::from(d).to_digit(16).ok_or(GaveUp)?;
+        }
+        self.at += 4;
+        Ok(n)
+    }
+
+    /// The text of the number token at `self.at` (consumed).
+    fn number_text(&mut self) -> &'de str {
+        let start = self.at;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.input.get(self.at) {
+            self.at += 1;
+        }
+        // ASCII bytes only: always a char boundary.
+        self.text.get(start..self.at).unwrap_or_default()
+    }
+
+    fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let text = self.number_text();
+        let (negative, digits) = match text.as_bytes() {
+            [b'-', rest @ ..] => (true, rest),
+            all => (false, all),
+        };
+        // An integer without leading zeros: serde_json reads it as `u64`,
+        // or as `i64` when negative, when it fits.
+        let integer = match digits {
+            [b'0'] => !negative,
+            [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+            _ => false,
+        };
+        if integer {
+            let mut n = 0u64;
+            let fits = digits.iter().all(|&d| {
+                match n
+                    .checked_mul(10)
+                    .and_then(|n| n.checked_add(u64::from(d - b'0')))
+                {
+                    Some(next) => {
+                        n = next;
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if fits && !negative {
+                return visitor.visit_u64(n);
+            }
+            if fits && n <= i64::MIN.unsigned_abs() {
+                return visitor.visit_i64(0i64.wrapping_sub_unsigned(n));
+            }
+        }
+        // Fractions, exponents, `-0`, big integers and malformed numbers:
+        // serde_json's own parser decides, on the number's text alone;
+        // in a free-form member, serde_json reads the member.
+        if self.free_form > 0 {
+            return Err(GaveUp);
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        let value = de::Deserializer::deserialize_any(&mut de, visitor).map_err(|_| GaveUp)?;
+        de.end().map_err(|_| GaveUp)?;
+        Ok(value)
+    }
+}
+
+macro_rules! give_up {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+            Err(GaveUp)
+        }
+    )*};
+}
+
+macro_rules! number {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.peek() {
+                Some(b'-' | b'0'..=b'9') => self.number(visitor),
+                _ => Err(GaveUp),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = GaveUp;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek().ok_or(GaveUp)? {
+            b'"' => self.deserialize_str(visitor),
+            b'{' => self.deserialize_map(visitor),
+            b'[' => self.deserialize_seq(visitor),
+            b't' | b'f' => self.deserialize_bool(visitor),
+            b'n' => self.deserialize_unit(visitor),
+            b'-' | b'0'..=b'9' => self.number(visitor),
+            _ => Err(GaveUp),
+        }
+    }
+
+    number! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+
+    give_up! { deserialize_bytes deserialize_byte_buf }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.peek() {
+            Some(b't') => {
+                self.literal(b"true")?;
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                visitor.visit_bool(false)
+            }
+            _ => Err(GaveUp),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() != Some(b'"') {
+            return Err(GaveUp);
+        }
+        match self.string()? {
+            Str::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Str::Decoded(s) => visitor.visit_str(s),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek() != Some(b'n') {
+            return Err(GaveUp);
+        }
+        self.literal(b"null")?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if name != RAW_TOKEN {
+            return visitor.visit_newtype_struct(self);
+        }
+        // A free-form member (`crate::exact::ExactValue`): asked for its
+        // raw text, serde_json hands it over and the member parses it again.
+        // The fast reader reads it in one pass instead, as the member reads
+        // any other deserializer's values, which is the same value as long
+        // as every number is one the map holds exactly: so it gives up at
+        // any number that is not a plain integer.
+        self.free_form += 1;
+        let value = visitor.visit_newtype_struct(&mut *self)?;
+        self.free_form -= 1;
+        Ok(value)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.eat(b'[')?;
+        self.enter()?;
+        let value = visitor.visit_seq(Elements {
+            de: &mut *self,
+            first: true,
+        })?;
+        self.depth -= 1;
+        self.eat(b']')?;
+        Ok(value)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.eat(b'{')?;
+        self.enter()?;
+        let value = visitor.visit_map(Members {
+            de: &mut *self,
+            first: true,
+        })?;
+        self.depth -= 1;
+        self.eat(b'}')?;
+        Ok(value)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value> {
+        Err(GaveUp)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(&mut *self, de::IgnoredAny)?;
+        visitor.visit_unit()
+    }
+}
+
+/// The elements of an array.
+struct Elements<'a, 'de> {
+    de: &'a mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = GaveUp;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        match self.de.peek() {
+            Some(b']') => return Ok(None),
+            Some(b',') if !self.first => {
+                self.de.at += 1;
+                if self.de.peek() == Some(b']') {
+                    return Err(GaveUp);
+                }
+            }
+            Some(_) if self.first => {}
+            _ => return Err(GaveUp),
+        }
+        self.first = false;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+}
+
+/// The members of an object.
+struct Members<'a, 'de> {
+    de: &'a mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
+    type Error = GaveUp;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.de.peek() {
+            Some(b'}') => return Ok(None),
+            Some(b',') if !self.first => {
+                self.de.at += 1;
+                if self.de.peek() != Some(b'"') {
+                    return Err(GaveUp);
+                }
+            }
+            Some(b'"') if self.first => {}
+            _ => return Err(GaveUp),
+        }
+        self.first = false;
+        let key = seed.deserialize(Key { de: &mut *self.de })?;
+        self.de.eat(b':')?;
+        Ok(Some(key))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+}
+
+/// A member name: serde_json hands it to the visitor as a string, whatever
+/// type is asked for; the fast reader does so only for strings.
+struct Key<'a, 'de> {
+    de: &'a mut Reader<'de>,
+}
+
+impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
+    type Error = GaveUp;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.de.string()? {
+            Str::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Str::Decoded(s) => visitor.visit_str(s),
+        }
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.string()?;
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        char unit unit_struct
+    }
+
+    give_up! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_seq deserialize_map
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: V,
+    ) -> Result<V::Value> {
+        Err(GaveUp)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
+        Err(GaveUp)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        _: V,
+    ) -> Result<V::Value> {
+        Err(GaveUp)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value> {
+        Err(GaveUp)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value> {
+        Err(GaveUp)
+    }
+}

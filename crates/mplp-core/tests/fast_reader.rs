@@ -1,0 +1,318 @@
+//! The fast reader (`mplp_core::fast`) against serde_json on an object with
+//! every kind of member the derive reads (ids, timestamps, enums, text,
+//! integers, options, lists, any JSON value, free-form objects, nested
+//! objects): generated values, respelled with random whitespace and
+//! escapes, and edited at random. Whenever the fast reader reads a value,
+//! serde_json reads the same text to the same value; and it reads every
+//! valid respelling, but those with a fraction in a free-form member.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use mplp_core::{CollabMode, JsonObject, Meta, NonEmptyString, StepId, Timestamp, Wire};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+#[path = "support/respell.rs"]
+mod respell;
+
+use respell::{Outcome, Rng, compare, edit, respell};
+
+/// One of every member kind.
+#[derive(Clone, Debug, PartialEq, Wire)]
+struct Item {
+    id: StepId,
+    at: Timestamp,
+    mode: CollabMode,
+    text: String,
+    n: u64,
+    i: Option<i64>,
+    flag: Option<bool>,
+    any: Option<Value>,
+    data: Option<JsonObject>,
+    #[wire(default)]
+    list: Vec<String>,
+}
+
+/// Nested objects and a list of them.
+#[derive(Clone, Debug, PartialEq, Wire)]
+struct Doc {
+    meta: Meta,
+    name: NonEmptyString,
+    items: Vec<Item>,
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        (-1000i64..1000).prop_map(Value::from),
+        any::<String>().prop_map(Value::from),
+        "[a-z\"\\\\/\n\t\u{1}é😀]{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 32, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z_\"\\\\é]{0,6}", inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// A free-form object whose numbers are integers (read by the fast reader)
+/// or anything (often not).
+fn object() -> impl Strategy<Value = Value> {
+    prop::collection::btree_map("[a-z_\"\\\\é]{0,6}", json_value(), 0..5)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+}
+
+fn item() -> impl Strategy<Value = Value> {
+    (
+        any::<[u8; 16]>(),
+        (
+            0u32..10_000,
+            1u32..13,
+            1u32..29,
+            0u32..24,
+            0u32..60,
+            0u32..60,
+        ),
+        prop_oneof![
+            Just("broadcast"),
+            Just("round_robin"),
+            Just("orchestrated"),
+            Just("swarm"),
+            Just("pair"),
+        ],
+        any::<String>(),
+        any::<u64>(),
+        prop::option::of(any::<i64>()),
+        prop::option::of(any::<bool>()),
+        prop::option::of(json_value()),
+        prop::option::of(object()),
+        prop::collection::vec(any::<String>(), 0..4),
+    )
+        .prop_map(
+            |(id, (y, mo, d, h, mi, s), mode, text, n, i, flag, any, data, list)| {
+                let id = uuid::Builder::from_random_bytes(id).into_uuid();
+                let mut v = json!({
+                    "id": id.to_string(),
+                    "at": format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{:03}Z", n % 1000),
+                    "mode": mode,
+                    "text": text,
+                    "n": n,
+                    "list": list,
+                });
+                for (key, member) in [
+                    ("i", i.map(Value::from)),
+                    ("flag", flag.map(Value::from)),
+                    ("any", any),
+                    ("data", data),
+                ] {
+                    if let Some(m) = member {
+                        v[key] = m;
+                    }
+                }
+                v
+            },
+        )
+}
+
+fn doc() -> impl Strategy<Value = Value> {
+    (any::<String>(), prop::collection::vec(item(), 0..5)).prop_map(|(name, items)| {
+        json!({
+            "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+            "name": format!("n{name}"),
+            "items": items,
+        })
+    })
+}
+
+/// Whether a free-form member (`data`) holds a number that is not an integer.
+fn fraction_in_data(doc: &Value) -> bool {
+    fn walk(v: &Value) -> bool {
+        match v {
+            Value::Number(n) => n.is_f64(),
+            Value::Array(a) => a.iter().any(walk),
+            Value::Object(o) => o.values().any(walk),
+            _ => false,
+        }
+    }
+    doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|item| walk(&item["data"]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn generated_documents_read_alike(doc in doc(), seed in 1u64..) {
+        let mut text = String::new();
+        respell(&doc, &mut Rng(seed), &mut text);
+        let outcome = compare::<Doc>(&text);
+        if fraction_in_data(&doc) {
+            prop_assert_ne!(outcome, Outcome::Refused, "{}", text);
+        } else {
+            prop_assert_eq!(outcome, Outcome::Read, "{}", text);
+        }
+    }
+
+    #[test]
+    fn edited_documents_never_read_differently(doc in doc(), seed in 1u64.., edits in 1usize..4) {
+        let mut rng = Rng(seed);
+        let mut text = serde_json::to_string(&doc).unwrap();
+        for _ in 0..edits {
+            text = edit(&text, &mut rng);
+        }
+        compare::<Doc>(&text);
+    }
+}
+
+const GOOD: &str = r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"},"name":"x","items":[{"id":"550e8400-e29b-41d4-a716-446655440000","at":"2025-12-07T00:00:00Z","mode":"pair","text":"t","n":0,"data":{"a":[1,-2,{"b":null}]}}]}"#;
+
+#[test]
+fn a_plain_document_is_read_with_its_values() {
+    assert_eq!(compare::<Doc>(GOOD), Outcome::Read);
+    let doc = mplp_core::fast::from_str::<Doc>(GOOD).unwrap();
+    assert_eq!(doc.items[0].mode, CollabMode::Pair);
+    assert_eq!(
+        doc.items[0].data.as_ref().unwrap()["a"],
+        json!([1, -2, {"b": null}])
+    );
+}
+
+#[test]
+fn numbers_take_serde_json_s_reading() {
+    for (n, read) in [
+        ("0", true),
+        ("7", true),
+        ("9999999999999999999", true),
+        ("18446744073709551615", true),
+        ("18446744073709551616", false),
+        // serde_json reads it as -0.0, which an integer member takes as 0.
+        ("-0", true),
+        ("01", false),
+        ("1.0", false),
+        ("1e2", false),
+    ] {
+        let text = GOOD.replace(r#""n":0"#, &format!(r#""n":{n}"#));
+        let expected = if read {
+            Outcome::Read
+        } else {
+            Outcome::Refused
+        };
+        assert_eq!(compare::<Doc>(&text), expected, "{n}");
+    }
+    for (i, expected) in [
+        ("-1", -1),
+        ("-999999999999999999", -999_999_999_999_999_999),
+        ("-9223372036854775808", i64::MIN),
+        ("9223372036854775807", i64::MAX),
+    ] {
+        let text = GOOD.replace(r#""n":0"#, &format!(r#""n":0,"i":{i}"#));
+        assert_eq!(compare::<Doc>(&text), Outcome::Read, "{i}");
+        let doc = mplp_core::fast::from_str::<Doc>(&text).unwrap();
+        assert_eq!(doc.items[0].i, Some(expected));
+    }
+    // Any JSON value: fractions are serde_json's (the same f64).
+    for any in ["1.5", "-0", "1e400", "[0.1,2e-3]", "{\"a\":-0.0}"] {
+        let text = GOOD.replace(r#""n":0"#, &format!(r#""n":0,"any":{any}"#));
+        let expected = if any == "1e400" {
+            Outcome::Refused
+        } else {
+            Outcome::Read
+        };
+        assert_eq!(compare::<Doc>(&text), expected, "{any}");
+    }
+    // A fraction or a big integer in a free-form member: serde_json reads
+    // it (keeping its text).
+    for data in ["1.5", "18446744073709551616", "-0", "1e400"] {
+        let text = GOOD.replace("-2", data);
+        assert_eq!(compare::<Doc>(&text), Outcome::GaveUp, "{data}");
+    }
+}
+
+#[test]
+fn strings_and_escapes_read_as_serde_json_reads_them() {
+    for (text, read) in [
+        ("plain", true),
+        (r#"a\nb\tc\rd\be\ff\/g\\h\"i"#, true),
+        (r"\u00e9\u00E9\ud83d\ude00\u0000", true),
+        (
+            "a long text without escapes that goes on past thirty-two bytes",
+            true,
+        ),
+        (
+            r"a long text that goes on past thirty-two bytes, then \n an escape",
+            true,
+        ),
+        (r"\ud83d", false),
+        (r"\ude00", false),
+        (r"\ud83d\u0041", false),
+        (r"\x", false),
+        (r"\u12g4", false),
+        ("tab\there", false),
+        (
+            "a long text that goes on past thirty-two bytes \u{1} then",
+            false,
+        ),
+    ] {
+        let doc = GOOD.replace(r#""text":"t""#, &format!(r#""text":"{text}""#));
+        let expected = if read {
+            Outcome::Read
+        } else {
+            Outcome::Refused
+        };
+        assert_eq!(compare::<Doc>(&doc), expected, "{text}");
+        // The same in a member name (an unknown member: refused by both).
+        let doc = GOOD.replace(r#""text":"t""#, &format!(r#""text":"t","{text}":1"#));
+        assert_eq!(compare::<Doc>(&doc), Outcome::Refused, "{text}");
+    }
+}
+
+#[test]
+fn structure_errors_are_left_to_serde_json() {
+    let deep = format!("{}1{}", "[".repeat(90), "]".repeat(90));
+    let too_deep = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+    for (from, to, expected) in [
+        (r#""n":0"#, r#""n":0,"any":DEEP"#, Outcome::Read),
+        (r#""n":0"#, r#""n":0,"any":TOO_DEEP"#, Outcome::GaveUp),
+        (r#""n":0"#, r#""n":0,"#, Outcome::Refused),
+        (r#""n":0"#, r#""n" 0"#, Outcome::Refused),
+        (r#""n":0"#, r#""n":0 "n":0"#, Outcome::Refused),
+        (r#""n":0"#, r#""n":0,"n":0"#, Outcome::Refused),
+        ("[1,-2,", "[1,,-2,", Outcome::Refused),
+        ("{\"b\":null}]", "{\"b\":null},]", Outcome::Refused),
+        ("{\"b\":null}", "{\"b\":nul}", Outcome::Refused),
+        ("{\"b\":null}", "{\"b\":true,\"b\":false}", Outcome::Refused),
+        ("{\"b\":null}", "{\"b\" null}", Outcome::Refused),
+        (r#""flag""#, r#""flag""#, Outcome::Read),
+    ] {
+        let to = to.replace("TOO_DEEP", &too_deep).replace("DEEP", &deep);
+        let text = GOOD.replace(from, &to);
+        assert_ne!(text, GOOD.replace("\"n\":0", "\"n\":1"));
+        assert_eq!(compare::<Doc>(&text), expected, "{to:.60}");
+    }
+    for text in [
+        "",
+        " ",
+        "[]",
+        "null",
+        "\u{feff}{}",
+        &format!("{GOOD} x"),
+        &format!("{GOOD}}}"),
+        &format!(" \n{GOOD}\t\r\n"),
+    ] {
+        let expected = if text.trim() == GOOD {
+            Outcome::Read
+        } else {
+            Outcome::Refused
+        };
+        assert_eq!(compare::<Doc>(text), expected, "{text:.40}");
+    }
+}

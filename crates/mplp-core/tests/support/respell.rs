@@ -1,0 +1,222 @@
+//! Shared by the fast reader's tests (`crates/mplp-core/tests/fast_reader.rs`
+//! and the workspace's `tests/tests/fast_reader.rs`, which include it with
+//! `#[path]`): the comparison of the fast reader with serde_json, and the
+//! generators of respelled and edited JSON.
+
+#![allow(dead_code)]
+
+use std::fmt::Debug;
+use std::fmt::Write as _;
+
+use mplp_core::Wire;
+use serde_json::Value;
+
+/// Reads `T` with serde_json (the typed parse, trailing input refused).
+pub(crate) fn serde_json_read<T: Wire>(text: &str) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = T::deserialize_unchecked(&mut de).ok()?;
+    de.end().ok()?;
+    Some(v)
+}
+
+/// What the fast reader did with one text.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// Read it, to the value serde_json reads.
+    Read,
+    /// Gave up.
+    GaveUp,
+    /// Refused by both.
+    Refused,
+}
+
+/// Reads `text` both ways; fails when the fast reader reads a value that
+/// serde_json does not (or reads differently).
+pub(crate) fn compare<T: Wire + PartialEq + Debug>(text: &str) -> Outcome {
+    let fast = mplp_core::fast::from_str::<T>(text);
+    let slow = serde_json_read::<T>(text);
+    match (fast, slow) {
+        (Some(f), Some(s)) => {
+            assert_eq!(f, s, "the two readers disagree on {text}");
+            Outcome::Read
+        }
+        (Some(f), None) => panic!("the fast reader accepts what serde_json refuses: {text}\n{f:?}"),
+        (None, Some(_)) => Outcome::GaveUp,
+        (None, None) => Outcome::Refused,
+    }
+}
+
+/// A small deterministic generator (the proptest case supplies its seed).
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `value` written as JSON with random whitespace between tokens and
+/// random escapes in strings and member names: the same value, spelled
+/// differently.
+pub(crate) fn respell(value: &Value, rng: &mut Rng, out: &mut String) {
+    fn ws(rng: &mut Rng, out: &mut String) {
+        for _ in 0..rng.below(3) {
+            out.push([' ', '\n', '\t', '\r'][rng.below(4) as usize]);
+        }
+    }
+    fn string(s: &str, rng: &mut Rng, out: &mut String) {
+        out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32).unwrap(),
+                c if rng.below(8) == 0 => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        if rng.below(2) == 0 {
+                            write!(out, "\\u{u:04x}").unwrap();
+                        } else {
+                            write!(out, "\\u{u:04X}").unwrap();
+                        }
+                    }
+                }
+                '/' if rng.below(2) == 0 => out.push_str("\\/"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    ws(rng, out);
+    match value {
+        Value::String(s) => string(s, rng, out),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                respell(v, rng, out);
+            }
+            ws(rng, out);
+            out.push(']');
+        }
+        Value::Object(o) => {
+            out.push('{');
+            for (i, (k, v)) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                ws(rng, out);
+                string(k, rng, out);
+                ws(rng, out);
+                out.push(':');
+                respell(v, rng, out);
+            }
+            ws(rng, out);
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+    ws(rng, out);
+}
+
+/// Small edits that make text invalid in many ways, or valid with other
+/// values (numbers in every spelling, escapes, surrogates, nesting).
+pub(crate) const SNIPPETS: &[&str] = &[
+    "\"",
+    "\\",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    " ",
+    "\n",
+    "\u{1}",
+    "\u{7f}",
+    "é",
+    "0",
+    "-",
+    ".",
+    "e",
+    "1",
+    "-0",
+    "01",
+    "1.0",
+    "1e2",
+    "-1",
+    "1.5",
+    "1e400",
+    "-1e-400",
+    "18446744073709551616",
+    "18446744073709551615",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "null",
+    "true",
+    "false",
+    "nul",
+    "\\u0041",
+    "\\ud83d\\ude00",
+    "\\ud83d",
+    "\\ude00",
+    "\\u00e9",
+    "\\x",
+    "\\u12",
+    "[[[[[[[[",
+    "]]]]]]]]",
+    "\"x\":1,",
+    "\"x\":1.5,",
+    "\"metadata\":{},",
+    "{\"a\":[1,{\"b\":2.5}]}",
+    "\\n",
+    "\\t",
+    "\\b",
+    "\\f",
+    "\\r",
+    "\\/",
+    "\\\"",
+    "\\\\",
+    "\\u0000",
+    "\\u001f",
+    "\\uDBFF\\uDFFF",
+    "\\uD800\\u0041",
+    "\t",
+    "\r",
+    "1E2",
+    "1e+2",
+    "1e-2",
+    "-1.5e-7",
+    "2.",
+    ".5",
+    "+1",
+    "0x1",
+];
+
+/// `text` with one random edit at a char boundary.
+pub(crate) fn edit(text: &str, rng: &mut Rng) -> String {
+    let bounds: Vec<usize> = (0..=text.len())
+        .filter(|&i| text.is_char_boundary(i))
+        .collect();
+    let at = bounds[rng.below(bounds.len() as u64) as usize];
+    let end = bounds
+        .iter()
+        .copied()
+        .find(|&b| b > at)
+        .unwrap_or(text.len());
+    let snippet = SNIPPETS[rng.below(SNIPPETS.len() as u64) as usize];
+    match rng.below(3) {
+        0 => format!("{}{snippet}{}", &text[..at], &text[at..]),
+        1 => format!("{}{snippet}{}", &text[..at], &text[end..]),
+        _ => format!("{}{}", &text[..at], &text[end..]),
+    }
+}
