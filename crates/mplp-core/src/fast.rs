@@ -128,7 +128,8 @@ fn marks(word: u64, byte: u8) -> u64 {
 /// Where the string starting at `rest` (after its opening quote) has its
 /// closing quote or its first backslash, or (when `controls`) a byte below
 /// 0x20, which no string may hold: eight bytes at a time (SWAR, as
-/// serde_json does).
+/// serde_json does). The caller gives up unless the byte found is `"` or
+/// `\\`, so a scan that stopped early would show.
 #[inline]
 fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
     let mut chunks = rest.chunks_exact(8);
@@ -142,8 +143,7 @@ fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
             found |= word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
         }
         if found != 0 {
-            let i = at + (found.trailing_zeros() / 8) as usize;
-            return (rest[i] >= 0x20).then_some(i);
+            return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
         if at == 32 && !controls {
@@ -152,12 +152,11 @@ fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
             return memchr::memchr2(b'"', b'\\', &rest[at..]).map(|i| at + i);
         }
     }
-    let i = at
-        + chunks
-            .remainder()
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-    (rest[i] >= 0x20).then_some(i)
+    let i = chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    Some(at + i)
 }
 
 /// A string token: borrowed from the input, or decoded into the scratch
@@ -215,10 +214,14 @@ impl<'de> Reader<'de> {
         let start = self.at + 1;
         let rest = &self.input[start..];
         let end = string_end(rest, self.controls).ok_or(GaveUp)?;
-        if rest[end] == b'"' {
-            self.at = start + end + 1;
-            let s = self.text.get(start..start + end).ok_or(GaveUp)?;
-            return Ok(Str::Borrowed(s));
+        match rest[end] {
+            b'"' => {
+                self.at = start + end + 1;
+                let s = self.text.get(start..start + end).ok_or(GaveUp)?;
+                return Ok(Str::Borrowed(s));
+            }
+            b'\\' => {}
+            _ => return Err(GaveUp),
         }
         self.scratch.clear();
         self.scratch.extend_from_slice(&rest[..end]);

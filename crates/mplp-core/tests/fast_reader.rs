@@ -257,6 +257,10 @@ fn strings_and_escapes_read_as_serde_json_reads_them() {
         (r"\x", false),
         (r"\u12g4", false),
         ("tab\there", false),
+        // Two raw control characters (one pass over the input must still
+        // see that it has some).
+        ("tabs\t\there", false),
+        ("\u{1f}\u{1f}", false),
         (
             "a long text that goes on past thirty-two bytes \u{1} then",
             false,
@@ -315,4 +319,12 @@ fn structure_errors_are_left_to_serde_json() {
         };
         assert_eq!(compare::<Doc>(text), expected, "{text:.40}");
     }
+}
+
+#[test]
+fn giving_up_says_so() {
+    assert_eq!(
+        mplp_core::fast::GaveUp.to_string(),
+        "the fast reader gave up"
+    );
 }
