@@ -10,10 +10,10 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::BufRead;
 use std::ops::ControlFlow;
 
-use mplp_core::{Document, Report, Rule, Severity, Violation};
+use mplp_core::{Report, Rule, Severity, Violation};
 use uuid::Uuid;
 
-use crate::log::read::{Line, for_each_line, parse_line};
+use crate::log::read::{Line, for_each_line};
 
 /// Declares what the MAP and SA validators offer alike, word for word: their
 /// constructors and settings (`new`, `with_completed_memory`,
@@ -87,8 +87,13 @@ macro_rules! log_entry_points {
 
             /// Validates one line of the log (its bytes, without the newline or with it).
             pub fn push_line(&mut self, line: u64, bytes: &[u8]) {
-                if let Some(e) = self.books.parse::<$event>(line, bytes) {
-                    self.push(line, &e);
+                self.books.lines += 1;
+                // The event is validated where it was parsed (not moved out).
+                let parsed = $crate::log::read::with_parsed_line::<$event, _>(line, bytes, |e| {
+                    self.push(line, e)
+                });
+                if let Err(v) = parsed {
+                    self.books.report.extend(v);
                 }
             }
         }
@@ -434,20 +439,6 @@ impl<S> Books<S> {
                 crate::rules::LOG_EMPTY,
                 "the log holds no event (it is empty or blank)",
             ));
-        }
-    }
-
-    /// Parses one line; the violations of a line that does not parse (or
-    /// breaks a rule of its own) are reported.
-    #[inline]
-    fn parse<T: Document>(&mut self, line: u64, bytes: &[u8]) -> Option<T> {
-        self.lines += 1;
-        match parse_line::<T>(line, bytes) {
-            Ok(e) => Some(e),
-            Err(v) => {
-                self.report.extend(v);
-                None
-            }
         }
     }
 

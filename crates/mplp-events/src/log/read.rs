@@ -123,28 +123,63 @@ fn too_long(line: u64, len: u64, max: usize) -> Violation {
 /// violation of the line (with its line number).
 #[inline]
 pub(crate) fn parse_line<T: Document>(line: u64, bytes: &[u8]) -> Result<T, Vec<Violation>> {
-    // The rules-free parse (UTF-8 checked once for the whole line), then the
-    // rules once: `T`'s public `Deserialize` would run them a first time.
-    let parsed = from_slice_unchecked::<T>(bytes).and_then(|doc| {
-        let mut report = Report::new();
-        doc.check_rules(&mut report);
-        if report.is_valid() {
-            Ok(doc)
-        } else {
-            // What `T`'s `Deserialize` fails with: a rules error, neither
-            // syntax nor I/O, so the thorough pass below reports as before.
-            Err(<serde_json::Error as serde::de::Error>::custom(
-                "a semantic rule is violated",
-            ))
-        }
-    });
+    let parsed = from_slice_unchecked::<T>(bytes);
     match parsed {
-        Ok(doc) => Ok(doc),
-        Err(first) => Err(thorough::<T>(bytes, &first)
-            .into_iter()
-            .map(|v| v.at_line(line))
-            .collect()),
+        Ok(doc) => match rules_error(&doc) {
+            None => Ok(doc),
+            Some(first) => Err(violations::<T>(line, bytes, &first)),
+        },
+        Err(first) => Err(violations::<T>(line, bytes, &first)),
     }
+}
+
+/// [`parse_line`], handing the parsed `T` to `f` by reference where it was
+/// parsed: a large event (a `MapEvent` is some 400 bytes) is then not moved
+/// again through `Result`s and `Option`s on its way to the validator.
+/// `Ok(f(&doc))` when the line parses and keeps its rules, else every
+/// violation of the line (`f` is not called).
+#[inline]
+pub(crate) fn with_parsed_line<T: Document, R>(
+    line: u64,
+    bytes: &[u8],
+    f: impl FnOnce(&T) -> R,
+) -> Result<R, Vec<Violation>> {
+    let parsed = from_slice_unchecked::<T>(bytes);
+    let rules_broken;
+    let first = match &parsed {
+        Ok(doc) => match rules_error(doc) {
+            None => return Ok(f(doc)),
+            Some(e) => {
+                rules_broken = e;
+                &rules_broken
+            }
+        },
+        Err(e) => e,
+    };
+    Err(violations::<T>(line, bytes, first))
+}
+
+/// The rules of a document parsed without them (the rules-free parse checks
+/// UTF-8 once for the whole line, then the rules run once: `T`'s public
+/// `Deserialize` would run them a first time): `None` when they hold, else
+/// what `T`'s `Deserialize` fails with, a rules error (neither syntax nor
+/// I/O), so that the thorough pass reports as `Deserialize` would.
+#[inline]
+fn rules_error<T: Document>(doc: &T) -> Option<serde_json::Error> {
+    let mut report = Report::new();
+    doc.check_rules(&mut report);
+    (!report.is_valid())
+        .then(|| <serde_json::Error as serde::de::Error>::custom("a semantic rule is violated"))
+}
+
+/// Every violation of a line that failed the fast path with `first`, each
+/// with the line number.
+#[cold]
+fn violations<T: Document>(line: u64, bytes: &[u8], first: &serde_json::Error) -> Vec<Violation> {
+    thorough::<T>(bytes, first)
+        .into_iter()
+        .map(|v| v.at_line(line))
+        .collect()
 }
 
 /// One line of a log read by [`LogReader`].
