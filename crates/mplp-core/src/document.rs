@@ -175,6 +175,7 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 /// whole input measured against [`crate::nesting::MAX_NESTING`], and input
 /// past it gets serde_json's recursion error (which
 /// [`syntax_violation_in`] reports as [`JSON_DEPTH`](crate::rules::JSON_DEPTH)).
+#[inline]
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
     crate::exact::take_deep_member();
     if let Some(value) = std::str::from_utf8(input)

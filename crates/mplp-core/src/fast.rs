@@ -76,6 +76,7 @@ type Result<T> = std::result::Result<T, GaveUp>;
 /// Reads `T` with its schema rules only ([`Wire::deserialize_unchecked`])
 /// from `text`, refusing trailing input; `None` when the fast reader gives
 /// up (see the module docs).
+#[inline]
 pub fn from_str<T: Wire>(text: &str) -> Option<T> {
     let mut de = Reader {
         input: text.as_bytes(),
