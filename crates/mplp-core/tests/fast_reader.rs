@@ -241,6 +241,10 @@ fn numbers_take_serde_json_s_reading() {
 fn strings_and_escapes_read_as_serde_json_reads_them() {
     for (text, read) in [
         ("plain", true),
+        // Shorter than the eight-byte scan, with a space; with a control
+        // character.
+        ("a b", true),
+        ("a\tb", false),
         (r#"a\nb\tc\rd\be\ff\/g\\h\"i"#, true),
         (r"\u00e9\u00E9\ud83d\ude00\u0000", true),
         (
