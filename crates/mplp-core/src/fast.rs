@@ -283,7 +283,7 @@ impl<'de> Reader<'de> {
                 }
                 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
             }
-            0xDC00..=0xDFFF => return Err(GaveUp),
+            // A lone low surrogate is no char: `from_u32` refuses it.
             _ => first,
         };
         char::from_u32(code).ok_or(GaveUp)
