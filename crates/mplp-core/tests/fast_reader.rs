@@ -173,7 +173,7 @@ proptest! {
     }
 }
 
-const GOOD: &str = r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"},"name":"x","items":[{"id":"550e8400-e29b-41d4-a716-446655440000","at":"2025-12-07T00:00:00Z","mode":"pair","text":"t","n":0,"data":{"a":[1,-2,{"b":null}]}}]}"#;
+const GOOD: &str = r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.0"},"name":"x","items":[{"id":"550e8400-e29b-41d4-a716-446655440000","at":"2025-12-07T00:00:00Z","mode":"pair","text":"t","n":0,"data":{"a":[1,-2,0,{"b":null}]}}]}"#;
 
 #[test]
 fn a_plain_document_is_read_with_its_values() {
@@ -182,7 +182,7 @@ fn a_plain_document_is_read_with_its_values() {
     assert_eq!(doc.items[0].mode, CollabMode::Pair);
     assert_eq!(
         doc.items[0].data.as_ref().unwrap()["a"],
-        json!([1, -2, {"b": null}])
+        json!([1, -2, 0, {"b": null}])
     );
 }
 
