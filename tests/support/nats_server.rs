@@ -35,11 +35,7 @@ impl Server {
             );
             return None;
         }
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = free_port();
         let store = std::env::temp_dir().join(format!("mplp-nats-{}-{port}", std::process::id()));
         let mut s = Server {
             child: spawn(port, &store),
@@ -55,12 +51,20 @@ impl Server {
         format!("nats://127.0.0.1:{}", self.port)
     }
 
+    /// Waits until the port answers, and checks that our server is the one
+    /// answering (still running), not another one on the same port.
     fn wait_ready(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(30);
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             assert!(Instant::now() < deadline, "nats-server did not start");
             std::thread::sleep(Duration::from_millis(50));
         }
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            matches!(self.child.try_wait(), Ok(None)),
+            "nats-server on port {} exited after starting (port taken?)",
+            self.port
+        );
     }
 
     /// Kills the server and starts it again on the same port and store.
@@ -70,6 +74,28 @@ impl Server {
         self.child.wait().unwrap();
         self.child = spawn(self.port, &self.store);
         self.wait_ready();
+    }
+}
+
+/// A free port no other server of this test process has had: the tests of
+/// one binary run in parallel, and a port just released by one test's probe
+/// could otherwise be handed to another's (two servers on one port, the
+/// first to stop taking the other's clients with it).
+fn free_port() -> u16 {
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    let mut given = GIVEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
     }
 }
 

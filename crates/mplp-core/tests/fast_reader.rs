@@ -303,6 +303,11 @@ fn structure_errors_are_left_to_serde_json() {
         ("{\"b\":null}", "{\"b\":nul}", Outcome::Refused),
         ("{\"b\":null}", "{\"b\":true,\"b\":false}", Outcome::Refused),
         ("{\"b\":null}", "{\"b\" null}", Outcome::Refused),
+        // Commas: none before the first element or member, one between.
+        ("[1,-2,", "[,1,-2,", Outcome::Refused),
+        ("[1,-2,", "[1 -2,", Outcome::Refused),
+        ("{\"b\":null}", "{,\"b\":null}", Outcome::Refused),
+        (r#""n":0"#, r#""n":0 "i":1"#, Outcome::Refused),
         (r#""flag""#, r#""flag""#, Outcome::Read),
     ] {
         let to = to
