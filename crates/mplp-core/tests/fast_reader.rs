@@ -29,6 +29,8 @@ struct Item {
     flag: Option<bool>,
     any: Option<Value>,
     data: Option<JsonObject>,
+    /// Absent, `null` or an object.
+    maybe: Option<Option<JsonObject>>,
     #[wire(default)]
     list: Vec<String>,
 }
@@ -334,6 +336,23 @@ fn structure_errors_are_left_to_serde_json() {
             Outcome::Refused
         };
         assert_eq!(compare::<Doc>(text), expected, "{text:.40}");
+    }
+}
+
+#[test]
+fn a_nullable_member_reads_null_and_values() {
+    for (maybe, expected) in [
+        ("null", Some(None)),
+        ("{\"k\":true}", Some(Some(json!({"k": true})))),
+    ] {
+        let text = GOOD.replace(r#""n":0"#, &format!(r#""n":0,"maybe":{maybe}"#));
+        assert_eq!(compare::<Doc>(&text), Outcome::Read, "{maybe}");
+        let doc = mplp_core::fast::from_str::<Doc>(&text).unwrap();
+        let got = doc.items[0]
+            .maybe
+            .clone()
+            .map(|m| m.map(|o| serde_json::to_value(&o).unwrap()));
+        assert_eq!(got, expected, "{maybe}");
     }
 }
 
