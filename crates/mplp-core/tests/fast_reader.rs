@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 #[path = "support/respell.rs"]
 mod respell;
 
-use respell::{Outcome, Rng, compare, edit, respell};
+use respell::{Outcome, Rng, compare, edit, has_fraction, respell};
 
 /// One of every member kind.
 #[derive(Clone, Debug, PartialEq, Wire)]
@@ -134,19 +134,11 @@ fn doc() -> impl Strategy<Value = Value> {
 
 /// Whether a free-form member (`data`) holds a number that is not an integer.
 fn fraction_in_data(doc: &Value) -> bool {
-    fn walk(v: &Value) -> bool {
-        match v {
-            Value::Number(n) => n.is_f64(),
-            Value::Array(a) => a.iter().any(walk),
-            Value::Object(o) => o.values().any(walk),
-            _ => false,
-        }
-    }
     doc["items"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|item| walk(&item["data"]))
+        .any(|item| has_fraction(&item["data"]))
 }
 
 proptest! {

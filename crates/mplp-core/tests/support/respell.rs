@@ -220,3 +220,14 @@ pub(crate) fn edit(text: &str, rng: &mut Rng) -> String {
         _ => format!("{}{}", &text[..at], &text[end..]),
     }
 }
+
+/// Whether `value` holds a number that is not an integer (one a free-form
+/// member leaves to serde_json, on purpose).
+pub(crate) fn has_fraction(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.is_f64(),
+        Value::Array(a) => a.iter().any(has_fraction),
+        Value::Object(o) => o.values().any(has_fraction),
+        _ => false,
+    }
+}
