@@ -168,7 +168,15 @@ impl Timestamp {
         // not take (errors included) goes through the general parser, which
         // alone decides what is refused and why.
         let b = text.as_bytes();
-        match parse_usual(b).map_or_else(|| parse_rfc3339(b), Ok) {
+        Self::with_text(text, parse_usual(b).map_or_else(|| parse_rfc3339(b), Ok))
+    }
+
+    /// The timestamp of `text` from what a parser made of it.
+    fn with_text(
+        text: &str,
+        parsed: Result<OffsetDateTime, &'static str>,
+    ) -> Result<Self, TimestampError> {
+        match parsed {
             Ok(at) => Ok(Timestamp {
                 text: Text::new(text),
                 at,
@@ -1011,16 +1019,7 @@ mod tests {
     /// parser alone. (That parser is still the library's fallback,
     /// unchanged; this is the reference the fast path is held to.)
     fn reference_parse(text: &str) -> Result<Timestamp, TimestampError> {
-        match parse_rfc3339(text.as_bytes()) {
-            Ok(at) => Ok(Timestamp {
-                text: Text::new(text),
-                at,
-            }),
-            Err(reason) => Err(TimestampError {
-                text: text.to_owned(),
-                reason,
-            }),
-        }
+        Timestamp::with_text(text, parse_rfc3339(text.as_bytes()))
     }
 
     /// Everything a parse gives: the instant's fields (equality of
