@@ -178,18 +178,45 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 #[inline]
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
     crate::exact::take_deep_member();
-    if let Some(value) = std::str::from_utf8(input)
-        .ok()
-        .and_then(crate::fast::from_str::<T>)
-    {
+    let text = std::str::from_utf8(input).ok();
+    if let Some(value) = text.and_then(crate::fast::from_str::<T>) {
         // The fast reader gives up before nesting that could make a
         // free-form member deep (see `take_deep_member`).
         return Ok(value);
     }
+    serde_json_unchecked(input, text)
+}
+
+/// [`from_slice_unchecked`], lending the value to `f` where it was read:
+/// `Ok(f(&value))`, or the error. A caller that only looks at the value
+/// spares a large one (a MAP event is some 400 bytes) the copies through
+/// `Result`s on its way out: the MAP and SA log validators read every line
+/// this way.
+#[inline]
+pub fn with_slice_unchecked<T: Wire, R>(
+    input: &[u8],
+    f: impl FnOnce(&T) -> R,
+) -> Result<R, serde_json::Error> {
+    crate::exact::take_deep_member();
+    let text = std::str::from_utf8(input).ok();
+    let f = match text {
+        Some(text) => match crate::fast::read::<T, R, _>(text, f) {
+            // As in `from_slice_unchecked`.
+            Ok(read) => return Ok(read),
+            Err(f) => f,
+        },
+        None => f,
+    };
+    serde_json_unchecked(input, text).map(|value| f(&value))
+}
+
+/// The typed parse by serde_json, once the fast reader has given up.
+#[cold]
+fn serde_json_unchecked<T: Wire>(input: &[u8], text: Option<&str>) -> Result<T, serde_json::Error> {
     // What the fast reader's attempt may have noted belongs to no error.
     crate::de::take_raised();
     crate::exact::take_deep_member();
-    let read = from_slice_within_serde_limit(input).or_else(|first| {
+    let read = from_slice_within_serde_limit(input, text).or_else(|first| {
         crate::nesting::retry_deep(input, first, |de| {
             let value = T::deserialize_unchecked(&mut *de)?;
             de.end()?;
@@ -206,15 +233,19 @@ pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Erro
     read
 }
 
-fn from_slice_within_serde_limit<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
-    match std::str::from_utf8(input) {
-        Ok(text) => {
+/// `text`: the input when it is UTF-8 (checked once by the caller).
+fn from_slice_within_serde_limit<T: Wire>(
+    input: &[u8],
+    text: Option<&str>,
+) -> Result<T, serde_json::Error> {
+    match text {
+        Some(text) => {
             let mut de = serde_json::Deserializer::from_str(text);
             let value = T::deserialize_unchecked(&mut de)?;
             de.end()?;
             Ok(value)
         }
-        Err(_) => {
+        None => {
             let mut de = serde_json::Deserializer::from_slice(input);
             let value = T::deserialize_unchecked(&mut de)?;
             de.end()?;

@@ -78,6 +78,27 @@ type Result<T> = std::result::Result<T, GaveUp>;
 /// up (see the module docs).
 #[inline]
 pub fn from_str<T: Wire>(text: &str) -> Option<T> {
+    parse(text).ok()
+}
+
+/// [`from_str`], lending the value to `f` where the visitors left it:
+/// `Ok(f(&value))`, or `Err(f)` back when the fast reader gives up (for the
+/// caller's other reader). A caller that only looks at the value spares a
+/// large one (a MAP event is some 400 bytes) the copies through `Result`s
+/// and `Option`s on its way out (see
+/// [`crate::document::with_slice_unchecked`]).
+#[inline]
+pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Result<R, F> {
+    match &parse::<T>(text) {
+        Ok(value) => Ok(f(value)),
+        Err(_) => Err(f),
+    }
+}
+
+/// The whole of `text` as a `T`. The visitors' `Result` is the one
+/// returned, on one path only, so that the value is written in place.
+#[inline]
+fn parse<T: Wire>(text: &str) -> Result<T> {
     let mut de = Reader {
         input: text.as_bytes(),
         text,
@@ -87,9 +108,12 @@ pub fn from_str<T: Wire>(text: &str) -> Option<T> {
         controls: has_controls(text.as_bytes()),
         free_form: 0,
     };
-    let value = T::deserialize_unchecked(&mut de).ok()?;
+    let mut value = T::deserialize_unchecked(&mut de);
     de.skip_ws();
-    (de.at == de.input.len()).then_some(value)
+    if de.at != de.input.len() {
+        value = Err(GaveUp);
+    }
+    value
 }
 
 struct Reader<'de> {
@@ -471,21 +495,27 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         // as every number is one the map holds exactly: so it gives up at
         // any number that is not a plain integer.
         self.free_form += 1;
-        let value = visitor.visit_newtype_struct(&mut *self)?;
+        let value = visitor.visit_newtype_struct(&mut *self);
         self.free_form -= 1;
-        Ok(value)
+        value
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.eat(b'[')?;
         self.enter()?;
-        let value = visitor.visit_seq(Elements {
+        let mut value = visitor.visit_seq(Elements {
             de: &mut *self,
             first: true,
-        })?;
-        self.depth -= 1;
-        self.eat(b']')?;
-        Ok(value)
+        });
+        // The visitor's own `Result` is returned (not unwrapped and wrapped
+        // again, and on one path only), so a large value is not copied here.
+        if value.is_ok() {
+            self.depth -= 1;
+            if self.eat(b']').is_err() {
+                value = Err(GaveUp);
+            }
+        }
+        value
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
@@ -504,13 +534,18 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.eat(b'{')?;
         self.enter()?;
-        let value = visitor.visit_map(Members {
+        let mut value = visitor.visit_map(Members {
             de: &mut *self,
             first: true,
-        })?;
-        self.depth -= 1;
-        self.eat(b'}')?;
-        Ok(value)
+        });
+        // As in `deserialize_seq`: no copy of a large value.
+        if value.is_ok() {
+            self.depth -= 1;
+            if self.eat(b'}').is_err() {
+                value = Err(GaveUp);
+            }
+        }
+        value
     }
 
     fn deserialize_struct<V: Visitor<'de>>(

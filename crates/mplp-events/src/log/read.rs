@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
-use mplp_core::document::{from_slice_unchecked, thorough};
+use mplp_core::document::{from_slice_unchecked, thorough, with_slice_unchecked};
 use mplp_core::{Document, Report, Violation};
 
 use crate::rules::{LOG_LINE_TOO_LONG, LOG_READ_ERROR};
@@ -123,40 +123,36 @@ fn too_long(line: u64, len: u64, max: usize) -> Violation {
 /// violation of the line (with its line number).
 #[inline]
 pub(crate) fn parse_line<T: Document>(line: u64, bytes: &[u8]) -> Result<T, Vec<Violation>> {
-    let parsed = from_slice_unchecked::<T>(bytes);
-    match parsed {
+    let first = match from_slice_unchecked::<T>(bytes) {
         Ok(doc) => match rules_error(&doc) {
-            None => Ok(doc),
-            Some(first) => Err(violations::<T>(line, bytes, &first)),
+            None => return Ok(doc),
+            Some(rules) => rules,
         },
-        Err(first) => Err(violations::<T>(line, bytes, &first)),
-    }
+        Err(e) => e,
+    };
+    Err(violations::<T>(line, bytes, &first))
 }
 
-/// [`parse_line`], handing the parsed `T` to `f` by reference where it was
-/// parsed: a large event (a `MapEvent` is some 400 bytes) is then not moved
-/// again through `Result`s and `Option`s on its way to the validator.
-/// `Ok(f(&doc))` when the line parses and keeps its rules, else every
-/// violation of the line (`f` is not called).
+/// [`parse_line`], lending the parsed `T` to `f` where it was parsed: a
+/// large event (a `MapEvent` is some 400 bytes) is then not copied through
+/// `Result`s on its way to the validator. `Ok(f(&doc))` when the line
+/// parses and keeps its rules, else every violation of the line (`f` is not
+/// called).
 #[inline]
 pub(crate) fn with_parsed_line<T: Document, R>(
     line: u64,
     bytes: &[u8],
     f: impl FnOnce(&T) -> R,
 ) -> Result<R, Vec<Violation>> {
-    let parsed = from_slice_unchecked::<T>(bytes);
-    let rules_broken;
-    let first = match &parsed {
-        Ok(doc) => match rules_error(doc) {
-            None => return Ok(f(doc)),
-            Some(e) => {
-                rules_broken = e;
-                &rules_broken
-            }
-        },
+    let first = match with_slice_unchecked(bytes, |doc: &T| match rules_error(doc) {
+        None => Ok(f(doc)),
+        Some(rules) => Err(rules),
+    }) {
+        Ok(Ok(out)) => return Ok(out),
+        Ok(Err(rules)) => rules,
         Err(e) => e,
     };
-    Err(violations::<T>(line, bytes, first))
+    Err(violations::<T>(line, bytes, &first))
 }
 
 /// The rules of a document parsed without them (the rules-free parse checks
