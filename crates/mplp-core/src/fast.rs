@@ -22,6 +22,7 @@
 //! | any other number | serde_json's own number parser on the number's text |
 //! | `true`, `false`, `null` | `visit_bool`, `visit_unit` / `visit_none` |
 //! | object, array | `visit_map`, `visit_seq`, then the closing bracket must follow |
+//! | member name of a derived struct, written as in its `FIELDS` | `visit_u64` with its index there (see [`DERIVED`]) |
 //! | a free-form member ([`JsonObject`](crate::JsonObject)) | read in the same pass; any number but a plain integer gives up |
 //!
 //! Why it is faster than serde_json's typed path although it reads the same
@@ -32,7 +33,13 @@
 //!   is the first `"` or `\\`, found eight bytes at a time, and for long
 //!   strings by `memchr`'s vectorised `memchr2`;
 //! - a free-form member is read once: serde_json hands it over as raw text,
-//!   which the member then parses again.
+//!   which the member then parses again;
+//! - a member name of a struct `#[derive(Wire)]` wrote is compared with the
+//!   struct's names where it stands, the expected next one first, and
+//!   handed over as an index: no string scan, no string match;
+//! - a value is lent where the visitors wrote it ([`read`]), and the
+//!   visitors' `Result` is returned as it is, so a large value is not
+//!   copied on its way out.
 //!
 //! The measurements are in issue 18's table (`cargo run --release -p mplp
 //! --example perf_report`). The tests compare it with serde_json on every
@@ -51,6 +58,17 @@ pub const MAX_DEPTH: usize = 100;
 
 /// serde_json's name for its raw values (see `crate::exact`).
 const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// The struct name `#[derive(Wire)]` hands to `deserialize_struct`, which
+/// tells the fast reader that the struct's `FIELDS` are plain names (no
+/// byte that JSON escapes, which the derive checks) and that its member
+/// visitor takes a name's index in `FIELDS` (`visit_u64`). A member name
+/// is then matched against `FIELDS` byte for byte where it stands, the
+/// expected next one first, and handed over as its index: no string scan
+/// and no string comparison in the visitor. (serde_json and the other
+/// deserializers ignore the name, as they do any struct name.)
+#[doc(hidden)]
+pub static DERIVED: &str = "mplp-derive";
 
 /// Why the fast reader stopped: nothing more is kept, since serde_json then
 /// reads the input again and says what is wrong.
@@ -380,6 +398,33 @@ impl<'de> Reader<'de> {
     }
 }
 
+impl<'de> Reader<'de> {
+    /// An object: a map, or a struct whose member names are `fields` (empty
+    /// when they are not known to be plain, see [`DERIVED`]).
+    fn object<V: Visitor<'de>>(
+        &mut self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.eat(b'{')?;
+        self.enter()?;
+        let mut value = visitor.visit_map(Members {
+            de: &mut *self,
+            first: true,
+            fields,
+            next: 0,
+        });
+        // As in `deserialize_seq`: no copy of a large value.
+        if value.is_ok() {
+            self.depth -= 1;
+            if self.eat(b'}').is_err() {
+                value = Err(GaveUp);
+            }
+        }
+        value
+    }
+}
+
 macro_rules! give_up {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
@@ -532,29 +577,21 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.eat(b'{')?;
-        self.enter()?;
-        let mut value = visitor.visit_map(Members {
-            de: &mut *self,
-            first: true,
-        });
-        // As in `deserialize_seq`: no copy of a large value.
-        if value.is_ok() {
-            self.depth -= 1;
-            if self.eat(b'}').is_err() {
-                value = Err(GaveUp);
-            }
-        }
-        value
+        self.object(&[], visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _: &'static str,
-        _: &'static [&'static str],
+        name: &'static str,
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        let fields = if std::ptr::eq(name, DERIVED) {
+            fields
+        } else {
+            &[]
+        };
+        self.object(fields, visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -606,6 +643,46 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 struct Members<'a, 'de> {
     de: &'a mut Reader<'de>,
     first: bool,
+    /// The struct's member names, when they may be matched byte for byte
+    /// (see [`DERIVED`]); empty otherwise.
+    fields: &'static [&'static str],
+    /// The index in `fields` of the member expected next (the one after
+    /// the last one matched).
+    next: usize,
+}
+
+impl Members<'_, '_> {
+    /// The index in `fields` of the member name whose opening quote is at
+    /// `de.at`, when it is written as it is in `fields` (so without escapes);
+    /// the expected one is tried first.
+    #[inline]
+    fn known_name(&self) -> Option<usize> {
+        let rest = self.de.input.get(self.de.at + 1..)?;
+        let is =
+            |name: &str| rest.get(name.len()) == Some(&b'"') && rest.starts_with(name.as_bytes());
+        if self.fields.get(self.next).is_some_and(|name| is(name)) {
+            return Some(self.next);
+        }
+        self.fields.iter().position(|name| is(name))
+    }
+}
+
+/// A member name found in `FIELDS`, handed over as its index there (what
+/// the derive's member visitor takes in `visit_u64`).
+struct Index(u64);
+
+impl<'de> de::Deserializer<'de> for Index {
+    type Error = GaveUp;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u64(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
 }
 
 impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
@@ -624,7 +701,14 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             _ => return Err(GaveUp),
         }
         self.first = false;
-        let key = seed.deserialize(Key { de: &mut *self.de })?;
+        let key = match self.known_name() {
+            Some(i) => {
+                self.de.at += self.fields.get(i).map_or(0, |name| name.len()) + 2;
+                self.next = i + 1;
+                seed.deserialize(Index(i as u64))?
+            }
+            None => seed.deserialize(Key { de: &mut *self.de })?,
+        };
         self.de.eat(b':')?;
         Ok(Some(key))
     }

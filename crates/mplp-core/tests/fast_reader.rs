@@ -332,6 +332,52 @@ fn structure_errors_are_left_to_serde_json() {
 }
 
 #[test]
+fn member_names_are_matched_whole_in_any_order() {
+    // Every member in the reverse of the declared order: no name is the
+    // expected next one.
+    let reversed = r#"{"items":[{"data":{"a":1},"n":0,"text":"t","mode":"pair","at":"2025-12-07T00:00:00Z","id":"550e8400-e29b-41d4-a716-446655440000"}],"name":"x","meta":{"schema_version":"1.0.0","protocol_version":"1.0.0"}}"#;
+    assert_eq!(compare::<Doc>(reversed), Outcome::Read);
+    let doc = mplp_core::fast::from_str::<Doc>(reversed).unwrap();
+    assert_eq!(doc.name.as_str(), "x");
+    assert_eq!(doc.items[0].text, "t");
+    for (from, to, expected) in [
+        // `i` is a prefix of `id`: each is only itself.
+        (r#""n":0"#, r#""n":0,"i":5"#, Outcome::Read),
+        (r#""id""#, r#""i""#, Outcome::Refused),
+        (r#""id""#, r#""idx""#, Outcome::Refused),
+        (r#""id""#, r#""Id""#, Outcome::Refused),
+        // Escaped, a name is read as a string, to the same member.
+        (r#""id""#, r#""i\u0064""#, Outcome::Read),
+        (r#""name""#, r#""n\u0061me""#, Outcome::Read),
+        (r#""name""#, r#""nam""#, Outcome::Refused),
+        (r#""name""#, r#""names""#, Outcome::Refused),
+        (
+            r#""name":"x""#,
+            r#""name":"x","name":"y""#,
+            Outcome::Refused,
+        ),
+        (
+            r#""name":"x""#,
+            r#""name":"x","n\u0061me":"y""#,
+            Outcome::Refused,
+        ),
+        (
+            r#""text":"t""#,
+            r#""text":"t","text":"u""#,
+            Outcome::Refused,
+        ),
+    ] {
+        let text = GOOD.replace(from, to);
+        assert_ne!(text, GOOD, "{to}");
+        assert_eq!(compare::<Doc>(&text), expected, "{to}");
+    }
+    // Cut anywhere, in a member name too: refused.
+    for end in 0..GOOD.len() {
+        assert_eq!(compare::<Doc>(&GOOD[..end]), Outcome::Refused, "{end}");
+    }
+}
+
+#[test]
 fn a_nullable_member_reads_null_and_values() {
     for (maybe, expected) in [
         ("null", Some(None)),

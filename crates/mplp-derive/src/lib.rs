@@ -22,7 +22,12 @@
 //!   `serde_json::Value`, with a JSON pointer and a rule id per violation.
 //! - `mplp_core::Wire`: the member list (`FIELDS`) and the rules-free
 //!   deserializer that `Document::validate_json` uses before it runs the
-//!   rules itself (so that it can report warnings too).
+//!   rules itself (so that it can report warnings too). It asks for a
+//!   struct named `mplp_core::fast::DERIVED` with `FIELDS`, and its member
+//!   visitor also takes a name's index in `FIELDS` (`visit_u64`): the fast
+//!   reader then matches member names byte for byte instead of reading and
+//!   comparing strings. A member name JSON would have to escape is a
+//!   compile error.
 //! - `schemars::JsonSchema`, when the deriving crate's `schemars` feature is
 //!   on: the object schema that `cargo xtask schema-check` compares with
 //!   `schemas/`.
@@ -378,23 +383,42 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let tag_after_here =
         |f: &Field| tag.is_some() && c.tag_after.as_deref() == Some(f.name.as_str());
 
-    // Member names (FIELDS) and required ones, in writing order.
+    // Member names (FIELDS) and required ones, in writing order, and the
+    // `__Field` variant of each name (`visit_u64` reads FIELDS' indexes).
     let mut names: Vec<String> = Vec::new();
+    let mut name_variants: Vec<TokenStream2> = Vec::new();
     let mut required_names: Vec<String> = Vec::new();
     if let (true, Some((t, _))) = (tag_before_all, &tag) {
         names.push(t.clone());
+        name_variants.push(quote! { __Field::__tag });
         required_names.push(t.clone());
     }
-    for f in &typed {
+    for (i, f) in typed.iter().enumerate() {
         names.push(f.name.clone());
+        let v = format_ident!("__f{i}");
+        name_variants.push(quote! { __Field::#v });
         if matches!(f.kind, Kind::Required) {
             required_names.push(f.name.clone());
         }
         if let (true, Some((t, _))) = (tag_after_here(f), &tag) {
             names.push(t.clone());
+            name_variants.push(quote! { __Field::__tag });
             required_names.push(t.clone());
         }
     }
+    // The fast reader matches member names byte for byte (see
+    // `mplp_core::fast::DERIVED`): a name it could only read escaped is
+    // refused here.
+    if let Some(bad) = names
+        .iter()
+        .find(|n| n.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'))
+    {
+        return Err(syn::Error::new_spanned(
+            name,
+            format!("member name {bad:?} needs escaping in JSON"),
+        ));
+    }
+    let indexes = (0..name_variants.len() as u64).map(|i| quote! { #i });
 
     // ---------------------------------------------------------------- serde
     let field_variants: Vec<syn::Ident> =
@@ -724,6 +748,14 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     __f.write_str("a member name")
                 }
+                // The index of a name in FIELDS: how the fast reader hands
+                // over a member name it matched byte for byte.
+                fn visit_u64<__E: __serde::de::Error>(self, __i: u64) -> ::core::result::Result<__Field, __E> {
+                    ::core::result::Result::Ok(match __i {
+                        #(#indexes => #name_variants,)*
+                        _ => return ::core::result::Result::Err(__E::invalid_value(__serde::de::Unexpected::Unsigned(__i), &self)),
+                    })
+                }
                 fn visit_str<__E: __serde::de::Error>(self, __v: &str) -> ::core::result::Result<__Field, __E> {
                     ::core::result::Result::Ok(match __v {
                         #(#field_match)*
@@ -773,7 +805,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 const OPEN: bool = #open;
 
                 fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    __d.deserialize_map(__Visitor)
+                    __d.deserialize_struct(#krate::fast::DERIVED, __FIELDS, __Visitor)
                 }
             }
 
@@ -957,6 +989,26 @@ mod tests {
                 Some("`#[wire(skip)]` is not a member: it goes with no other `wire` attribute"),
                 "{attribute}"
             );
+        }
+    }
+
+    #[test]
+    fn a_member_name_that_json_escapes_is_refused() {
+        for (name, ok) in [
+            ("plain_name", true),
+            ("", true),
+            ("é", true),
+            ("a\"b", false),
+            ("a\\b", false),
+            ("tab\there", false),
+            ("\u{1f}", false),
+        ] {
+            let input: DeriveInput = parse_quote! {
+                struct S { a: u8, #[wire(rename = #name)] x: u8 }
+            };
+            let error = expand(&input).err().map(|e| e.to_string());
+            let expected = (!ok).then(|| format!("member name {name:?} needs escaping in JSON"));
+            assert_eq!(error, expected, "{name:?}");
         }
     }
 }
