@@ -113,19 +113,23 @@ pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Re
     }
 }
 
+/// Reads one value with `seed` from the start of `text`, leaving what
+/// follows it unread: for a caller that reads the first members of a
+/// document and then stops (by failing), such as the kind guess of
+/// `mplp_kinds`. As everywhere in this reader, an error says only that it
+/// gave up: a caller must not take it for a verdict on the input.
+pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
+    text: &'de str,
+    seed: S,
+) -> std::result::Result<S::Value, GaveUp> {
+    seed.deserialize(&mut Reader::new(text))
+}
+
 /// The whole of `text` as a `T`. The visitors' `Result` is the one
 /// returned, on one path only, so that the value is written in place.
 #[inline]
 fn parse<T: Wire>(text: &str) -> Result<T> {
-    let mut de = Reader {
-        input: text.as_bytes(),
-        text,
-        at: 0,
-        depth: 0,
-        scratch: Vec::new(),
-        controls: has_controls(text.as_bytes()),
-        free_form: 0,
-    };
+    let mut de = Reader::new(text);
     let mut value = T::deserialize_unchecked(&mut de);
     de.skip_ws();
     if de.at != de.input.len() {
@@ -210,6 +214,19 @@ enum Str<'de, 's> {
 }
 
 impl<'de> Reader<'de> {
+    #[inline]
+    fn new(text: &'de str) -> Self {
+        Reader {
+            input: text.as_bytes(),
+            text,
+            at: 0,
+            depth: 0,
+            scratch: Vec::new(),
+            controls: has_controls(text.as_bytes()),
+            free_form: 0,
+        }
+    }
+
     #[inline]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.input.get(self.at) {
@@ -658,12 +675,41 @@ impl Members<'_, '_> {
     #[inline]
     fn known_name(&self) -> Option<usize> {
         let rest = self.de.input.get(self.de.at + 1..)?;
-        let is =
-            |name: &str| rest.get(name.len()) == Some(&b'"') && rest.starts_with(name.as_bytes());
+        let is = |name: &str| is_name(rest, name.as_bytes());
         if self.fields.get(self.next).is_some_and(|name| is(name)) {
             return Some(self.next);
         }
         self.fields.iter().position(|name| is(name))
+    }
+}
+
+/// Whether `rest` starts with `name` and a closing quote. Names are short:
+/// they are compared a word at a time (the first and last words overlap),
+/// which costs less than a call of `memcmp` for each member of a document.
+#[inline]
+fn is_name(rest: &[u8], name: &[u8]) -> bool {
+    let n = name.len();
+    let Some(([head @ .., quote], _)) = rest.split_at_checked(n + 1) else {
+        return false;
+    };
+    if *quote != b'"' {
+        return false;
+    }
+    fn word<const W: usize>(s: &[u8], at: usize) -> Option<[u8; W]> {
+        s.get(at..at + W)?.try_into().ok()
+    }
+    match n {
+        0..4 => head.iter().zip(name).all(|(a, b)| a == b),
+        4..8 => {
+            word::<4>(head, 0) == word::<4>(name, 0)
+                && word::<4>(head, n - 4) == word::<4>(name, n - 4)
+        }
+        _ => {
+            (0..n - 8)
+                .step_by(8)
+                .all(|at| word::<8>(head, at) == word::<8>(name, at))
+                && word::<8>(head, n - 8) == word::<8>(name, n - 8)
+        }
     }
 }
 
