@@ -180,19 +180,30 @@ impl Version {
     pub const V1_0_0: Version = Version(std::borrow::Cow::Borrowed("1.0.0"));
 
     /// Parses a version.
+    ///
+    /// ```
+    /// use mplp_core::Version;
+    /// assert_eq!(Version::parse("1.0.0")?, Version::V1_0_0);
+    /// assert_eq!(Version::parse("2.10.0")?.as_str(), "2.10.0");
+    /// assert!(Version::parse("1.0").is_err());
+    /// assert!(Version::parse("1.0.0.0").is_err());
+    /// assert!(Version::parse("1.0.0-rc1").is_err());
+    /// # Ok::<(), mplp_core::VersionError>(())
+    /// ```
     pub fn parse(s: &str) -> Result<Self, VersionError> {
-        let ok = {
-            let parts: Vec<&str> = s.split('.').collect();
-            parts.len() == 3
-                && parts
-                    .iter()
-                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        };
-        if ok {
-            Ok(Version(std::borrow::Cow::Owned(s.to_owned())))
-        } else {
-            Err(VersionError(s.to_owned()))
+        let mut parts = 0;
+        let ok = s.split('.').all(|p| {
+            parts += 1;
+            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
+        }) && parts == 3;
+        if !ok {
+            return Err(VersionError(s.to_owned()));
         }
+        // The version of nearly every document: no allocation.
+        if s == Self::V1_0_0.as_str() {
+            return Ok(Self::V1_0_0);
+        }
+        Ok(Version(std::borrow::Cow::Owned(s.to_owned())))
     }
 
     /// The text.

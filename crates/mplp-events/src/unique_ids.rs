@@ -36,6 +36,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use uuid::Uuid;
 
@@ -83,14 +84,26 @@ impl UniqueIds {
         if self.window == 0 {
             return None;
         }
-        if let Some(first) = self.current.get(&id).or_else(|| self.older.get(&id)) {
+        // The two generations never hold the same id. The older one is
+        // asked first: it is empty, and asked for free, until the first
+        // generation fills up. Then the current one is asked and filled
+        // with one hash of the id.
+        if let Some(first) = self.older.get(&id) {
             return Some(*first);
         }
         if self.current.len() >= self.window {
+            if let Some(first) = self.current.get(&id) {
+                return Some(*first);
+            }
             self.older = std::mem::take(&mut self.current);
         }
-        self.current.insert(id, line);
-        None
+        match self.current.entry(id) {
+            Entry::Occupied(first) => Some(*first.get()),
+            Entry::Vacant(slot) => {
+                slot.insert(line);
+                None
+            }
+        }
     }
 
     /// How many ids are remembered (at most `2 × window`).
@@ -147,6 +160,47 @@ mod tests {
         assert_eq!(off.see(ids[0], 1), None);
         assert_eq!(off.see(ids[0], 2), None);
         assert!(off.is_empty());
+    }
+
+    /// The tracker as first written (a lookup in each generation, then an
+    /// insert): the reference the one-hash `see` must agree with.
+    struct Reference {
+        current: HashMap<Uuid, u64>,
+        older: HashMap<Uuid, u64>,
+        window: usize,
+    }
+
+    impl Reference {
+        fn see(&mut self, id: Uuid, line: u64) -> Option<u64> {
+            if self.window == 0 {
+                return None;
+            }
+            if let Some(first) = self.current.get(&id).or_else(|| self.older.get(&id)) {
+                return Some(*first);
+            }
+            if self.current.len() >= self.window {
+                self.older = std::mem::take(&mut self.current);
+            }
+            self.current.insert(id, line);
+            None
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn see_answers_as_the_reference_does(
+            window in 0usize..6,
+            picks in proptest::collection::vec(0usize..12, 0..80),
+        ) {
+            let pool: Vec<Uuid> = (0..12).map(|_| Uuid::new_v4()).collect();
+            let mut t = UniqueIds::with_window(window);
+            let mut r = Reference { current: HashMap::new(), older: HashMap::new(), window };
+            for (line, &k) in picks.iter().enumerate() {
+                let line = line as u64 + 1;
+                proptest::prop_assert_eq!(t.see(pool[k], line), r.see(pool[k], line));
+                proptest::prop_assert_eq!(t.len(), r.current.len() + r.older.len());
+            }
+        }
     }
 
     #[test]

@@ -343,7 +343,9 @@ impl MapLogValidator {
                 close = true;
             }
         }
-        self.books.report.extend(out);
+        if !out.is_empty() {
+            self.books.report.extend(out);
+        }
         if close {
             if let Some(state) = self.books.complete(id) {
                 let session = event.session_id.to_string();

@@ -178,7 +178,9 @@ impl SaLogValidator {
                 }
             }
         }
-        self.books.report.extend(out);
+        if !out.is_empty() {
+            self.books.report.extend(out);
+        }
         if close {
             if let Some(state) = self.books.complete(id) {
                 self.close(&event.sa_id.to_string(), state, false);
