@@ -107,9 +107,12 @@ pub fn from_str<T: Wire>(text: &str) -> Option<T> {
 /// [`crate::document::with_slice_unchecked`]).
 #[inline]
 pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Result<R, F> {
-    match &parse::<T>(text) {
-        Ok(value) => Ok(f(value)),
-        Err(_) => Err(f),
+    let mut de = Reader::new(text);
+    // Lent where the visitors wrote it: not even returned from a function.
+    let value = T::deserialize_unchecked(&mut de);
+    match &value {
+        Ok(value) if de.at_end() => Ok(f(value)),
+        _ => Err(f),
     }
 }
 
@@ -125,17 +128,12 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     seed.deserialize(&mut Reader::new(text))
 }
 
-/// The whole of `text` as a `T`. The visitors' `Result` is the one
-/// returned, on one path only, so that the value is written in place.
+/// The whole of `text` as a `T`.
 #[inline]
 fn parse<T: Wire>(text: &str) -> Result<T> {
     let mut de = Reader::new(text);
-    let mut value = T::deserialize_unchecked(&mut de);
-    de.skip_ws();
-    if de.at != de.input.len() {
-        value = Err(GaveUp);
-    }
-    value
+    let value = T::deserialize_unchecked(&mut de);
+    if de.at_end() { value } else { Err(GaveUp) }
 }
 
 struct Reader<'de> {
@@ -225,6 +223,14 @@ impl<'de> Reader<'de> {
             controls: has_controls(text.as_bytes()),
             free_form: 0,
         }
+    }
+
+    /// Whether only whitespace is left (trailing input makes the fast
+    /// reader give up, as it makes serde_json refuse the input).
+    #[inline]
+    fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.at == self.input.len()
     }
 
     #[inline]
