@@ -13,7 +13,9 @@
 //!
 //! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
 //! (for example `validate_json:plan, 1000`): the example then only runs that
-//! for the whole budget of every round, and prints nothing else.
+//! for the whole budget of every round, and prints only the time per read
+//! of each round (to compare two builds: the lowest of many short rounds is
+//! steadier than a ratio on a busy machine).
 
 // A benchmark that cannot set itself up should stop at once.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -39,7 +41,8 @@ fn main() {
         for input in common::inputs(log_events) {
             if input.label.starts_with(prefix) {
                 for _ in 0..rounds {
-                    common::time_once(&input, contender, budget);
+                    let ns = common::time_once(&input, contender, budget);
+                    println!("{}: {contender}: {ns:.0} ns per read", input.label);
                 }
             }
         }
