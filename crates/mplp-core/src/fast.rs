@@ -22,7 +22,7 @@
 //! | any other number | serde_json's own number parser on the number's text |
 //! | `true`, `false`, `null` | `visit_bool`, `visit_unit` / `visit_none` |
 //! | object, array | `visit_map`, `visit_seq`, then the closing bracket must follow |
-//! | member name of a derived struct, written as in its `FIELDS` | `visit_u64` with its index there (see [`DERIVED`]) |
+//! | member name of a derived struct, written as in its `FIELDS` | `visit_u64` with its index there (see [`member_names`]) |
 //! | a free-form member ([`JsonObject`](crate::JsonObject)) | read in the same pass; any number but a plain integer gives up |
 //!
 //! Why it is faster than serde_json's typed path although it reads the same
@@ -46,6 +46,7 @@
 //! example of every kind, respelled and edited at random
 //! (`crates/mplp-core/tests/fast_reader.rs`, `tests/tests/fast_reader.rs`).
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
@@ -59,16 +60,29 @@ pub const MAX_DEPTH: usize = 100;
 /// serde_json's name for its raw values (see `crate::exact`).
 const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 
-/// The struct name `#[derive(Wire)]` hands to `deserialize_struct`, which
-/// tells the fast reader that the struct's `FIELDS` are plain names (no
-/// byte that JSON escapes, which the derive checks) and that its member
-/// visitor takes a name's index in `FIELDS` (`visit_u64`). A member name
-/// is then matched against `FIELDS` byte for byte where it stands, the
-/// expected next one first, and handed over as its index: no string scan
-/// and no string comparison in the visitor. (serde_json and the other
-/// deserializers ignore the name, as they do any struct name.)
+thread_local! {
+    /// The member names of the object that the code of `#[derive(Wire)]`
+    /// is about to read with `deserialize_map` (see [`member_names`]).
+    static NEXT_NAMES: Cell<&'static [&'static str]> = const { Cell::new(&[]) };
+}
+
+/// Tells the fast reader the member names (`FIELDS`) of the struct whose
+/// `deserialize_map` comes next; the code `#[derive(Wire)]` writes calls it
+/// around that call (and with `&[]` after it), and nothing else should.
+///
+/// The names are plain (no byte that JSON escapes: the derive refuses
+/// such a name) and the struct's member visitor takes a name's index in
+/// `FIELDS` (`visit_u64`). So the fast reader compares each member name
+/// where it stands with `FIELDS`, the expected next one first, and hands a
+/// match over as its index: no string scan and no string comparison in the
+/// visitor. The struct still asks for a map, so every other deserializer
+/// (which never looks here) reads it exactly as before: serde_json, a
+/// `Value`, a `#[serde(flatten)]` of the struct in a user's type.
 #[doc(hidden)]
-pub static DERIVED: &str = "mplp-derive";
+#[inline]
+pub fn member_names(fields: &'static [&'static str]) {
+    NEXT_NAMES.set(fields);
+}
 
 /// Why the fast reader stopped: nothing more is kept, since serde_json then
 /// reads the input again and says what is wrong.
@@ -214,6 +228,9 @@ enum Str<'de, 's> {
 impl<'de> Reader<'de> {
     #[inline]
     fn new(text: &'de str) -> Self {
+        // Names announced for a reader that never came (a derived struct
+        // read by serde_json, say) belong to no object of this one.
+        NEXT_NAMES.set(&[]);
         Reader {
             input: text.as_bytes(),
             text,
@@ -423,7 +440,7 @@ impl<'de> Reader<'de> {
 
 impl<'de> Reader<'de> {
     /// An object: a map, or a struct whose member names are `fields` (empty
-    /// when they are not known to be plain, see [`DERIVED`]).
+    /// when they are not known to be plain, see [`member_names`]).
     fn object<V: Visitor<'de>>(
         &mut self,
         fields: &'static [&'static str],
@@ -600,21 +617,18 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.object(&[], visitor)
+        // The names a derived struct announced for this very call (taken,
+        // so that no map inside it sees them).
+        self.object(NEXT_NAMES.replace(&[]), visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        name: &'static str,
-        fields: &'static [&'static str],
+        _: &'static str,
+        _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let fields = if std::ptr::eq(name, DERIVED) {
-            fields
-        } else {
-            &[]
-        };
-        self.object(fields, visitor)
+        self.object(NEXT_NAMES.replace(&[]), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -667,7 +681,7 @@ struct Members<'a, 'de> {
     de: &'a mut Reader<'de>,
     first: bool,
     /// The struct's member names, when they may be matched byte for byte
-    /// (see [`DERIVED`]); empty otherwise.
+    /// (see [`member_names`]); empty otherwise.
     fields: &'static [&'static str],
     /// The index in `fields` of the member expected next (the one after
     /// the last one matched).
@@ -853,5 +867,81 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
         _: V,
     ) -> Result<V::Value> {
         Err(GaveUp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_matches_whole_and_closed_by_its_quote() {
+        // Every length the comparison treats apart: below 4, 4 to 7, 8,
+        // and longer (whole words, then an overlapping last word).
+        for name in [
+            "",
+            "a",
+            "id",
+            "abc",
+            "mode",
+            "status",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "protocol_version",
+            "a_name_of_seventeen",
+            "a_name_of_twenty_five_b",
+            "a_name_of_thirty_three_bytes_long",
+        ] {
+            let n = name.as_bytes();
+            let quoted = format!("{name}\":1");
+            assert!(is_name(quoted.as_bytes(), n), "{name}");
+            assert!(is_name(format!("{name}\"").as_bytes(), n), "{name}");
+            // No closing quote, a longer name, input that ends early.
+            assert!(!is_name(n, n), "{name}");
+            assert!(!is_name(format!("{name}x\"").as_bytes(), n), "{name}");
+            assert!(!is_name(&quoted.as_bytes()[..n.len()], n), "{name}");
+            // One byte off anywhere in the name.
+            for i in 0..n.len() {
+                let mut off = quoted.clone().into_bytes();
+                off[i] ^= 0x20;
+                assert!(!is_name(&off, n), "{name} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_known_name_is_found_at_its_index_expected_or_not() {
+        const FIELDS: &[&str] = &["id", "i", "name", "items", "a_long_member_name"];
+        for (text, expected) in [
+            (r#"{"id":1}"#, Some(0)),
+            (r#"{"i":1}"#, Some(1)),
+            (r#"{"name":1}"#, Some(2)),
+            (r#"{"items":[]}"#, Some(3)),
+            (r#"{"a_long_member_name":0}"#, Some(4)),
+            (r#"{"item":1}"#, None),
+            (r#"{"n\u0061me":1}"#, None),
+            (r#"{"name"#, None),
+        ] {
+            let mut de = Reader::new(text);
+            de.at = 1;
+            for next in 0..=FIELDS.len() {
+                let members = Members {
+                    de: &mut de,
+                    first: true,
+                    fields: FIELDS,
+                    next,
+                };
+                assert_eq!(members.known_name(), expected, "{text} (next {next})");
+            }
+            // Names not announced are never matched.
+            let members = Members {
+                de: &mut de,
+                first: true,
+                fields: &[],
+                next: 0,
+            };
+            assert_eq!(members.known_name(), None, "{text}");
+        }
     }
 }

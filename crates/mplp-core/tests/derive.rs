@@ -254,6 +254,24 @@ fn open_objects_keep_what_they_do_not_declare() {
 }
 
 #[test]
+fn a_flattened_object_is_still_read_as_a_map() {
+    // A user's type that embeds an open object with `#[serde(flatten)]`:
+    // the object asks for a map (not a struct, which serde would answer with
+    // its declared members only), so what it does not declare is kept.
+    #[derive(Debug, serde::Deserialize)]
+    struct Outer {
+        n: u8,
+        #[serde(flatten)]
+        open: Open,
+    }
+    let o: Outer = serde_json::from_str(r#"{"n":1,"id":"x","a":2,"b":[3]}"#).unwrap();
+    assert_eq!(o.n, 1);
+    assert_eq!(o.open.id, "x");
+    assert_eq!(o.open.extra.len(), 2, "{:?}", o.open.extra);
+    assert_eq!(o.open.extra["b"], json!([3]));
+}
+
+#[test]
 fn documents_run_their_rules_on_deserialize_only_once_in_validate() {
     let err = serde_json::from_str::<Doc>(r#"{"low":5,"high":1}"#)
         .unwrap_err()

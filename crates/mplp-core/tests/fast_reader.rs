@@ -378,6 +378,30 @@ fn member_names_are_matched_whole_in_any_order() {
 }
 
 #[test]
+fn read_lends_the_whole_input_only() {
+    let name = |doc: &Doc| doc.name.as_str().to_owned();
+    assert_eq!(mplp_core::fast::read(GOOD, name).ok(), Some("x".to_owned()));
+    let spaced = format!(" \n{GOOD}\t ");
+    assert_eq!(
+        mplp_core::fast::read(&spaced, name).ok(),
+        Some("x".to_owned())
+    );
+    // Trailing input, a cut document, a wrong value: `f` comes back
+    // uncalled, for the caller's other reader.
+    for bad in [
+        format!("{GOOD} x"),
+        format!("{GOOD}}}"),
+        GOOD[..GOOD.len() - 1].to_owned(),
+        GOOD.replace(r#""n":0"#, r#""n":-1"#),
+    ] {
+        let mut called = false;
+        let back = mplp_core::fast::read(&bad, |_: &Doc| called = true);
+        assert!(back.is_err(), "{bad}");
+        assert!(!called, "{bad}");
+    }
+}
+
+#[test]
 fn a_nullable_member_reads_null_and_values() {
     for (maybe, expected) in [
         ("null", Some(None)),

@@ -22,11 +22,11 @@
 //!   `serde_json::Value`, with a JSON pointer and a rule id per violation.
 //! - `mplp_core::Wire`: the member list (`FIELDS`) and the rules-free
 //!   deserializer that `Document::validate_json` uses before it runs the
-//!   rules itself (so that it can report warnings too). It asks for a
-//!   struct named `mplp_core::fast::DERIVED` with `FIELDS`, and its member
-//!   visitor also takes a name's index in `FIELDS` (`visit_u64`): the fast
-//!   reader then matches member names byte for byte instead of reading and
-//!   comparing strings. A member name JSON would have to escape is a
+//!   rules itself (so that it can report warnings too). It announces
+//!   `FIELDS` to the fast reader (`mplp_core::fast::member_names`), and its
+//!   member visitor also takes a name's index in `FIELDS` (`visit_u64`): the
+//!   fast reader then matches member names byte for byte instead of reading
+//!   and comparing strings. A member name JSON would have to escape is a
 //!   compile error.
 //! - `schemars::JsonSchema`, when the deriving crate's `schemars` feature is
 //!   on: the object schema that `cargo xtask schema-check` compares with
@@ -407,7 +407,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         }
     }
     // The fast reader matches member names byte for byte (see
-    // `mplp_core::fast::DERIVED`): a name it could only read escaped is
+    // `mplp_core::fast::member_names`): a name it could only read escaped is
     // refused here.
     if let Some(bad) = names
         .iter()
@@ -805,7 +805,10 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 const OPEN: bool = #open;
 
                 fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    __d.deserialize_struct(#krate::fast::DERIVED, __FIELDS, __Visitor)
+                    #krate::fast::member_names(__FIELDS);
+                    let __value = __d.deserialize_map(__Visitor);
+                    #krate::fast::member_names(&[]);
+                    __value
                 }
             }
 
