@@ -496,6 +496,42 @@ pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'stat
 mod tests {
     use super::*;
 
+    #[test]
+    fn best_of_picks_the_lowest_rank_of_the_marked_kinds() {
+        // The walk `best_of` replaced: the first of the lowest rank.
+        let by_walk = |marks: u64| {
+            KINDS
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| marks & (1 << i) != 0)
+                .min_by_key(|(_, k)| k.recognise.rank)
+                .map(|(i, _)| i)
+        };
+        let n = KINDS.len();
+        let mut masks = vec![0u64, u64::MAX, (1 << n) - 1, 1 << n];
+        for i in 0..n {
+            for j in 0..n {
+                masks.push(1 << i | 1 << j);
+                masks.push(1 << i | 1 << j | 1 << ((i + j + 1) % n));
+            }
+        }
+        // Bits past the table (in `u64::MAX`, `1 << n`) name no kind.
+        for marks in masks {
+            assert_eq!(best_of(marks), by_walk(marks), "{marks:#b}");
+        }
+        // No two kinds that can be marked share a rank (so which of two
+        // equal ranks wins never arises).
+        let mut ranks: Vec<u8> = KINDS
+            .iter()
+            .filter(|k| k.recognise.is_recognisable())
+            .map(|k| k.recognise.rank)
+            .collect();
+        let all = ranks.len();
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), all);
+    }
+
     /// The kinds that list `name`, by a walk over the whole table.
     fn marks_by_walk(name: &str) -> u64 {
         KINDS
