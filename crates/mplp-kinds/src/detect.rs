@@ -288,7 +288,11 @@ fn is_settled(at: usize) -> bool {
             .filter(|(_, k)| settled(k))
             .fold(0, |m, (i, _)| m | 1 << i)
     });
-    at < KINDS.len() && mask & (1 << at) != 0
+    // The mask has no bit past the table (and a shift past 63 is none).
+    u32::try_from(at)
+        .ok()
+        .and_then(|at| mask.checked_shr(at))
+        .is_some_and(|m| m & 1 == 1)
 }
 
 /// The kind and report of `bytes` when the guessed kind is
@@ -626,6 +630,8 @@ mod guess_tests {
             assert_eq!(is_settled(i), settled(k), "{k}");
         }
         assert!(!is_settled(KINDS.len()));
+        assert!(!is_settled(64));
+        assert!(!is_settled(usize::MAX));
     }
 
     fn example(name: &str) -> Vec<u8> {
