@@ -874,6 +874,103 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
 mod tests {
     use super::*;
 
+    /// What a member name arrived as: its index among the announced names,
+    /// or its text.
+    #[derive(Debug, PartialEq)]
+    enum Name {
+        Index(u64),
+        Text(String),
+    }
+
+    impl<'de> de::Deserialize<'de> for Name {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            struct V;
+            impl Visitor<'_> for V {
+                type Value = Name;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a member name")
+                }
+                fn visit_u64<E: de::Error>(self, i: u64) -> std::result::Result<Name, E> {
+                    Ok(Name::Index(i))
+                }
+                fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<Name, E> {
+                    Ok(Name::Text(s.to_owned()))
+                }
+            }
+            d.deserialize_identifier(V)
+        }
+    }
+
+    /// The member names of an object, as they arrived.
+    struct Names(Vec<Name>);
+
+    impl<'de> de::Deserialize<'de> for Names {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Names;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> std::result::Result<Names, A::Error> {
+                    let mut names = Vec::new();
+                    while let Some(name) = map.next_key::<Name>()? {
+                        map.next_value::<de::IgnoredAny>()?;
+                        names.push(name);
+                    }
+                    Ok(Names(names))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+
+    #[test]
+    fn announced_names_arrive_as_their_index_once() {
+        use Name::{Index, Text};
+        let text = r#"{"b":1,"a":{"a":2},"c":3,"\u0061":4}"#;
+        let read = |announced: &'static [&'static str]| {
+            let mut de = Reader::new(text);
+            member_names(announced);
+            let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
+            (names.ok(), NEXT_NAMES.get())
+        };
+        let text_of = |s: &str| Text(s.to_owned());
+        // Announced: matched names as indexes (in any order), the others
+        // (unknown, escaped) as text; taken, so that no map inside sees them.
+        assert_eq!(
+            read(&["a", "b"]),
+            (
+                Some(vec![Index(1), Index(0), text_of("c"), text_of("a")]),
+                &[][..]
+            )
+        );
+        // Not announced: every name as text.
+        assert_eq!(
+            read(&[]),
+            (
+                Some(vec![text_of("b"), text_of("a"), text_of("c"), text_of("a")]),
+                &[][..]
+            )
+        );
+        // A new reader forgets names announced before it.
+        member_names(&["a"]);
+        let mut de = Reader::new(r#"{"a":1}"#);
+        let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
+        assert_eq!(names.ok(), Some(vec![text_of("a")]));
+        // So does a reader of a whole document, and a seed's.
+        member_names(&["a"]);
+        assert_eq!(
+            from_str_seed(r#"{"a":1}"#, std::marker::PhantomData::<Names>)
+                .map(|n| n.0)
+                .ok(),
+            Some(vec![text_of("a")])
+        );
+    }
+
     #[test]
     fn a_name_matches_whole_and_closed_by_its_quote() {
         // Every length the comparison treats apart: below 4, 4 to 7, 8,
