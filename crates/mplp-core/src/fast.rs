@@ -436,9 +436,7 @@ impl<'de> Reader<'de> {
         de.end().map_err(|_| GaveUp)?;
         Ok(value)
     }
-}
 
-impl<'de> Reader<'de> {
     /// An object: a map, or a struct whose member names are `fields` (empty
     /// when they are not known to be plain, see [`member_names`]).
     fn object<V: Visitor<'de>>(
@@ -628,7 +626,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.object(NEXT_NAMES.replace(&[]), visitor)
+        self.deserialize_map(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

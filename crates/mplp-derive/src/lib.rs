@@ -807,6 +807,10 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
                     #krate::fast::member_names(__FIELDS);
                     let __value = __d.deserialize_map(__Visitor);
+                    // Another deserializer leaves the names untaken; the fast
+                    // reader may be reading around it (a tagged payload seen
+                    // before its tag is read from a kept value), and its next
+                    // map must not take them.
                     #krate::fast::member_names(&[]);
                     __value
                 }

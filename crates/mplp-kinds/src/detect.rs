@@ -523,17 +523,8 @@ mod tests {
         for marks in masks {
             assert_eq!(best_of(marks), by_walk(marks), "{marks:#b}");
         }
-        // No two kinds that can be marked share a rank (so which of two
-        // equal ranks wins never arises).
-        let mut ranks: Vec<u8> = KINDS
-            .iter()
-            .filter(|k| k.recognise.is_recognisable())
-            .map(|k| k.recognise.rank)
-            .collect();
-        let all = ranks.len();
-        ranks.sort_unstable();
-        ranks.dedup();
-        assert_eq!(ranks.len(), all);
+        // Which of two equal ranks wins never arises: no two kinds that can
+        // be marked share a rank (`ranks_are_unique_and_only_logs_are_unrecognisable`).
     }
 
     /// The kinds that list `name`, by a walk over the whole table.
