@@ -68,7 +68,8 @@ thread_local! {
 
 /// Tells the fast reader the member names (`FIELDS`) of the struct whose
 /// `deserialize_map` comes next; the code `#[derive(Wire)]` writes calls it
-/// around that call (and with `&[]` after it), and nothing else should.
+/// (through [`Announced`], which clears them again after that call), and
+/// nothing else should.
 ///
 /// The names are plain (no byte that JSON escapes: the derive refuses
 /// such a name) and the struct's member visitor takes a name's index in
@@ -82,6 +83,34 @@ thread_local! {
 #[inline]
 pub fn member_names(fields: &'static [&'static str]) {
     NEXT_NAMES.set(fields);
+}
+
+/// [`member_names`] for as long as it lives: dropped, it clears them again.
+/// Another deserializer leaves the names untaken, and the fast reader may be
+/// reading around it (a tagged payload seen before its tag is read from a
+/// kept value): its next map must not take them. A guard rather than a call
+/// after the read lets the read's value go straight where the caller wants
+/// it (a call between the read and the return made the compiler copy the
+/// value: a MAP event, 408 bytes, once more per line).
+#[doc(hidden)]
+#[must_use = "the names are cleared when the guard is dropped"]
+pub struct Announced(());
+
+impl Announced {
+    /// Announces `fields` (see [`member_names`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn new(fields: &'static [&'static str]) -> Self {
+        member_names(fields);
+        Announced(())
+    }
+}
+
+impl Drop for Announced {
+    #[inline]
+    fn drop(&mut self) {
+        member_names(&[]);
+    }
 }
 
 /// Why the fast reader stopped: nothing more is kept, since serde_json then
@@ -446,20 +475,17 @@ impl<'de> Reader<'de> {
     ) -> Result<V::Value> {
         self.eat(b'{')?;
         self.enter()?;
-        let mut value = visitor.visit_map(Members {
+        // The members read the closing brace themselves (see `Members`), so
+        // the visitor's value is returned as it is: any check here, after
+        // the visitor, made the compiler copy the value (a struct, often
+        // hundreds of bytes) from a local to the caller.
+        visitor.visit_map(Members {
             de: &mut *self,
             first: true,
+            ended: false,
             fields,
             next: 0,
-        });
-        // As in `deserialize_seq`: no copy of a large value.
-        if value.is_ok() {
-            self.depth -= 1;
-            if self.eat(b'}').is_err() {
-                value = Err(GaveUp);
-            }
-        }
-        value
+        })
     }
 }
 
@@ -675,9 +701,18 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 }
 
 /// The members of an object.
+///
+/// `next_key_seed` reads the closing brace when it finds no more members: a
+/// visitor that has seen the end has had the object read whole. One that
+/// returns before the end (no visitor of a wire type does) leaves the rest of
+/// the object to be read as if it were its parent's: one closing brace more
+/// is left than the reader reads, so the reader cannot end where the input
+/// ends, and the read gives up (every caller requires the end).
 struct Members<'a, 'de> {
     de: &'a mut Reader<'de>,
     first: bool,
+    /// The closing brace has been read.
+    ended: bool,
     /// The struct's member names, when they may be matched byte for byte
     /// (see [`member_names`]); empty otherwise.
     fields: &'static [&'static str],
@@ -753,8 +788,16 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
     type Error = GaveUp;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.ended {
+            return Ok(None);
+        }
         match self.de.peek() {
-            Some(b'}') => return Ok(None),
+            Some(b'}') => {
+                self.de.at += 1;
+                self.de.depth -= 1;
+                self.ended = true;
+                return Ok(None);
+            }
             Some(b',') if !self.first => {
                 self.de.at += 1;
                 if self.de.peek() != Some(b'"') {
@@ -1024,6 +1067,7 @@ mod tests {
                 let members = Members {
                     de: &mut de,
                     first: true,
+                    ended: false,
                     fields: FIELDS,
                     next,
                 };
@@ -1033,6 +1077,7 @@ mod tests {
             let members = Members {
                 de: &mut de,
                 first: true,
+                ended: false,
                 fields: &[],
                 next: 0,
             };

@@ -425,3 +425,84 @@ fn giving_up_says_so() {
         "the fast reader gave up"
     );
 }
+
+/// An object read by a visitor that stops after its first member (no wire
+/// type does: a derived visitor reads up to the closing brace).
+#[derive(Debug, PartialEq)]
+struct FirstOnly(u64);
+
+impl<'de> serde::Deserialize<'de> for FirstOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = FirstOnly;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<FirstOnly, A::Error> {
+                let first = map.next_entry::<String, u64>()?;
+                Ok(FirstOnly(first.map_or(0, |(_, v)| v)))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl serde::Serialize for FirstOnly {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry("a", &self.0)?;
+        map.end()
+    }
+}
+
+impl mplp_core::check::CheckValue for FirstOnly {
+    fn check_value(_: &Value, _: &mplp_core::Pointer, _: &mut mplp_core::Report) {}
+}
+
+#[derive(Debug, PartialEq, Wire)]
+struct Holder {
+    x: FirstOnly,
+    y: Option<u64>,
+}
+
+#[test]
+fn an_object_its_visitor_left_unfinished_is_not_read() {
+    // The members read an object's closing brace (so the reader hands the
+    // visitor's value on without a copy): what a visitor that stops early
+    // leaves is read as if it belonged to the parent, and the reader cannot
+    // end where the input ends.
+    let whole = r#"{"x":{"a":1},"y":3}"#;
+    assert_eq!(mplp_core::fast::from_str::<Holder>(whole), None);
+    for text in [
+        r#"{"x":{"a":1,"b":2},"y":3}"#,
+        r#"{"x":{"a":1,"y":2}}"#,
+        r#"{"x":{"a":1,"y":2},"y":3}"#,
+        r#"[{"x":{"a":1,"y":2}}]"#,
+    ] {
+        assert_eq!(mplp_core::fast::from_str::<Holder>(text), None, "{text}");
+        let mut called = false;
+        assert!(mplp_core::fast::read(text, |_: &Holder| called = true).is_err());
+        assert!(!called, "{text}");
+    }
+    // serde_json still reads the whole document (for the caller).
+    let read: Holder = serde_json::from_str(whole).unwrap();
+    assert_eq!(
+        read,
+        Holder {
+            x: FirstOnly(1),
+            y: Some(3)
+        }
+    );
+    // A visitor that reads to the end is read as before, the empty object
+    // included.
+    let doc = mplp_core::fast::from_str::<Doc>(GOOD).unwrap();
+    assert_eq!(doc.name.as_str(), "x");
+    let empty = GOOD.replace(r#""data":{"a":[1,-2,0,{"b":null}]}"#, r#""data":{}"#);
+    assert_ne!(empty, GOOD);
+    assert_eq!(compare::<Doc>(&empty), Outcome::Read);
+}

@@ -561,12 +561,17 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         quote! { #n => __Field::#v, }
     });
 
-    let after = if c.document {
+    // A document's `Deserialize` enforces its rules; any other type's is its
+    // rules-free read, returned as it is (not taken out of its `Result` and
+    // put back: that is a copy of the value).
+    let read = if c.document {
         quote! {
+            let __value = <Self as #krate::Wire>::deserialize_unchecked(__d)?;
             #krate::document::enforce_rules(&__value).map_err(<__D::Error as #krate::__private::serde::de::Error>::custom)?;
+            ::core::result::Result::Ok(__value)
         }
     } else {
-        quote! {}
+        quote! { <Self as #krate::Wire>::deserialize_unchecked(__d) }
     };
 
     // Serialize.
@@ -805,22 +810,16 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 const OPEN: bool = #open;
 
                 fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    #krate::fast::member_names(__FIELDS);
-                    let __value = __d.deserialize_map(__Visitor);
-                    // Another deserializer leaves the names untaken; the fast
-                    // reader may be reading around it (a tagged payload seen
-                    // before its tag is read from a kept value), and its next
-                    // map must not take them.
-                    #krate::fast::member_names(&[]);
-                    __value
+                    // Cleared again when the guard drops, after the value
+                    // has gone to the caller.
+                    let _announced = #krate::fast::Announced::new(__FIELDS);
+                    __d.deserialize_map(__Visitor)
                 }
             }
 
             impl<'de> __serde::Deserialize<'de> for #name {
                 fn deserialize<__D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    let __value = <Self as #krate::Wire>::deserialize_unchecked(__d)?;
-                    #after
-                    ::core::result::Result::Ok(__value)
+                    #read
                 }
             }
 
