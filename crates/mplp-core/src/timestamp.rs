@@ -42,6 +42,7 @@ enum Text {
 const INLINE: usize = 38;
 
 impl Text {
+    #[inline]
     fn new(s: &str) -> Self {
         let b = s.as_bytes();
         if b.len() <= INLINE {
@@ -167,8 +168,20 @@ impl Timestamp {
         // The fast path answers for the usual spellings; anything it does
         // not take (errors included) goes through the general parser, which
         // alone decides what is refused and why.
-        let b = text.as_bytes();
-        Self::with_text(text, parse_usual(b).map_or_else(|| parse_rfc3339(b), Ok))
+        match parse_usual(text.as_bytes()) {
+            Some(at) => Ok(Timestamp {
+                text: Text::new(text),
+                at,
+            }),
+            None => Self::parse_other(text),
+        }
+    }
+
+    /// [`Timestamp::parse`] of a text the fast path did not take.
+    #[cold]
+    #[inline(never)]
+    fn parse_other(text: &str) -> Result<Self, TimestampError> {
+        Self::with_text(text, parse_rfc3339(text.as_bytes()))
     }
 
     /// The timestamp of `text` from what a parser made of it.
@@ -373,6 +386,7 @@ fn fraction(b: &[u8]) -> Option<(u32, usize)> {
 /// are read from the words two digits at a time, the fraction eight digits
 /// at a time ([`fraction`]), and the calendar and clock ranges are one test
 /// (days of the month from a table and the leap-year rule).
+#[inline]
 fn parse_usual(b: &[u8]) -> Option<OffsetDateTime> {
     let head = b.first_chunk::<20>()?;
     // Bytes `at..at + 8` (always there: `at + 8 <= 20`; the 0 of the
@@ -586,6 +600,7 @@ impl serde::Serialize for Timestamp {
 }
 
 impl<'de> serde::Deserialize<'de> for Timestamp {
+    #[inline]
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl serde::de::Visitor<'_> for V {
@@ -593,8 +608,20 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an RFC 3339 date-time string")
             }
+            #[inline]
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Timestamp, E> {
-                Timestamp::parse(s).map_err(|e| crate::de::raise(crate::Rule::FORMAT, e))
+                // The usual spellings are read where the timestamp is wanted
+                // (as ids are, see `crate::id::IdVisitor`): a timestamp
+                // returned from a function of its own was copied once more,
+                // from stores the processor could not forward.
+                match parse_usual(s.as_bytes()) {
+                    Some(at) => Ok(Timestamp {
+                        text: Text::new(s),
+                        at,
+                    }),
+                    None => Timestamp::parse_other(s)
+                        .map_err(|e| crate::de::raise(crate::Rule::FORMAT, e)),
+                }
             }
         }
         d.deserialize_str(V)

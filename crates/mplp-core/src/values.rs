@@ -190,7 +190,19 @@ impl Version {
     /// assert!(Version::parse("1.0.0-rc1").is_err());
     /// # Ok::<(), mplp_core::VersionError>(())
     /// ```
+    #[inline]
     pub fn parse(s: &str) -> Result<Self, VersionError> {
+        // The version of nearly every document: one comparison, no
+        // allocation, read where the version is wanted.
+        if s == Self::V1_0_0.as_str() {
+            return Ok(Self::V1_0_0);
+        }
+        Self::parse_other(s)
+    }
+
+    /// [`Version::parse`] of any text but `1.0.0`.
+    #[inline(never)]
+    fn parse_other(s: &str) -> Result<Self, VersionError> {
         let mut parts = 0;
         let ok = s.split('.').all(|p| {
             parts += 1;
@@ -198,10 +210,6 @@ impl Version {
         }) && parts == 3;
         if !ok {
             return Err(VersionError(s.to_owned()));
-        }
-        // The version of nearly every document: no allocation.
-        if s == Self::V1_0_0.as_str() {
-            return Ok(Self::V1_0_0);
         }
         Ok(Version(std::borrow::Cow::Owned(s.to_owned())))
     }
@@ -238,6 +246,7 @@ impl Serialize for Version {
 }
 
 impl<'de> Deserialize<'de> for Version {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl Visitor<'_> for V {
@@ -245,6 +254,7 @@ impl<'de> Deserialize<'de> for Version {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MAJOR.MINOR.PATCH version string")
             }
+            #[inline]
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Version, E> {
                 Version::parse(s).map_err(|e| crate::de::raise(crate::Rule::PATTERN, e))
             }

@@ -49,6 +49,7 @@ macro_rules! wire_enum {
             }
 
             /// The value with this wire spelling.
+            #[inline]
             pub fn from_wire(s: &str) -> ::core::option::Option<Self> {
                 match s {
                     $($wire => ::core::option::Option::Some($name::$variant),)+
@@ -77,6 +78,7 @@ macro_rules! wire_enum {
         }
 
         impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            #[inline]
             fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                 d.deserialize_str($crate::wire_enum::EnumVisitor::new($name::from_wire, $name::NAMES))
             }
@@ -127,6 +129,7 @@ pub struct EnumVisitor<T> {
 
 impl<T> EnumVisitor<T> {
     #[doc(hidden)]
+    #[inline]
     pub fn new(from: fn(&str) -> Option<T>, names: &'static [&'static str]) -> Self {
         EnumVisitor { from, names }
     }
@@ -137,6 +140,9 @@ impl<T> serde::de::Visitor<'_> for EnumVisitor<T> {
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "one of {}", self.names.join(", "))
     }
+    // Inlined where the value is read, so that `from` is a known function
+    // there (not a call through a pointer).
+    #[inline]
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
         (self.from)(s).ok_or_else(|| {
             crate::de::note(crate::Rule::ENUM);

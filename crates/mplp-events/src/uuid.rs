@@ -86,12 +86,21 @@ impl SchemaUuid {
     }
 
     /// Parses text of `format: uuid`, keeping it as written.
+    #[inline]
     pub fn parse(s: &str) -> Result<Self, UuidFormatError> {
-        // The usual text (lowercase v4) through core's table-driven parser;
+        // The usual text (lowercase v4) through core's parser, inlined where
+        // the UUID is read (see `mplp_core::id::IdVisitor` for why);
         // everything else through the general `format: uuid` check.
-        if let Ok(uuid) = mplp_core::id::parse_canonical_v4(s) {
-            return Ok(SchemaUuid { uuid, text: None });
+        match mplp_core::id::parse_canonical_v4(s) {
+            Ok(uuid) => Ok(SchemaUuid { uuid, text: None }),
+            Err(_) => Self::parse_other(s),
         }
+    }
+
+    /// [`SchemaUuid::parse`] of a text that is not a canonical MPLP id.
+    #[cold]
+    #[inline(never)]
+    fn parse_other(s: &str) -> Result<Self, UuidFormatError> {
         let uuid = parse_format_uuid(s)?;
         let lower = !s.bytes().any(|c| c.is_ascii_uppercase());
         Ok(SchemaUuid {
@@ -196,12 +205,14 @@ impl Visitor<'_> for SchemaUuidVisitor {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a UUID string (format: uuid)")
     }
+    #[inline]
     fn visit_str<E: de::Error>(self, s: &str) -> Result<SchemaUuid, E> {
         SchemaUuid::parse(s).map_err(E::custom)
     }
 }
 
 impl<'de> Deserialize<'de> for SchemaUuid {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_str(SchemaUuidVisitor)
     }
