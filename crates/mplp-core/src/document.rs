@@ -264,13 +264,19 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
     }
 }
 
-/// [`Document::validate_json`] for input that passes `T`'s schema rules
-/// (its typed parse): the same validation, with the module's rules run.
-/// `None` when the typed parse fails, without the thorough pass that would
-/// then list every violation: for a caller that is only guessing that the
-/// input is a `T` (`mplp_kinds::validate_bytes` without a kind).
-pub fn validate_parsed<T: Document>(input: &[u8]) -> Option<Validation<T>> {
-    from_slice_unchecked::<T>(input).ok().map(finish)
+/// The report of [`Document::validate_json`] for input that passes `T`'s
+/// schema rules (its typed parse): the module's rules run on the value,
+/// which is then dropped where it was read. `None` when the typed parse
+/// fails, without the thorough pass that would then list every violation:
+/// for a caller that is only guessing that the input is a `T`
+/// (`mplp_kinds::validate_bytes` without a kind).
+pub fn report_parsed<T: Document>(input: &[u8]) -> Option<Report> {
+    with_slice_unchecked(input, |doc: &T| {
+        let mut report = Report::new();
+        doc.check_rules(&mut report);
+        report
+    })
+    .ok()
 }
 
 /// The thorough pass over bytes that failed the typed parse: every schema

@@ -168,7 +168,11 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
     seed: S,
 ) -> std::result::Result<S::Value, GaveUp> {
-    seed.deserialize(&mut Reader::new(text))
+    // Such a caller reads a few members: the reader checks each string for
+    // control characters as it goes rather than scanning the whole input
+    // for them first.
+    let mut de = Reader::new_unscanned(text);
+    seed.deserialize(&mut de)
 }
 
 /// The whole of `text` as a `T`.
@@ -257,6 +261,16 @@ enum Str<'de, 's> {
 impl<'de> Reader<'de> {
     #[inline]
     fn new(text: &'de str) -> Self {
+        Reader {
+            controls: has_controls(text.as_bytes()),
+            ..Self::new_unscanned(text)
+        }
+    }
+
+    /// A reader that checks every string for control characters (`new`
+    /// checks only when one pass over the whole input found any).
+    #[inline]
+    fn new_unscanned(text: &'de str) -> Self {
         // Names announced for a reader that never came (a derived struct
         // read by serde_json, say) belong to no object of this one.
         NEXT_NAMES.set(&[]);
@@ -266,7 +280,7 @@ impl<'de> Reader<'de> {
             at: 0,
             depth: 0,
             scratch: Vec::new(),
-            controls: has_controls(text.as_bytes()),
+            controls: true,
             free_form: 0,
         }
     }

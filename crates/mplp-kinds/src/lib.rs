@@ -85,7 +85,7 @@ pub(crate) struct Typed {
     pub(crate) fields: &'static [&'static str],
     /// `Wire::OPEN`: members beyond `fields` are taken.
     pub(crate) open: bool,
-    /// `mplp_core::document::validate_parsed`, as a report.
+    /// `mplp_core::document::report_parsed`.
     pub(crate) validate_parsed: fn(&[u8]) -> Option<Report>,
 }
 
@@ -206,7 +206,7 @@ fn validate_document_reader<T: Document>(reader: &mut dyn BufRead) -> Report {
 }
 
 fn validate_parsed<T: Document>(bytes: &[u8]) -> Option<Report> {
-    mplp_core::document::validate_parsed::<T>(bytes).map(|v| v.report)
+    mplp_core::document::report_parsed::<T>(bytes)
 }
 
 fn round_trip<T: Document>(bytes: &[u8]) -> Result<String, mplp_core::Error> {
