@@ -460,6 +460,18 @@ impl serde::Serialize for FirstOnly {
     }
 }
 
+#[cfg(feature = "schemars")]
+impl mplp_core::__private::schemars::JsonSchema for FirstOnly {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FirstOnly".into()
+    }
+    fn json_schema(
+        _: &mut mplp_core::__private::schemars::SchemaGenerator,
+    ) -> mplp_core::__private::schemars::Schema {
+        mplp_core::__private::schemars::json_schema!({ "type": "object" })
+    }
+}
+
 impl mplp_core::check::CheckValue for FirstOnly {
     fn check_value(_: &Value, _: &mplp_core::Pointer, _: &mut mplp_core::Report) {}
 }
