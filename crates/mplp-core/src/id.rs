@@ -85,10 +85,11 @@ fn hex_words(b: &[u8; 36]) -> [u64; 4] {
             .and_then(|w| w.first_chunk::<4>())
             .map_or(0, |w| u64::from(u32::from_be_bytes(*w)))
     };
+    // Two 32-bit halves: the sum is the two side by side.
     [
         u64_at(0),
-        (u32_at(9) << 32) | u32_at(14),
-        (u32_at(19) << 32) | u32_at(24),
+        (u32_at(9) << 32) + u32_at(14),
+        (u32_at(19) << 32) + u32_at(24),
         u64_at(28),
     ]
 }

@@ -518,3 +518,61 @@ fn an_object_its_visitor_left_unfinished_is_not_read() {
     assert_ne!(empty, GOOD);
     assert_eq!(compare::<Doc>(&empty), Outcome::Read);
 }
+
+/// A struct of its own (with its member names announced to the fast
+/// reader) read through another deserializer, `serde_json::Value`'s, in
+/// the middle of a fast read (as a tagged payload seen before its tag is).
+#[derive(Debug, PartialEq, Wire)]
+struct Named {
+    a: u64,
+}
+
+#[derive(Debug, PartialEq)]
+struct ViaValue(Named);
+
+impl<'de> serde::Deserialize<'de> for ViaValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        let named = serde_json::from_value(value).map_err(serde::de::Error::custom)?;
+        Ok(ViaValue(named))
+    }
+}
+
+impl serde::Serialize for ViaValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl mplp_core::__private::schemars::JsonSchema for ViaValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ViaValue".into()
+    }
+    fn json_schema(
+        _: &mut mplp_core::__private::schemars::SchemaGenerator,
+    ) -> mplp_core::__private::schemars::Schema {
+        mplp_core::__private::schemars::json_schema!({ "type": "object" })
+    }
+}
+
+impl mplp_core::check::CheckValue for ViaValue {
+    fn check_value(_: &Value, _: &mplp_core::Pointer, _: &mut mplp_core::Report) {}
+}
+
+#[derive(Debug, PartialEq, Wire)]
+struct Around {
+    first: ViaValue,
+    second: JsonObject,
+}
+
+#[test]
+fn names_announced_to_another_deserializer_do_not_reach_the_next_map() {
+    // `Named` announces `a` to a deserializer that never takes it; were
+    // the names left, the free-form map after it would match its member
+    // `a` as `Named`'s, and the fast reader would give up.
+    let text = r#"{"first":{"a":1},"second":{"a":2}}"#;
+    let read = mplp_core::fast::from_str::<Around>(text).unwrap();
+    assert_eq!(read.first, ViaValue(Named { a: 1 }));
+    assert_eq!(serde_json::to_value(&read.second).unwrap(), json!({"a": 2}));
+}
