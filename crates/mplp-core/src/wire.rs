@@ -96,6 +96,7 @@ struct TaggedSeed<P: Tagged>(P::Tag);
 
 impl<'de, P: Tagged> serde::de::DeserializeSeed<'de> for TaggedSeed<P> {
     type Value = P;
+    #[inline]
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<P, D::Error> {
         P::deserialize_tagged(self.0, d)
     }
@@ -103,6 +104,7 @@ impl<'de, P: Tagged> serde::de::DeserializeSeed<'de> for TaggedSeed<P> {
 
 impl<P: Tagged> TaggedSlot<P> {
     /// Reads the member `name`; a second occurrence is a duplicate.
+    #[inline]
     pub fn read<'de, A: serde::de::MapAccess<'de>>(
         &mut self,
         map: &mut A,
@@ -120,6 +122,7 @@ impl<P: Tagged> TaggedSlot<P> {
     }
 
     /// The payload once the whole envelope is read.
+    #[inline]
     pub fn finish<E: serde::de::Error>(self, tag: P::Tag) -> Result<P, E> {
         match self {
             TaggedSlot::Typed(p) => Ok(p),
