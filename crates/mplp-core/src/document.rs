@@ -266,17 +266,15 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 
 /// The report of [`Document::validate_json`] for input that passes `T`'s
 /// schema rules (its typed parse): the module's rules run on the value,
-/// which is then dropped where it was read. `None` when the typed parse
+/// which is then dropped. `None` when the typed parse
 /// fails, without the thorough pass that would then list every violation:
 /// for a caller that is only guessing that the input is a `T`
 /// (`mplp_kinds::validate_bytes` without a kind).
 pub fn report_parsed<T: Document>(input: &[u8]) -> Option<Report> {
-    with_slice_unchecked(input, |doc: &T| {
-        let mut report = Report::new();
-        doc.check_rules(&mut report);
-        report
-    })
-    .ok()
+    let doc = from_slice_unchecked::<T>(input).ok()?;
+    let mut report = Report::new();
+    doc.check_rules(&mut report);
+    Some(report)
 }
 
 /// The thorough pass over bytes that failed the typed parse: every schema
