@@ -164,6 +164,11 @@ impl Timestamp {
     }
 
     /// Parses RFC 3339 text, keeping the text as it is.
+    // The usual spellings are read where the timestamp is wanted (as ids
+    // are, see `crate::id::IdVisitor`): a timestamp returned from a function
+    // of its own was copied once more, from stores the processor could not
+    // forward.
+    #[inline]
     pub fn parse(text: &str) -> Result<Self, TimestampError> {
         // The fast path answers for the usual spellings; anything it does
         // not take (errors included) goes through the general parser, which
@@ -610,18 +615,7 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
             }
             #[inline]
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Timestamp, E> {
-                // The usual spellings are read where the timestamp is wanted
-                // (as ids are, see `crate::id::IdVisitor`): a timestamp
-                // returned from a function of its own was copied once more,
-                // from stores the processor could not forward.
-                match parse_usual(s.as_bytes()) {
-                    Some(at) => Ok(Timestamp {
-                        text: Text::new(s),
-                        at,
-                    }),
-                    None => Timestamp::parse_other(s)
-                        .map_err(|e| crate::de::raise(crate::Rule::FORMAT, e)),
-                }
+                Timestamp::parse(s).map_err(|e| crate::de::raise(crate::Rule::FORMAT, e))
             }
         }
         d.deserialize_str(V)
