@@ -426,6 +426,28 @@ fn giving_up_says_so() {
     );
 }
 
+/// What a member type of a derived struct needs besides serde, for the
+/// hand-written types below: any object is valid.
+macro_rules! any_object_schema {
+    ($name:ident) => {
+        #[cfg(feature = "schemars")]
+        impl mplp_core::__private::schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(
+                _: &mut mplp_core::__private::schemars::SchemaGenerator,
+            ) -> mplp_core::__private::schemars::Schema {
+                mplp_core::__private::schemars::json_schema!({ "type": "object" })
+            }
+        }
+
+        impl mplp_core::check::CheckValue for $name {
+            fn check_value(_: &Value, _: &mplp_core::Pointer, _: &mut mplp_core::Report) {}
+        }
+    };
+}
+
 /// An object read by a visitor that stops after its first member (no wire
 /// type does: a derived visitor reads up to the closing brace).
 #[derive(Debug, PartialEq)]
@@ -460,21 +482,7 @@ impl serde::Serialize for FirstOnly {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl mplp_core::__private::schemars::JsonSchema for FirstOnly {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "FirstOnly".into()
-    }
-    fn json_schema(
-        _: &mut mplp_core::__private::schemars::SchemaGenerator,
-    ) -> mplp_core::__private::schemars::Schema {
-        mplp_core::__private::schemars::json_schema!({ "type": "object" })
-    }
-}
-
-impl mplp_core::check::CheckValue for FirstOnly {
-    fn check_value(_: &Value, _: &mplp_core::Pointer, _: &mut mplp_core::Report) {}
-}
+any_object_schema!(FirstOnly);
 
 #[derive(Debug, PartialEq, Wire)]
 struct Holder {
@@ -544,21 +552,7 @@ impl serde::Serialize for ViaValue {
     }
 }
 
-#[cfg(feature = "schemars")]
-impl mplp_core::__private::schemars::JsonSchema for ViaValue {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ViaValue".into()
-    }
-    fn json_schema(
-        _: &mut mplp_core::__private::schemars::SchemaGenerator,
-    ) -> mplp_core::__private::schemars::Schema {
-        mplp_core::__private::schemars::json_schema!({ "type": "object" })
-    }
-}
-
-impl mplp_core::check::CheckValue for ViaValue {
-    fn check_value(_: &Value, _: &mplp_core::Pointer, _: &mut mplp_core::Report) {}
-}
+any_object_schema!(ViaValue);
 
 #[derive(Debug, PartialEq, Wire)]
 struct Around {
