@@ -1,6 +1,7 @@
 //! The Collab document (`mplp-collab.schema.json`), its participants and its
 //! semantic rules (the MAP invariants about a session's structure).
 
+use mplp_core::check::for_each_repeat;
 use mplp_core::rules::Source;
 use mplp_core::{
     BaseEvent, CollabId, CollabMode, ContextId, Document, Error, Governance, Meta, NonEmptyString,
@@ -393,26 +394,26 @@ impl Collab {
     /// `map_orchestrator_required`; and the `map_participants_have_role_ids`
     /// warning.
     pub fn check_structure(&self, report: &mut Report) {
-        let at = Pointer::root().key("participants");
+        // Written only for a violation: a valid session allocates nothing.
+        let at = || Pointer::root().key("participants");
         let ps: &[Participant] = &self.participants;
-        for (i, p) in ps.iter().enumerate() {
-            if let Some(first) = ps[..i]
-                .iter()
-                .position(|q| q.participant_id == p.participant_id)
-            {
+        for_each_repeat(
+            ps,
+            |p| p.participant_id.as_str(),
+            |i, first| {
                 report.error(
-                    at.index(i).key("participant_id"),
+                    at().index(i).key("participant_id"),
                     MAP_UNIQUE_PARTICIPANT_IDS,
                     format!(
                         "participant_id `{}` is already used by participant {first}; participant ids must be unique",
-                        p.participant_id
+                        ps[i].participant_id
                     ),
                 );
-            }
-        }
+            },
+        );
         if self.mode == CollabMode::Pair && ps.len() != 2 {
             report.error(
-                &at,
+                at(),
                 MAP_PAIR_TWO_PARTICIPANTS,
                 format!(
                     "a `pair` session has exactly 2 participants, found {}",
@@ -425,7 +426,7 @@ impl Collab {
         for (i, p) in ps.iter().enumerate() {
             match p.role_id.as_deref() {
                 None => report.warn(
-                    at.index(i),
+                    at().index(i),
                     MAP_PARTICIPANTS_HAVE_ROLE_IDS,
                     format!(
                         "participant `{}` has no role_id; MAP events will name it by its participant_id",
@@ -433,7 +434,7 @@ impl Collab {
                     ),
                 ),
                 Some("") => report.warn(
-                    at.index(i).key("role_id"),
+                    at().index(i).key("role_id"),
                     MAP_PARTICIPANTS_HAVE_ROLE_IDS,
                     format!(
                         "participant `{}` has an empty role_id; MAP events will name it by its participant_id",

@@ -118,15 +118,15 @@ impl Collab {
         if self.mode != CollabMode::Orchestrated {
             return;
         }
-        let at = Pointer::root().key("participants");
+        let at = || Pointer::root().key("participants");
         match (self.orchestrators(how).as_slice(), how) {
             ([], Designation::ByName) => report.error(
-                &at,
+                at(),
                 MAP_ORCHESTRATOR_REQUIRED,
                 "an `orchestrated` session needs an orchestrator: a participant whose participant_id or role_id is `orchestrator`, `role-orchestrator` or `orchestrator-<n>` (any case), or one designated explicitly; found none",
             ),
             ([], Designation::Participant(id)) => report.error(
-                &at,
+                at(),
                 MAP_ORCHESTRATOR_REQUIRED,
                 format!("the designated orchestrator `{id}` is not a participant of the session"),
             ),
@@ -134,7 +134,7 @@ impl Collab {
             ([first, rest @ ..], _) => {
                 for i in rest {
                     report.warn(
-                        at.index(*i),
+                        at().index(*i),
                         MAP_ORCHESTRATOR_REQUIRED,
                         format!(
                             "participant {i} is named as an orchestrator too; the session's orchestrator is the first one, participant {first} (`{}`)",

@@ -238,7 +238,7 @@ fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
-        if at == 32 && !controls {
+        if at == 40 && !controls {
             // A long string: the vectorised search of `memchr` pays for
             // its call from here on.
             return memchr::memchr2(b'"', b'\\', &rest[at..]).map(|i| at + i);

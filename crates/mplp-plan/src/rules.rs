@@ -188,7 +188,7 @@ pub(crate) fn is_done(s: StepStatus) -> bool {
 /// Runs every rule of the table above.
 pub(crate) fn check(plan: &Plan, report: &mut Report) {
     let steps = &plan.steps[..];
-    let (mut graph, problems) = Graph::build_forward(steps);
+    let (mut graph, problems) = Graph::build_for_rules(steps);
     for &(i, first) in &problems.duplicate_ids {
         report.error(
             format!("/steps/{i}/step_id"),
