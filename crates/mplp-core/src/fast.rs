@@ -240,7 +240,9 @@ fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
         at += 8;
         if at == 40 && !controls {
             // A long string: the vectorised search of `memchr` pays for
-            // its call from here on.
+            // its call from here on. Ids (36 characters, the most common
+            // strings of a document) end in the fifth word: from 32 bytes,
+            // as before, each id called `memchr` for its last four.
             return memchr::memchr2(b'"', b'\\', &rest[at..]).map(|i| at + i);
         }
     }
