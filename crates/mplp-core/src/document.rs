@@ -177,14 +177,26 @@ fn finish<T: Document>(doc: T) -> Validation<T> {
 /// [`syntax_violation_in`] reports as [`JSON_DEPTH`](crate::rules::JSON_DEPTH)).
 #[inline]
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
+    match std::str::from_utf8(input) {
+        Ok(text) => from_str_unchecked(text),
+        Err(_) => {
+            crate::exact::take_deep_member();
+            serde_json_unchecked(input, None)
+        }
+    }
+}
+
+/// [`from_slice_unchecked`] for input already known to be UTF-8 (a caller
+/// that checked it once for its own reading of the input).
+#[inline]
+pub fn from_str_unchecked<T: Wire>(text: &str) -> Result<T, serde_json::Error> {
     crate::exact::take_deep_member();
-    let text = std::str::from_utf8(input).ok();
-    if let Some(value) = text.and_then(crate::fast::from_str::<T>) {
+    if let Some(value) = crate::fast::from_str::<T>(text) {
         // The fast reader gives up before nesting that could make a
         // free-form member deep (see `take_deep_member`).
         return Ok(value);
     }
-    serde_json_unchecked(input, text)
+    serde_json_unchecked(text.as_bytes(), Some(text))
 }
 
 /// [`from_slice_unchecked`], lending the value to `f` where it was read:
@@ -264,14 +276,15 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
     }
 }
 
-/// The report of [`Document::validate_json`] for input that passes `T`'s
+/// The report of [`Document::validate_json`] for input (already checked to
+/// be UTF-8: a `&str`) that passes `T`'s
 /// schema rules (its typed parse): the module's rules run on the value,
 /// which is then dropped. `None` when the typed parse
 /// fails, without the thorough pass that would then list every violation:
 /// for a caller that is only guessing that the input is a `T`
 /// (`mplp_kinds::validate_bytes` without a kind).
-pub fn report_parsed<T: Document>(input: &[u8]) -> Option<Report> {
-    let doc = from_slice_unchecked::<T>(input).ok()?;
+pub fn report_parsed<T: Document>(text: &str) -> Option<Report> {
+    let doc = from_str_unchecked::<T>(text).ok()?;
     let mut report = Report::new();
     doc.check_rules(&mut report);
     Some(report)

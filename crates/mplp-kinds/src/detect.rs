@@ -238,18 +238,17 @@ impl<'de> de::DeserializeSeed<'de> for Guess<'_> {
 /// [`guess_at`], as the kind.
 #[cfg(test)]
 fn guess(bytes: &[u8]) -> Option<&'static DocKind> {
-    guess_at(bytes).and_then(|i| KINDS.get(i).copied())
+    let text = std::str::from_utf8(bytes).ok()?;
+    guess_at(text).and_then(|i| KINDS.get(i).copied())
 }
 
-/// The kind the first marking member of `bytes` points to, as its index in
-/// [`KINDS`] (valid UTF-8 only; `None` otherwise, and when no member marks
-/// a kind).
+/// The kind the first marking member of `text` points to, as its index in
+/// [`KINDS`] (`None` when no member marks a kind).
 ///
 /// The fast reader reads the members: it fails without building an error
 /// (the guess stops by failing), and when it gives up before a marking
 /// member there is no guess, and [`detect`] reads the document as before.
-fn guess_at(bytes: &[u8]) -> Option<usize> {
-    let text = std::str::from_utf8(bytes).ok()?;
+fn guess_at(text: &str) -> Option<usize> {
     let found = std::cell::Cell::new(None);
     let _ = mplp_core::fast::from_str_seed(text, Guess(&found));
     found.get()
@@ -303,12 +302,14 @@ fn is_settled(at: usize) -> bool {
 /// [`detect`] followed by the kind's validation would give, in one parse.
 /// `None` sends the caller to [`detect`].
 pub(crate) fn validate_guess(bytes: &[u8]) -> Option<(&'static DocKind, mplp_core::Report)> {
-    let at = guess_at(bytes)?;
+    // UTF-8 is checked once, for the guess and the typed parse.
+    let text = std::str::from_utf8(bytes).ok()?;
+    let at = guess_at(text)?;
     if !is_settled(at) {
         return None;
     }
     let kind = KINDS.get(at)?;
-    let report = (kind.typed?.validate_parsed)(bytes)?;
+    let report = (kind.typed?.validate_parsed)(text)?;
     Some((kind, report))
 }
 

@@ -86,7 +86,7 @@ pub(crate) struct Typed {
     /// `Wire::OPEN`: members beyond `fields` are taken.
     pub(crate) open: bool,
     /// `mplp_core::document::report_parsed`.
-    pub(crate) validate_parsed: fn(&[u8]) -> Option<Report>,
+    pub(crate) validate_parsed: fn(&str) -> Option<Report>,
 }
 
 /// How [`detect`] tells a kind from a document's top-level members: the
@@ -205,8 +205,8 @@ fn validate_document_reader<T: Document>(reader: &mut dyn BufRead) -> Report {
     }
 }
 
-fn validate_parsed<T: Document>(bytes: &[u8]) -> Option<Report> {
-    mplp_core::document::report_parsed::<T>(bytes)
+fn validate_parsed<T: Document>(text: &str) -> Option<Report> {
+    mplp_core::document::report_parsed::<T>(text)
 }
 
 fn round_trip<T: Document>(bytes: &[u8]) -> Result<String, mplp_core::Error> {
