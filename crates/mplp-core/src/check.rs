@@ -575,11 +575,18 @@ mod tests {
     fn texts_that_share_a_fingerprint_are_still_compared() {
         // The first two: the same length and the same first and last 8
         // bytes, so the same fingerprint, yet different texts.
-        let texts = ["abcdefghXXXXabcdefgh", "abcdefghYYYYabcdefgh", "abcdefghXXXXabcdefgh"];
+        let texts = [
+            "abcdefghXXXXabcdefgh",
+            "abcdefghYYYYabcdefgh",
+            "abcdefghXXXXabcdefgh",
+        ];
         let mut got = Vec::new();
         for_each_repeat(&texts, |t| t, |i, first| got.push((i, first)));
         assert_eq!(got, [(2, 0)]);
-        assert_eq!(fingerprint(texts[0].as_bytes()), fingerprint(texts[1].as_bytes()));
+        assert_eq!(
+            fingerprint(texts[0].as_bytes()),
+            fingerprint(texts[1].as_bytes())
+        );
     }
 
     #[test]

@@ -92,10 +92,7 @@ fn a_validation_is_valid_only_with_its_value_and_no_error() {
 #[test]
 fn report_parsed_runs_the_rules_of_what_parses_and_gives_up_on_the_rest() {
     for (input, expected) in [
-        (
-            r#"{"low":1,"high":500}"#,
-            &[("/high", "high_is_high")][..],
-        ),
+        (r#"{"low":1,"high":500}"#, &[("/high", "high_is_high")][..]),
         (r#"{"low":9,"high":5}"#, &[("/low", "low_not_above_high")]),
         (r#"{"low":1,"high":5}"#, &[]),
     ] {

@@ -387,8 +387,8 @@ mod tests {
                 .iter()
                 .map(|(id, deps)| {
                     let mut step = PlanStep::new(NonEmptyString::new("s").unwrap());
-                    step.step_id = pool[*id].clone();
-                    step.dependencies = Some(deps.iter().map(|d| pool[*d].clone()).collect());
+                    step.step_id = pool[*id];
+                    step.dependencies = Some(deps.iter().map(|d| pool[*d]).collect());
                     step
                 })
                 .collect();
