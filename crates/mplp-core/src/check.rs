@@ -571,6 +571,44 @@ mod tests {
         }
     }
 
+    /// What makes the fingerprint worth taking (the answers do not depend
+    /// on it): no two texts below 8 bytes share one, and a long text's
+    /// changes in its first or last 8 bytes or in its length change it.
+    #[test]
+    fn fingerprints_tell_short_texts_and_the_ends_of_long_ones_apart() {
+        let mut short = vec![Vec::new()];
+        for len in 1..=4 {
+            let prev: Vec<Vec<u8>> = short
+                .iter()
+                .filter(|t| t.len() == len - 1)
+                .cloned()
+                .collect();
+            for t in prev {
+                for b in [0u8, b'a', b'b', 0xff] {
+                    let mut u = t.clone();
+                    u.push(b);
+                    short.push(u);
+                }
+            }
+        }
+        short.push(b"agent-0".to_vec());
+        short.push(b"agent-1".to_vec());
+        let prints: std::collections::HashSet<u64> = short.iter().map(|t| fingerprint(t)).collect();
+        assert_eq!(prints.len(), short.len());
+
+        let base = vec![b'a'; 24];
+        let at = fingerprint(&base);
+        for i in (0..8).chain(16..24) {
+            for b in [0x60, 0x63] {
+                let mut t = base.clone();
+                t[i] = b;
+                assert_ne!(fingerprint(&t), at, "byte {i} set to {b:#x}");
+            }
+        }
+        assert_ne!(fingerprint(&base[..23]), at);
+        assert_ne!(fingerprint(&[&base[..], b"a"].concat()), at);
+    }
+
     #[test]
     fn texts_that_share_a_fingerprint_are_still_compared() {
         // The first two: the same length and the same first and last 8
