@@ -607,6 +607,12 @@ mod tests {
         }
         assert_ne!(fingerprint(&base[..23]), at);
         assert_ne!(fingerprint(&[&base[..], b"a"].concat()), at);
+        // The same first and last words, lengths 24 and 25, and words whose
+        // mix has its low bits set (`a` against `~`: 0x1f), so that only
+        // the length tells them apart.
+        let (head, tail) = (b"accccccc", b"cccc~ccc");
+        let of = |middle: usize| fingerprint(&[&head[..], &vec![b'c'; middle], &tail[..]].concat());
+        assert_ne!(of(8), of(9));
     }
 
     #[test]
