@@ -168,7 +168,10 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
     seed: S,
 ) -> std::result::Result<S::Value, GaveUp> {
-    let mut de = Reader::new(text);
+    // Such a caller reads a few members: the reader checks each string for
+    // control characters as it goes rather than scanning the whole input
+    // for them first.
+    let mut de = Reader::new_unscanned(text);
     seed.deserialize(&mut de)
 }
 
@@ -188,14 +191,19 @@ struct Reader<'de> {
     at: usize,
     depth: usize,
     scratch: Vec<u8>,
+    /// Whether the input has a byte below 0x20 anywhere: if not (compact
+    /// JSON), no string can hold one and the string scan looks for `"` and
+    /// `\` only.
+    controls: bool,
     /// How many free-form members the reader is in.
     free_form: usize,
 }
 
-/// Whether `span` has a byte below 0x20: one pass the compiler vectorises.
-#[inline]
-fn has_controls(span: &[u8]) -> bool {
-    span.iter().fold(false, |seen, &b| seen | (b < 0x20))
+/// Whether `input` has a byte below 0x20: one pass the compiler vectorises.
+fn has_controls(input: &[u8]) -> bool {
+    input
+        .chunks(256)
+        .any(|c| c.iter().fold(false, |seen, &b| seen | (b < 0x20)))
 }
 
 const ONES: u64 = u64::MAX / 255;
@@ -210,40 +218,32 @@ fn marks(word: u64, byte: u8) -> u64 {
 }
 
 /// Where the string starting at `rest` (after its opening quote) has its
-/// closing quote, its first backslash or a byte below 0x20 (which no string
-/// may hold); `None` when a control byte comes first in a long string, or
-/// the input ends. Eight bytes at a time (SWAR, as serde_json does); the
-/// caller gives up unless the byte found is `"` or `\`, so a scan that
-/// stopped early would show.
-///
-/// Each string is checked for control bytes as it is read: this replaced a
-/// pass over the whole input before reading it (2% of the instructions of
-/// validating a dialog of 10 messages, and a waste for pretty-printed
-/// input, whose newlines made every string take the slow scan).
+/// closing quote or its first backslash, or (when `controls`) a byte below
+/// 0x20, which no string may hold: eight bytes at a time (SWAR, as
+/// serde_json does). The caller gives up unless the byte found is `"` or
+/// `\\`, so a scan that stopped early would show.
 #[inline]
-fn string_end(rest: &[u8]) -> Option<usize> {
+fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
     let mut chunks = rest.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let word = u64::from_le_bytes(word);
-        let found = marks(word, b'"')
-            | marks(word, b'\\')
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS);
+        let mut found = marks(word, b'"') | marks(word, b'\\');
+        if controls {
+            found |= word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        }
         if found != 0 {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
-        if at == 40 {
+        if at == 40 && !controls {
             // A long string: the vectorised search of `memchr` pays for
-            // its call from here on, and the bytes it passed over are
-            // checked for control bytes while they are in cache. Ids (36
-            // characters, the most common strings of a document) end in
-            // the fifth word: from 32 bytes, each id called `memchr` for
-            // its last four.
-            let end = at + memchr::memchr2(b'"', b'\\', &rest[at..])?;
-            return (!has_controls(&rest[at..end])).then_some(end);
+            // its call from here on. Ids (36 characters, the most common
+            // strings of a document) end in the fifth word: from 32 bytes,
+            // as before, each id called `memchr` for its last four.
+            return memchr::memchr2(b'"', b'\\', &rest[at..]).map(|i| at + i);
         }
     }
     let i = chunks
@@ -263,6 +263,16 @@ enum Str<'de, 's> {
 impl<'de> Reader<'de> {
     #[inline]
     fn new(text: &'de str) -> Self {
+        Reader {
+            controls: has_controls(text.as_bytes()),
+            ..Self::new_unscanned(text)
+        }
+    }
+
+    /// A reader that checks every string for control characters (`new`
+    /// checks only when one pass over the whole input found any).
+    #[inline]
+    fn new_unscanned(text: &'de str) -> Self {
         // Names announced for a reader that never came (a derived struct
         // read by serde_json, say) belong to no object of this one.
         NEXT_NAMES.set(&[]);
@@ -272,6 +282,7 @@ impl<'de> Reader<'de> {
             at: 0,
             depth: 0,
             scratch: Vec::new(),
+            controls: true,
             free_form: 0,
         }
     }
@@ -330,7 +341,7 @@ impl<'de> Reader<'de> {
     fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
         let start = self.at + 1;
         let rest = &self.input[start..];
-        let end = string_end(rest).ok_or(GaveUp)?;
+        let end = string_end(rest, self.controls).ok_or(GaveUp)?;
         match rest[end] {
             b'"' => {
                 self.at = start + end + 1;
