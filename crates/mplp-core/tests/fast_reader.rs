@@ -255,17 +255,17 @@ fn strings_and_escapes_read_as_serde_json_reads_them() {
         (r"\x", false),
         (r"\u12g4", false),
         ("tab\there", false),
-        // Two raw control characters (an even number: finding one must
-        // not be undone by the next).
+        // Two raw control characters (an even number: the pass over the
+        // input must still see that it has some).
         ("tabs\t\there", false),
         ("\u{1f}\u{1f}", false),
         (
             "a long text that goes on past thirty-two bytes \u{1} then",
             false,
         ),
-        // Past the first forty bytes, where `memchr` finds the end and the
-        // bytes it passed are checked afterwards: two controls, and one
-        // right at either side of the hand-over.
+        // Past the first forty bytes, where a string without control
+        // characters goes on with `memchr`: two controls, and one right at
+        // either side of the hand-over.
         (
             "a long text that goes on past forty bytes, then \u{1}\u{1} two",
             false,
