@@ -273,6 +273,12 @@ fn strings_and_escapes_read_as_serde_json_reads_them() {
         ("0123456789012345678901234567890123456789\u{1f}", false),
         ("012345678901234567890123456789012345678\u{1f}x", false),
         ("0123456789012345678901234567890123456789x", true),
+        // The length of an id, whose fifth word the scan reads before any
+        // hand-over to `memchr`; and a longer text whose 37th byte is an
+        // escaped quote.
+        ("012345678901234567890123456789012345", true),
+        (r#"01234567890123456789012345678901234\"then more than forty"#, true),
+        ("01234567890123456789012345678901234\u{1}", false),
     ] {
         let doc = GOOD.replace(r#""text":"t""#, &format!(r#""text":"{text}""#));
         let expected = if read {
