@@ -277,7 +277,10 @@ fn strings_and_escapes_read_as_serde_json_reads_them() {
         // hand-over to `memchr`; and a longer text whose 37th byte is an
         // escaped quote.
         ("012345678901234567890123456789012345", true),
-        (r#"01234567890123456789012345678901234\"then more than forty"#, true),
+        (
+            r#"01234567890123456789012345678901234\"then more than forty"#,
+            true,
+        ),
         ("01234567890123456789012345678901234\u{1}", false),
     ] {
         let doc = GOOD.replace(r#""text":"t""#, &format!(r#""text":"{text}""#));
