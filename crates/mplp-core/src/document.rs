@@ -150,10 +150,16 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
 }
 
 fn finish<T: Document>(doc: T) -> Validation<T> {
-    let mut report = Report::new();
-    doc.check_rules(&mut report);
+    let report = rules_report(&doc);
     let value = report.is_valid().then_some(doc);
     Validation { value, report }
+}
+
+/// The report of the module's rules on `doc`.
+fn rules_report<T: Document>(doc: &T) -> Report {
+    let mut report = Report::new();
+    doc.check_rules(&mut report);
+    report
 }
 
 /// Reads `T` from JSON bytes with its schema rules only (no semantic rules),
@@ -285,9 +291,7 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 /// (`mplp_kinds::validate_bytes` without a kind).
 pub fn report_parsed<T: Document>(text: &str) -> Option<Report> {
     let doc = from_str_unchecked::<T>(text).ok()?;
-    let mut report = Report::new();
-    doc.check_rules(&mut report);
-    Some(report)
+    Some(rules_report(&doc))
 }
 
 /// The thorough pass over bytes that failed the typed parse: every schema

@@ -340,9 +340,9 @@ impl serde::de::Visitor<'_> for IdVisitor {
     }
     #[inline]
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Uuid, E> {
-        match parse_fast(s.as_bytes()) {
-            Some(u) => Ok(u),
-            None => Err(refuse_id(self.name, s)),
+        match parse_canonical_v4(s) {
+            Ok(u) => Ok(u),
+            Err(e) => Err(refuse_id(self.name, s, e)),
         }
     }
 }
@@ -351,15 +351,7 @@ impl serde::de::Visitor<'_> for IdVisitor {
 /// [`IdVisitor`]).
 #[cold]
 #[inline(never)]
-fn refuse_id<E: serde::de::Error>(name: &str, s: &str) -> E {
-    let e = match diagnose(s) {
-        Err(e) => e,
-        // `parse_fast` refused it, so `diagnose` does too; were they ever to
-        // disagree, the text is still refused (as not canonical).
-        Ok(_) => IdError::NotUuid {
-            reason: "not canonical",
-        },
-    };
+fn refuse_id<E: serde::de::Error>(name: &str, s: &str, e: IdError) -> E {
     crate::de::raise(
         crate::Rule::PATTERN,
         format_args!("invalid {name} `{s}`: {e}"),

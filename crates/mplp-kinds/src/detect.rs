@@ -309,7 +309,7 @@ pub(crate) fn validate_guess(bytes: &[u8]) -> Option<(&'static DocKind, mplp_cor
         return None;
     }
     let kind = KINDS.get(at)?;
-    let report = (kind.typed?.validate_parsed)(text)?;
+    let report = (kind.typed?.report_parsed)(text)?;
     Some((kind, report))
 }
 

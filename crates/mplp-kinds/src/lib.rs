@@ -86,7 +86,7 @@ pub(crate) struct Typed {
     /// `Wire::OPEN`: members beyond `fields` are taken.
     pub(crate) open: bool,
     /// `mplp_core::document::report_parsed`.
-    pub(crate) validate_parsed: fn(&str) -> Option<Report>,
+    pub(crate) report_parsed: fn(&str) -> Option<Report>,
 }
 
 /// How [`detect`] tells a kind from a document's top-level members: the
@@ -205,10 +205,6 @@ fn validate_document_reader<T: Document>(reader: &mut dyn BufRead) -> Report {
     }
 }
 
-fn validate_parsed<T: Document>(text: &str) -> Option<Report> {
-    mplp_core::document::report_parsed::<T>(text)
-}
-
 fn round_trip<T: Document>(bytes: &[u8]) -> Result<String, mplp_core::Error> {
     T::from_json(bytes).map(|d| d.to_json())
 }
@@ -228,7 +224,7 @@ macro_rules! document_kind {
             typed: Some(Typed {
                 fields: <$ty as mplp_core::Wire>::FIELDS,
                 open: <$ty as mplp_core::Wire>::OPEN,
-                validate_parsed: validate_parsed::<$ty>,
+                report_parsed: mplp_core::document::report_parsed::<$ty>,
             }),
         }
     };

@@ -79,10 +79,10 @@ impl Graph {
     pub(crate) fn build(steps: &[PlanStep]) -> (Graph, Problems) {
         let mut problems = Problems::default();
         let map = id_map(steps, &mut problems);
-        let mut graph = Graph::edges(steps, |k| map.get(&k).copied(), problems);
-        graph.0.map = map;
-        graph.0.ensure_reverse();
-        graph
+        let (mut graph, problems) = Graph::edges(steps, |k| map.get(&k).copied(), problems);
+        graph.map = map;
+        graph.ensure_reverse();
+        (graph, problems)
     }
 
     /// The graph the plan rules need: like [`Graph::build`], without the
