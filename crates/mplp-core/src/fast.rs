@@ -36,7 +36,9 @@
 //!   which the member then parses again;
 //! - a member name of a struct `#[derive(Wire)]` wrote is compared with the
 //!   struct's names where it stands, the expected next one first, and
-//!   handed over as an index: no string scan, no string match;
+//!   handed over as an index: no string scan, no string match; as compact
+//!   JSON writes it (`"name":`), one masked comparison of a 16-byte lane
+//!   reads a name, its quote and the colon (see [`MemberName`]);
 //! - a value is lent where the visitors wrote it ([`read`]), and the
 //!   visitors' `Result` is returned as it is, so a large value is not
 //!   copied on its way out.
@@ -63,7 +65,7 @@ const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 thread_local! {
     /// The member names of the object that the code of `#[derive(Wire)]`
     /// is about to read with `deserialize_map` (see [`member_names`]).
-    static NEXT_NAMES: Cell<&'static [&'static str]> = const { Cell::new(&[]) };
+    static NEXT_NAMES: Cell<&'static [MemberName]> = const { Cell::new(&[]) };
 }
 
 /// Tells the fast reader the member names (`FIELDS`) of the struct whose
@@ -81,8 +83,99 @@ thread_local! {
 /// `Value`, a `#[serde(flatten)]` of the struct in a user's type.
 #[doc(hidden)]
 #[inline]
-pub fn member_names(fields: &'static [&'static str]) {
+pub fn member_names(fields: &'static [MemberName]) {
     NEXT_NAMES.set(fields);
+}
+
+/// A member name of a derived struct, as the fast reader compares it where
+/// it stands: the name, its closing quote and the colon after it (`name":`,
+/// how compact JSON writes every member), as the bytes of two 16-byte
+/// little-endian lanes with a mask of the bytes that count. One masked
+/// comparison of a lane tells a name of up to 14 bytes (two lanes: 30
+/// bytes) from every other, and reads the colon with it.
+///
+/// Anything else (a space before the colon, an escape, a name too long for
+/// the lanes, the last 32 bytes of the input) is compared by its text, as
+/// before. The code `#[derive(Wire)]` writes builds these in a constant
+/// (see [`member_names`]); nothing else should.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct MemberName {
+    text: &'static str,
+    /// `name":`, zero past its end.
+    pattern: [u128; 2],
+    /// `0xff` in each byte of `pattern` that is the pattern's.
+    mask: [u128; 2],
+    /// How many lanes the pattern takes: 1 or 2, or 0 when it is longer
+    /// than two lanes (never compared by its lanes).
+    lanes: u8,
+}
+
+impl MemberName {
+    /// The lanes of `text` (a name the derive has checked needs no escape).
+    #[doc(hidden)]
+    pub const fn new(text: &'static str) -> Self {
+        let name = text.as_bytes();
+        let len = name.len() + 2;
+        let mut bytes = [0u8; 32];
+        let mut mask = [0u8; 32];
+        let lanes = if len <= 16 {
+            1
+        } else if len <= 32 {
+            2
+        } else {
+            0
+        };
+        if lanes > 0 {
+            let mut i = 0;
+            while i < len {
+                bytes[i] = if i < name.len() {
+                    name[i]
+                } else if i == name.len() {
+                    b'"'
+                } else {
+                    b':'
+                };
+                mask[i] = 0xff;
+                i += 1;
+            }
+        }
+        MemberName {
+            text,
+            pattern: [lane(&bytes, 0), lane(&bytes, 16)],
+            mask: [lane(&mask, 0), lane(&mask, 16)],
+            lanes,
+        }
+    }
+
+    /// Whether `rest` (the input after a member name's opening quote)
+    /// starts with this name, its closing quote and a colon.
+    #[inline(always)]
+    fn is_at(&self, rest: &[u8]) -> bool {
+        let read = |at: usize| {
+            rest.get(at..)
+                .and_then(|r| r.first_chunk::<16>())
+                .map(|w| u128::from_le_bytes(*w))
+        };
+        let fits =
+            |at: usize, i: usize| read(at).is_some_and(|w| w & self.mask[i] == self.pattern[i]);
+        match self.lanes {
+            1 => fits(0, 0),
+            2 => fits(0, 0) && fits(16, 1),
+            _ => false,
+        }
+    }
+}
+
+/// Bytes `at..at + 16` of `bytes` as a little-endian lane.
+const fn lane(bytes: &[u8; 32], at: usize) -> u128 {
+    let mut v = 0u128;
+    let mut i = 16;
+    while i > 0 {
+        i -= 1;
+        v = (v << 8) | bytes[at + i] as u128;
+    }
+    v
 }
 
 /// [`member_names`] for as long as it lives: dropped, it clears them again.
@@ -100,7 +193,7 @@ impl Announced {
     /// Announces `fields` (see [`member_names`]).
     #[doc(hidden)]
     #[inline]
-    pub fn new(fields: &'static [&'static str]) -> Self {
+    pub fn new(fields: &'static [MemberName]) -> Self {
         member_names(fields);
         Announced(())
     }
@@ -487,7 +580,7 @@ impl<'de> Reader<'de> {
     /// when they are not known to be plain, see [`member_names`]).
     fn object<V: Visitor<'de>>(
         &mut self,
-        fields: &'static [&'static str],
+        fields: &'static [MemberName],
         visitor: V,
     ) -> Result<V::Value> {
         self.eat(b'{')?;
@@ -734,7 +827,7 @@ struct Members<'a, 'de> {
     ended: bool,
     /// The struct's member names, when they may be matched byte for byte
     /// (see [`member_names`]); empty otherwise.
-    fields: &'static [&'static str],
+    fields: &'static [MemberName],
     /// The index in `fields` of the member expected next (the one after
     /// the last one matched).
     next: usize,
@@ -744,14 +837,34 @@ impl Members<'_, '_> {
     /// The index in `fields` of the member name whose opening quote is at
     /// `de.at`, when it is written as it is in `fields` (so without escapes);
     /// the expected one is tried first.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     fn known_name(&self) -> Option<usize> {
         let rest = self.de.input.get(self.de.at + 1..)?;
-        let is = |name: &str| is_name(rest, name.as_bytes());
-        if self.fields.get(self.next).is_some_and(|name| is(name)) {
+        let is = |name: &MemberName| is_name(rest, name.text.as_bytes());
+        if self.fields.get(self.next).is_some_and(is) {
             return Some(self.next);
         }
-        self.fields.iter().position(|name| is(name))
+        self.fields.iter().position(is)
+    }
+
+    /// The index in `fields` and the length of the member name whose
+    /// opening quote is at `de.at`, when it is written as compact JSON
+    /// writes it (`"name":`, see [`MemberName`]); the expected one is tried
+    /// first.
+    #[inline(always)]
+    fn compact_name(&self) -> Option<(usize, usize)> {
+        let rest = self.de.input.get(self.de.at + 1..).unwrap_or_default();
+        if let Some(name) = self.fields.get(self.next)
+            && name.is_at(rest)
+        {
+            return Some((self.next, name.text.len()));
+        }
+        self.fields
+            .iter()
+            .enumerate()
+            .find(|(_, name)| name.is_at(rest))
+            .map(|(i, name)| (i, name.text.len()))
     }
 }
 
@@ -827,9 +940,21 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             _ => return Err(GaveUp),
         }
         self.first = false;
-        let key = match self.known_name() {
+        if let Some((i, len)) = self.compact_name() {
+            // The quotes and the colon too.
+            self.de.at += len + 3;
+            self.next = i + 1;
+            return seed.deserialize(Index(i as u64)).map(Some);
+        }
+        // No need to look for a name among none (a map's members).
+        let known = if self.fields.is_empty() {
+            None
+        } else {
+            self.known_name()
+        };
+        let key = match known {
             Some(i) => {
-                self.de.at += self.fields.get(i).map_or(0, |name| name.len()) + 2;
+                self.de.at += self.fields.get(i).map_or(0, |name| name.text.len()) + 2;
                 self.next = i + 1;
                 seed.deserialize(Index(i as u64))?
             }
@@ -992,20 +1117,22 @@ mod tests {
     fn announced_names_arrive_as_their_index_once() {
         use Name::{Index, Text};
         let text = r#"{"b":1,"a":{"a":2},"c":3,"\u0061":4}"#;
-        let read = |announced: &'static [&'static str]| {
+        const A: &[MemberName] = &[MemberName::new("a")];
+        const AB: &[MemberName] = &[MemberName::new("a"), MemberName::new("b")];
+        let read = |announced: &'static [MemberName]| {
             let mut de = Reader::new(text);
             member_names(announced);
             let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
-            (names.ok(), NEXT_NAMES.get())
+            (names.ok(), NEXT_NAMES.get().len())
         };
         let text_of = |s: &str| Text(s.to_owned());
         // Announced: matched names as indexes (in any order), the others
         // (unknown, escaped) as text; taken, so that no map inside sees them.
         assert_eq!(
-            read(&["a", "b"]),
+            read(AB),
             (
                 Some(vec![Index(1), Index(0), text_of("c"), text_of("a")]),
-                &[][..]
+                0
             )
         );
         // Not announced: every name as text.
@@ -1013,16 +1140,16 @@ mod tests {
             read(&[]),
             (
                 Some(vec![text_of("b"), text_of("a"), text_of("c"), text_of("a")]),
-                &[][..]
+                0
             )
         );
         // A new reader forgets names announced before it.
-        member_names(&["a"]);
+        member_names(A);
         let mut de = Reader::new(r#"{"a":1}"#);
         let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
         assert_eq!(names.ok(), Some(vec![text_of("a")]));
         // So does a reader of a whole document, and a seed's.
-        member_names(&["a"]);
+        member_names(A);
         assert_eq!(
             from_str_seed(r#"{"a":1}"#, std::marker::PhantomData::<Names>)
                 .map(|n| n.0)
@@ -1068,18 +1195,88 @@ mod tests {
     }
 
     #[test]
+    fn a_name_in_lanes_matches_whole_with_its_quote_and_colon() {
+        // Every length from none to past two lanes (30 bytes and its quote
+        // and colon fill them).
+        let names: Vec<String> = (0..40)
+            .map(|n| "abcdefghij".repeat(4)[..n].to_owned())
+            .collect();
+        // Enough input after the name for both lanes.
+        let tail = ",\"x\":2,\"y\":3,\"z\":4}                             ";
+        for name in &names {
+            let text: &'static str = Box::leak(name.clone().into_boxed_str());
+            let member = MemberName::new(text);
+            let in_lanes = name.len() + 2 <= 32;
+            let compact = format!("{name}\":1{tail}");
+            assert_eq!(member.is_at(compact.as_bytes()), in_lanes, "{name:?}");
+            // The slow comparison of the text takes what the lanes do not.
+            assert!(is_name(compact.as_bytes(), name.as_bytes()), "{name:?}");
+            // A space before the colon, a longer name, no quote.
+            for other in [
+                format!("{name}\" :1{tail}"),
+                format!("{name}x\":1{tail}"),
+                format!("{name}:1{tail}"),
+            ] {
+                assert!(!member.is_at(other.as_bytes()), "{name:?} in {other:?}");
+            }
+            // Input that ends within the lanes is left to the text
+            // comparison.
+            let lanes = if name.len() + 2 <= 16 { 16 } else { 32 };
+            let short = format!("{name}\":1");
+            assert_eq!(
+                member.is_at(short.as_bytes()),
+                in_lanes && short.len() >= lanes,
+                "{name:?} at the end"
+            );
+            if let Some(shorter) = name
+                .get(..name.len().saturating_sub(1))
+                .filter(|_| !name.is_empty())
+            {
+                let text = format!("{shorter}\":1{tail}");
+                assert!(!member.is_at(text.as_bytes()), "{name:?} in {text:?}");
+            }
+            // One byte off anywhere in the name, its quote or its colon.
+            for i in 0..name.len() + 2 {
+                let mut off = compact.clone().into_bytes();
+                off[i] ^= 0x20;
+                assert!(!member.is_at(&off), "{name:?} at {i}");
+            }
+        }
+    }
+
+    #[test]
     fn a_known_name_is_found_at_its_index_expected_or_not() {
-        const FIELDS: &[&str] = &["id", "i", "name", "items", "a_long_member_name"];
-        for (text, expected) in [
-            (r#"{"id":1}"#, Some(0)),
-            (r#"{"i":1}"#, Some(1)),
-            (r#"{"name":1}"#, Some(2)),
-            (r#"{"items":[]}"#, Some(3)),
-            (r#"{"a_long_member_name":0}"#, Some(4)),
-            (r#"{"item":1}"#, None),
-            (r#"{"n\u0061me":1}"#, None),
-            (r#"{"name"#, None),
+        const FIELDS: &[MemberName] = &[
+            MemberName::new("id"),
+            MemberName::new("i"),
+            MemberName::new("name"),
+            MemberName::new("items"),
+            MemberName::new("a_long_member_name"),
+            MemberName::new("a_member_name_longer_than_two_lanes"),
+        ];
+        // Compact JSON with enough input after the name for its lanes, and
+        // the same names closer to the end or with a space before the
+        // colon: these the text comparison finds.
+        let pad = " ".repeat(40);
+        for (text, expected, compact) in [
+            (format!(r#"{{"id":1{pad}}}"#), Some(0), true),
+            (format!(r#"{{"i":1{pad}}}"#), Some(1), true),
+            (format!(r#"{{"name":1{pad}}}"#), Some(2), true),
+            (format!(r#"{{"items":[]{pad}}}"#), Some(3), true),
+            (format!(r#"{{"a_long_member_name":0{pad}}}"#), Some(4), true),
+            (
+                format!(r#"{{"a_member_name_longer_than_two_lanes":0{pad}}}"#),
+                Some(5),
+                false,
+            ),
+            (r#"{"id":1}"#.to_owned(), Some(0), false),
+            (format!(r#"{{"name" :1{pad}}}"#), Some(2), false),
+            (r#"{"a_long_member_name":0}"#.to_owned(), Some(4), false),
+            (format!(r#"{{"item":1{pad}}}"#), None, false),
+            (format!(r#"{{"n\u0061me":1{pad}}}"#), None, false),
+            (r#"{"name"#.to_owned(), None, false),
         ] {
+            let text = text.as_str();
             let mut de = Reader::new(text);
             de.at = 1;
             for next in 0..=FIELDS.len() {
@@ -1091,6 +1288,10 @@ mod tests {
                     next,
                 };
                 assert_eq!(members.known_name(), expected, "{text} (next {next})");
+                let lanes = expected
+                    .filter(|_| compact)
+                    .and_then(|i| Some((i, FIELDS.get(i)?.text.len())));
+                assert_eq!(members.compact_name(), lanes, "{text} (next {next})");
             }
             // Names not announced are never matched.
             let members = Members {
@@ -1101,6 +1302,7 @@ mod tests {
                 next: 0,
             };
             assert_eq!(members.known_name(), None, "{text}");
+            assert_eq!(members.compact_name(), None, "{text}");
         }
     }
 }

@@ -738,6 +738,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             use #krate::__private::serde_json as __serde_json;
 
             const __FIELDS: &[&str] = &[#(#names),*];
+            // The same names as the fast reader compares them.
+            const __NAMES: &[#krate::fast::MemberName] = &[#(#krate::fast::MemberName::new(#names)),*];
 
             #[allow(non_camel_case_types)]
             enum __Field {
@@ -812,7 +814,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 fn deserialize_unchecked<'de, __D: __serde::Deserializer<'de>>(__d: __D) -> ::core::result::Result<Self, __D::Error> {
                     // Cleared again when the guard drops, after the value
                     // has gone to the caller.
-                    let _announced = #krate::fast::Announced::new(__FIELDS);
+                    let _announced = #krate::fast::Announced::new(__NAMES);
                     __d.deserialize_map(__Visitor)
                 }
             }
