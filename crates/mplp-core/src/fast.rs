@@ -795,6 +795,11 @@ struct Elements<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
     type Error = GaveUp;
 
+    // Inlined into the one loop that calls it (serde's `Vec` visitor, per
+    // element type): a call per element cost its register saves, and the
+    // element was copied once more on its way out through `Option`
+    // (measured: dialog of 100 messages 9% faster, collab 8%).
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         match self.de.peek() {
             Some(b']') => return Ok(None),
@@ -919,6 +924,10 @@ impl<'de> de::Deserializer<'de> for Index {
 impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
     type Error = GaveUp;
 
+    // Inlined into the loop of the struct's visitor (one per struct): a
+    // call per member cost a sixth of the member (register saves and
+    // restores), 5% of a dialog of 10 messages.
+    #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.ended {
             return Ok(None);
