@@ -150,9 +150,23 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
 }
 
 fn finish<T: Document>(doc: T) -> Validation<T> {
-    let report = rules_report(&doc);
-    let value = report.is_valid().then_some(doc);
-    Validation { value, report }
+    let mut validation = Validation {
+        value: Some(doc),
+        report: Report::new(),
+    };
+    keep_if_valid(&mut validation);
+    validation
+}
+
+/// Runs the module's rules on the value read into `validation`, and keeps
+/// the value only when they pass.
+fn keep_if_valid<T: Document>(validation: &mut Validation<T>) {
+    if let Some(doc) = &validation.value {
+        doc.check_rules(&mut validation.report);
+    }
+    if !validation.report.is_valid() {
+        validation.value = None;
+    }
 }
 
 /// The report of the module's rules on `doc`.
@@ -183,26 +197,32 @@ fn rules_report<T: Document>(doc: &T) -> Report {
 /// [`syntax_violation_in`] reports as [`JSON_DEPTH`](crate::rules::JSON_DEPTH)).
 #[inline]
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
-    match std::str::from_utf8(input) {
-        Ok(text) => from_str_unchecked(text),
-        Err(_) => {
-            crate::exact::take_deep_member();
-            serde_json_unchecked(input, None)
-        }
-    }
+    let mut slot = None;
+    parse_into(input, std::str::from_utf8(input).ok(), &mut slot)?;
+    slot.ok_or_else(|| serde::de::Error::custom("the typed parse read no value"))
 }
 
-/// [`from_slice_unchecked`] for input already known to be UTF-8 (a caller
-/// that checked it once for its own reading of the input).
+/// [`from_slice_unchecked`] into `slot`, where the caller keeps the value
+/// (`text`: the input when it is UTF-8, checked once by the caller). A
+/// document returned through the `Result`s and `Option`s of the readers was
+/// copied at each step (a dialog is some 300 bytes), which cost a dialog of
+/// 10 messages 6% of its validation.
 #[inline]
-pub fn from_str_unchecked<T: Wire>(text: &str) -> Result<T, serde_json::Error> {
+fn parse_into<T: Wire>(
+    input: &[u8],
+    text: Option<&str>,
+    slot: &mut Option<T>,
+) -> Result<(), serde_json::Error> {
     crate::exact::take_deep_member();
-    if let Some(value) = crate::fast::from_str::<T>(text) {
+    if let Some(text) = text
+        && crate::fast::read_into(text, slot)
+    {
         // The fast reader gives up before nesting that could make a
         // free-form member deep (see `take_deep_member`).
-        return Ok(value);
+        return Ok(());
     }
-    serde_json_unchecked(text.as_bytes(), Some(text))
+    *slot = Some(serde_json_unchecked(input, text)?);
+    Ok(())
 }
 
 /// [`from_slice_unchecked`], lending the value to `f` where it was read:
@@ -273,13 +293,19 @@ fn from_slice_within_serde_limit<T: Wire>(
 }
 
 fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
-    match from_slice_unchecked::<T>(input) {
-        Ok(doc) => finish(doc),
-        Err(first) => Validation {
-            value: None,
-            report: thorough::<T>(input, &first),
-        },
+    let mut validation = Validation {
+        value: None,
+        report: Report::new(),
+    };
+    match parse_into(
+        input,
+        std::str::from_utf8(input).ok(),
+        &mut validation.value,
+    ) {
+        Ok(()) => keep_if_valid(&mut validation),
+        Err(first) => validation.report = thorough::<T>(input, &first),
     }
+    validation
 }
 
 /// The report of [`Document::validate_json`] for input (already checked to
@@ -290,8 +316,9 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 /// for a caller that is only guessing that the input is a `T`
 /// (`mplp_kinds::validate_bytes` without a kind).
 pub fn report_parsed<T: Document>(text: &str) -> Option<Report> {
-    let doc = from_str_unchecked::<T>(text).ok()?;
-    Some(rules_report(&doc))
+    let mut slot: Option<T> = None;
+    parse_into(text.as_bytes(), Some(text), &mut slot).ok()?;
+    slot.as_ref().map(rules_report)
 }
 
 /// The thorough pass over bytes that failed the typed parse: every schema

@@ -232,7 +232,26 @@ type Result<T> = std::result::Result<T, GaveUp>;
 /// up (see the module docs).
 #[inline]
 pub fn from_str<T: Wire>(text: &str) -> Option<T> {
-    parse(text).ok()
+    let mut slot = None;
+    read_into(text, &mut slot);
+    slot
+}
+
+/// [`from_str`] into `slot`, where the caller keeps the value: true when it
+/// was read, false (and `slot` as it was) when the fast reader gave up. A
+/// value returned through `Result`s and `Option`s is copied at each; one
+/// read into its place is not (see
+/// [`crate::document::from_slice_unchecked`]).
+#[inline]
+pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
+    let mut de = Reader::new(text);
+    match T::deserialize_unchecked(&mut de) {
+        Ok(value) if de.at_end() => {
+            *slot = Some(value);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// [`from_str`], lending the value to `f` where the visitors left it:
@@ -266,14 +285,6 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     // for them first.
     let mut de = Reader::new_unscanned(text);
     seed.deserialize(&mut de)
-}
-
-/// The whole of `text` as a `T`.
-#[inline]
-fn parse<T: Wire>(text: &str) -> Result<T> {
-    let mut de = Reader::new(text);
-    let value = T::deserialize_unchecked(&mut de);
-    if de.at_end() { value } else { Err(GaveUp) }
 }
 
 struct Reader<'de> {
