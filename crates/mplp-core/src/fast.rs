@@ -243,7 +243,7 @@ pub fn from_str<T: Wire>(text: &str) -> Option<T> {
 /// read into its place is not (see
 /// [`crate::document::from_slice_unchecked`]).
 #[inline]
-pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
+pub(crate) fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
     let mut de = Reader::new(text);
     match T::deserialize_unchecked(&mut de) {
         Ok(value) if de.at_end() => {
