@@ -169,13 +169,6 @@ fn keep_if_valid<T: Document>(validation: &mut Validation<T>) {
     }
 }
 
-/// The report of the module's rules on `doc`.
-fn rules_report<T: Document>(doc: &T) -> Report {
-    let mut report = Report::new();
-    doc.check_rules(&mut report);
-    report
-}
-
 /// Reads `T` from JSON bytes with its schema rules only (no semantic rules),
 /// refusing trailing input.
 ///
@@ -316,9 +309,13 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 /// for a caller that is only guessing that the input is a `T`
 /// (`mplp_kinds::validate_bytes` without a kind).
 pub fn report_parsed<T: Document>(text: &str) -> Option<Report> {
-    let mut slot: Option<T> = None;
-    parse_into(text.as_bytes(), Some(text), &mut slot).ok()?;
-    slot.as_ref().map(rules_report)
+    let mut validation: Validation<T> = Validation {
+        value: None,
+        report: Report::new(),
+    };
+    parse_into(text.as_bytes(), Some(text), &mut validation.value).ok()?;
+    keep_if_valid(&mut validation);
+    Some(validation.report)
 }
 
 /// The thorough pass over bytes that failed the typed parse: every schema

@@ -325,7 +325,7 @@ fn marks(word: u64, byte: u8) -> u64 {
 /// closing quote or its first backslash, or (when `controls`) a byte below
 /// 0x20, which no string may hold: eight bytes at a time (SWAR, as
 /// serde_json does). The caller gives up unless the byte found is `"` or
-/// `\\`, so a scan that stopped early would show.
+/// `\`, so a scan that stopped early would show.
 #[inline]
 fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
     let mut chunks = rest.chunks_exact(8);
@@ -857,11 +857,7 @@ impl Members<'_, '_> {
     #[inline(never)]
     fn known_name(&self) -> Option<usize> {
         let rest = self.de.input.get(self.de.at + 1..)?;
-        let is = |name: &MemberName| is_name(rest, name.text.as_bytes());
-        if self.fields.get(self.next).is_some_and(is) {
-            return Some(self.next);
-        }
-        self.fields.iter().position(is)
+        self.find(|name| is_name(rest, name.text.as_bytes()))
     }
 
     /// The index in `fields` and the length of the member name whose
@@ -871,16 +867,18 @@ impl Members<'_, '_> {
     #[inline(always)]
     fn compact_name(&self) -> Option<(usize, usize)> {
         let rest = self.de.input.get(self.de.at + 1..).unwrap_or_default();
-        if let Some(name) = self.fields.get(self.next)
-            && name.is_at(rest)
-        {
-            return Some((self.next, name.text.len()));
+        let i = self.find(|name| name.is_at(rest))?;
+        Some((i, self.fields.get(i)?.text.len()))
+    }
+
+    /// The index in `fields` of the first name `is` takes, the expected
+    /// one tried first.
+    #[inline(always)]
+    fn find(&self, is: impl Fn(&MemberName) -> bool) -> Option<usize> {
+        if self.fields.get(self.next).is_some_and(&is) {
+            return Some(self.next);
         }
-        self.fields
-            .iter()
-            .enumerate()
-            .find(|(_, name)| name.is_at(rest))
-            .map(|(i, name)| (i, name.text.len()))
+        self.fields.iter().position(is)
     }
 }
 

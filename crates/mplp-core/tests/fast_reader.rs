@@ -263,9 +263,9 @@ fn strings_and_escapes_read_as_serde_json_reads_them() {
             "a long text that goes on past thirty-two bytes \u{1} then",
             false,
         ),
-        // Past the first forty bytes, where a string without control
-        // characters goes on with `memchr`: two controls, and one right at
-        // either side of the hand-over.
+        // Controls far into a long string, past where input without any
+        // goes on with `memchr` (32 bytes): two, and one at either side of
+        // byte 40.
         (
             "a long text that goes on past forty bytes, then \u{1}\u{1} two",
             false,
