@@ -3,6 +3,8 @@
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::num::NonZeroU8;
+use std::ops::Deref;
 use std::str::FromStr;
 
 use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
@@ -16,76 +18,253 @@ use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 /// spellings of one instant are different values that sort next to each
 /// other. Use [`Timestamp::instant`] to compare instants.
 ///
+/// A `Timestamp` is 24 bytes and does not allocate for the usual spellings
+/// (a fraction of up to nine digits): it holds the instant and how the text
+/// spelled it (the number of fraction digits, the case of `T` and `Z`, `Z`
+/// or a numeric offset), and [`Timestamp::text`] writes the text out again
+/// from them. Any other text (a leap second, a fraction of more than nine
+/// digits) is kept as it is, on the heap.
+///
 /// ```
 /// use mplp_core::Timestamp;
 /// let t: Timestamp = "2025-12-07T08:00:05.5+08:00".parse().unwrap();
 /// assert_eq!(t.to_string(), "2025-12-07T08:00:05.5+08:00");
+/// assert_eq!(t.text(), "2025-12-07T08:00:05.5+08:00");
 /// let u: Timestamp = "2025-12-07T00:00:05.500Z".parse().unwrap();
 /// assert_eq!(t.instant(), u.instant());
 /// assert!("2025-12-07 00:00:05Z".parse::<Timestamp>().is_err()); // `T` separator required
 /// assert!("2025-12-07T00:00:05".parse::<Timestamp>().is_err()); // offset required
 /// ```
 #[derive(Clone)]
-pub struct Timestamp {
-    text: Text,
-    at: OffsetDateTime,
-}
+pub struct Timestamp(Repr);
 
-/// The text of a timestamp: inline (no allocation) for the usual lengths.
+/// What a [`Timestamp`] holds.
+// Two variants, so that the usual one needs no heap and no text: its text
+// is a function of `at` and `shape`, and every text it can write is written
+// that way (see `Timestamp::kept`), so equal texts are equal values.
 #[derive(Clone)]
-enum Text {
-    Inline { len: u8, buf: [u8; INLINE] },
-    Heap(Box<str>),
+enum Repr {
+    /// The text is [`write`]`(at, shape)`. `at`'s year is 0 to 9999.
+    Usual { at: OffsetDateTime, shape: Shape },
+    /// Any other text, as it is.
+    Other(Box<Other>),
 }
 
-/// Long enough for `2025-12-07T00:00:05.123456789+05:30` (35 bytes).
-const INLINE: usize = 38;
+/// A timestamp whose text [`write`] cannot give.
+#[derive(Clone)]
+struct Other {
+    at: OffsetDateTime,
+    text: Box<str>,
+}
 
-impl Text {
+/// How the text of a [`Repr::Usual`] timestamp spells its instant: bit 0 is
+/// always set (so the byte is never zero, which leaves a niche for
+/// [`Repr`]'s tag), bits 1-4 hold the number of fraction digits (0 to 9),
+/// bit 5 a lowercase `t`, and bits 6-7 the [`Zone`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Shape(NonZeroU8);
+
+/// How a text writes its offset.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Zone {
+    /// `Z`.
+    Upper,
+    /// `z`.
+    Lower,
+    /// `±HH:MM`, the sign being the offset's (`+00:00` for zero).
+    Numeric,
+    /// `-00:00`, RFC 3339's "offset unknown", an offset of zero.
+    NegativeZero,
+}
+
+impl Shape {
+    /// The shape of a text with `digits` fraction digits; `None` beyond
+    /// nine (the instant keeps nanoseconds only).
     #[inline]
-    fn new(s: &str) -> Self {
-        let b = s.as_bytes();
-        if b.len() <= INLINE {
-            let mut buf = [0u8; INLINE];
-            // One copy of a variable length costs a `memset` and a `memcpy`
-            // call, a third of the parse of a timestamp: two overlapping
-            // copies of a fixed width (the head and the tail) are plain moves.
-            if !put::<32>(&mut buf, b) && !put::<16>(&mut buf, b) {
-                buf[..b.len()].copy_from_slice(b);
-            }
-            Text::Inline {
-                len: b.len() as u8,
-                buf,
-            }
-        } else {
-            Text::Heap(s.into())
+    fn new(digits: usize, lower_t: bool, zone: Zone) -> Option<Shape> {
+        if digits > 9 {
+            return None;
         }
+        let bits = (digits as u8) << 1 | u8::from(lower_t) << 5 | (zone as u8) << 6;
+        Some(Shape(NonZeroU8::MIN | bits))
     }
 
-    fn as_str(&self) -> &str {
-        match self {
-            // Only ever built from a `&str`, so this is valid UTF-8.
-            Text::Inline { len, buf } => std::str::from_utf8(&buf[..*len as usize]).unwrap_or(""),
-            Text::Heap(s) => s,
+    /// The shape `text` would have, if [`write`] can give it (`None` for
+    /// more than nine fraction digits, or a text not shaped like a
+    /// timestamp).
+    fn of(text: &[u8]) -> Option<Shape> {
+        let digits = match text.get(19) {
+            Some(b'.') => text.get(20..)?.iter().position(|c| !c.is_ascii_digit())?,
+            _ => 0,
+        };
+        let zone = match text.last()? {
+            b'Z' => Zone::Upper,
+            b'z' => Zone::Lower,
+            _ if text.ends_with(b"-00:00") => Zone::NegativeZero,
+            _ => Zone::Numeric,
+        };
+        Shape::new(digits, text.get(10) == Some(&b't'), zone)
+    }
+
+    fn digits(self) -> usize {
+        usize::from(self.0.get() >> 1 & 0x0f)
+    }
+
+    fn lower_t(self) -> bool {
+        self.0.get() & 0x20 != 0
+    }
+
+    fn zone(self) -> Zone {
+        match self.0.get() >> 6 {
+            0 => Zone::Upper,
+            1 => Zone::Lower,
+            2 => Zone::Numeric,
+            _ => Zone::NegativeZero,
         }
     }
 }
 
-/// Copies `b` (at most [`INLINE`] bytes, at least `W`) to the start of
-/// `buf` as its first `W` bytes and its last `W` bytes; false (nothing
-/// copied) when `b` is shorter than `W`.
-fn put<const W: usize>(buf: &mut [u8; INLINE], b: &[u8]) -> bool {
-    let (Some(head), Some(tail)) = (b.first_chunk::<W>(), b.last_chunk::<W>()) else {
-        return false;
-    };
-    let n = b.len().min(INLINE);
-    if let Some(to) = buf.first_chunk_mut::<W>() {
-        *to = *head;
+/// The longest text [`write`] gives: `YYYY-MM-DDTHH:MM:SS.fffffffff+HH:MM`.
+const LONGEST: usize = 35;
+
+/// The text of a usual timestamp: its local date and time, the fraction to
+/// `shape`'s number of digits, and its offset as `shape` says. `at`'s year
+/// must be 0 to 9999.
+fn write(at: &OffsetDateTime, shape: Shape) -> ([u8; LONGEST], usize) {
+    let mut buf = [0u8; LONGEST];
+    fn two(buf: &mut [u8; LONGEST], at: usize, v: u8) {
+        buf[at] = b'0' + v / 10 % 10;
+        buf[at + 1] = b'0' + v % 10;
     }
-    if let Some(to) = buf.get_mut(n - W..n).and_then(|t| t.first_chunk_mut::<W>()) {
-        *to = *tail;
+    let year = at.year().unsigned_abs();
+    two(&mut buf, 0, (year / 100 % 100) as u8);
+    two(&mut buf, 2, (year % 100) as u8);
+    two(&mut buf, 5, u8::from(at.month()));
+    two(&mut buf, 8, at.day());
+    two(&mut buf, 11, at.hour());
+    two(&mut buf, 14, at.minute());
+    two(&mut buf, 17, at.second());
+    buf[4] = b'-';
+    buf[7] = b'-';
+    buf[10] = if shape.lower_t() { b't' } else { b'T' };
+    buf[13] = b':';
+    buf[16] = b':';
+    let mut n = 19;
+    if shape.digits() > 0 {
+        buf[19] = b'.';
+        let mut v = at.nanosecond();
+        for i in (20..29).rev() {
+            buf[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        // The digits after the kept ones are zero (a text of n digits reads
+        // as a multiple of 10^(9-n) nanoseconds): the offset goes over them.
+        n = 20 + shape.digits();
     }
-    true
+    match shape.zone() {
+        Zone::Upper => buf[n] = b'Z',
+        Zone::Lower => buf[n] = b'z',
+        zone => {
+            let (h, m, _) = at.offset().as_hms();
+            let minus = zone == Zone::NegativeZero || h < 0 || m < 0;
+            buf[n] = if minus { b'-' } else { b'+' };
+            two(&mut buf, n + 1, h.unsigned_abs());
+            buf[n + 3] = b':';
+            two(&mut buf, n + 4, m.unsigned_abs());
+            n += 5;
+        }
+    }
+    (buf, n + 1)
+}
+
+/// The text of a [`Timestamp`], as [`Timestamp::text`] gives it: a `str`
+/// (through [`Deref`]) written out on the stack, or borrowed from the
+/// timestamp when it keeps an unusual text as it is.
+///
+/// ```
+/// let t: mplp_core::Timestamp = "2025-12-07t00:00:05.50z".parse().unwrap();
+/// let text = t.text();
+/// assert_eq!(text.len(), 23);
+/// assert_eq!(&*text, "2025-12-07t00:00:05.50z");
+/// assert_eq!(text.to_string(), "2025-12-07t00:00:05.50z");
+/// ```
+#[derive(Clone, Copy)]
+pub struct TimestampText<'a>(TextRepr<'a>);
+
+#[derive(Clone, Copy)]
+enum TextRepr<'a> {
+    Written { len: u8, buf: [u8; LONGEST] },
+    Kept(&'a str),
+}
+
+impl Deref for TimestampText<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match &self.0 {
+            // Only digits and ASCII separators are written.
+            TextRepr::Written { len, buf } => {
+                std::str::from_utf8(buf.get(..usize::from(*len)).unwrap_or_default())
+                    .unwrap_or_default()
+            }
+            TextRepr::Kept(s) => s,
+        }
+    }
+}
+
+impl AsRef<str> for TimestampText<'_> {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl fmt::Display for TimestampText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl fmt::Debug for TimestampText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for TimestampText<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for TimestampText<'_> {}
+
+impl PartialEq<str> for TimestampText<'_> {
+    fn eq(&self, other: &str) -> bool {
+        &**self == other
+    }
+}
+
+impl PartialEq<&str> for TimestampText<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        &**self == *other
+    }
+}
+
+impl PartialEq<String> for TimestampText<'_> {
+    fn eq(&self, other: &String) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialOrd for TimestampText<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TimestampText<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (**self).cmp(&**other)
+    }
 }
 
 /// Why a text is not an RFC 3339 `date-time`.
@@ -110,57 +289,32 @@ impl Timestamp {
     /// ```
     /// use time::macros::datetime;
     /// let t = mplp_core::Timestamp::from_datetime(datetime!(2025-12-07 08:00:05.123456 +08:00));
-    /// assert_eq!(t.as_str(), "2025-12-07T00:00:05.123Z");
+    /// assert_eq!(t.text(), "2025-12-07T00:00:05.123Z");
     /// ```
     pub fn from_datetime(at: OffsetDateTime) -> Self {
         let at = at.to_offset(UtcOffset::UTC);
         let at = at
             .replace_nanosecond(at.millisecond() as u32 * 1_000_000)
             .unwrap_or(at);
-        let year = at.year();
-        let text = if (0..=9999).contains(&year) {
-            // The usual case, written straight into the inline buffer.
-            let mut buf = [0u8; INLINE];
-            let mut put = |at: usize, v: u32, width: usize| {
-                let mut v = v;
-                for i in (0..width).rev() {
-                    buf[at + i] = b'0' + (v % 10) as u8;
-                    v /= 10;
-                }
-            };
-            put(0, year as u32, 4);
-            put(5, u32::from(u8::from(at.month())), 2);
-            put(8, u32::from(at.day()), 2);
-            put(11, u32::from(at.hour()), 2);
-            put(14, u32::from(at.minute()), 2);
-            put(17, u32::from(at.second()), 2);
-            put(20, u32::from(at.millisecond()), 3);
-            for (i, c) in [
-                (4, b'-'),
-                (7, b'-'),
-                (10, b'T'),
-                (13, b':'),
-                (16, b':'),
-                (19, b'.'),
-                (23, b'Z'),
-            ] {
-                buf[i] = c;
-            }
-            Text::Inline { len: 24, buf }
-        } else {
+        match Shape::new(3, false, Zone::Upper) {
+            Some(shape) if (0..=9999).contains(&at.year()) => Timestamp(Repr::Usual { at, shape }),
             // Years outside 0000-9999 cannot be written in RFC 3339; keep a
             // readable text (which `parse` will refuse, as it should).
-            Text::new(&format!(
-                "{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-                u8::from(at.month()),
-                at.day(),
-                at.hour(),
-                at.minute(),
-                at.second(),
-                at.millisecond()
-            ))
-        };
-        Timestamp { text, at }
+            _ => Timestamp(Repr::Other(Box::new(Other {
+                at,
+                text: format!(
+                    "{}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+                    at.year(),
+                    u8::from(at.month()),
+                    at.day(),
+                    at.hour(),
+                    at.minute(),
+                    at.second(),
+                    at.millisecond()
+                )
+                .into(),
+            }))),
+        }
     }
 
     /// Parses RFC 3339 text, keeping the text as it is.
@@ -174,10 +328,8 @@ impl Timestamp {
         // not take (errors included) goes through the general parser, which
         // alone decides what is refused and why.
         match parse_usual(text.as_bytes()) {
-            Some(at) => Ok(Timestamp {
-                text: Text::new(text),
-                at,
-            }),
+            Some((at, Some(shape))) => Ok(Timestamp(Repr::Usual { at, shape })),
+            Some((at, None)) => Ok(Self::kept(at, text)),
             None => Self::parse_other(text),
         }
     }
@@ -195,10 +347,7 @@ impl Timestamp {
         parsed: Result<OffsetDateTime, &'static str>,
     ) -> Result<Self, TimestampError> {
         match parsed {
-            Ok(at) => Ok(Timestamp {
-                text: Text::new(text),
-                at,
-            }),
+            Ok(at) => Ok(Self::kept(at, text)),
             Err(reason) => Err(TimestampError {
                 text: text.to_owned(),
                 reason,
@@ -206,14 +355,49 @@ impl Timestamp {
         }
     }
 
-    /// The text, exactly as read or written.
-    pub fn as_str(&self) -> &str {
-        self.text.as_str()
+    /// The timestamp of a valid `text` whose instant is `at`: usual when
+    /// [`write`] gives the text back, kept as it is otherwise.
+    #[cold]
+    fn kept(at: OffsetDateTime, text: &str) -> Self {
+        if let Some(shape) = Shape::of(text.as_bytes()) {
+            let (buf, n) = write(&at, shape);
+            if buf.get(..n) == Some(text.as_bytes()) {
+                return Timestamp(Repr::Usual { at, shape });
+            }
+        }
+        Timestamp(Repr::Other(Box::new(Other {
+            at,
+            text: text.into(),
+        })))
+    }
+
+    /// The text, exactly as read (or as [`Timestamp::from_datetime`] wrote
+    /// it). It derefs to `str`; `to_string()` gives an owned copy.
+    ///
+    /// ```
+    /// let t: mplp_core::Timestamp = "2025-12-07T08:00:05-00:00".parse().unwrap();
+    /// assert_eq!(t.text(), "2025-12-07T08:00:05-00:00");
+    /// assert!(t.text().ends_with("-00:00"));
+    /// ```
+    pub fn text(&self) -> TimestampText<'_> {
+        match &self.0 {
+            Repr::Usual { at, shape } => {
+                let (buf, len) = write(at, *shape);
+                TimestampText(TextRepr::Written {
+                    len: len as u8,
+                    buf,
+                })
+            }
+            Repr::Other(other) => TimestampText(TextRepr::Kept(&other.text)),
+        }
     }
 
     /// The instant, with the offset the text gave.
     pub fn instant(&self) -> OffsetDateTime {
-        self.at
+        match &self.0 {
+            Repr::Usual { at, .. } => *at,
+            Repr::Other(other) => other.at,
+        }
     }
 }
 
@@ -381,10 +565,12 @@ fn fraction(b: &[u8]) -> Option<(u32, usize)> {
 
 /// The fast path of [`Timestamp::parse`]: the instant of a valid timestamp
 /// of the usual shape `YYYY-MM-DDTHH:MM:SS[.F+](Z|±HH:MM)` (any case of `T`
-/// and `Z`, a fraction of any length), or `None` for anything else (every
+/// and `Z`, a fraction of any length) and its [`Shape`] (`None` for a
+/// fraction of more than nine digits), or `None` for anything else (every
 /// invalid text, and the rare valid leap second `:60`), which
 /// [`parse_rfc3339`] then reads or refuses with its reason. Where it gives a
-/// value it is the one [`parse_rfc3339`] would give.
+/// value it is the one [`parse_rfc3339`] would give, and [`write`] gives the
+/// text back from it and the shape.
 ///
 /// One pass, few branches: the first 19 bytes are checked as three 8-byte
 /// words against fixed masks (every digit and separator at once), the fields
@@ -392,7 +578,7 @@ fn fraction(b: &[u8]) -> Option<(u32, usize)> {
 /// at a time ([`fraction`]), and the calendar and clock ranges are one test
 /// (days of the month from a table and the leap-year rule).
 #[inline]
-fn parse_usual(b: &[u8]) -> Option<OffsetDateTime> {
+fn parse_usual(b: &[u8]) -> Option<(OffsetDateTime, Option<Shape>)> {
     let head = b.first_chunk::<20>()?;
     // Bytes `at..at + 8` (always there: `at + 8 <= 20`; the 0 of the
     // impossible case would fail the check anyway).
@@ -413,16 +599,24 @@ fn parse_usual(b: &[u8]) -> Option<OffsetDateTime> {
     let (month, day) = (lane(p0, 5), lane(p1, 0));
     let (hour, minute, second) = (lane(p1, 3), lane(p1, 6), lane(p2, 6));
 
-    let (nanos, rest) = match b.get(19..) {
+    let (nanos, digits, rest) = match b.get(19..) {
         Some([b'.', frac @ ..]) => {
             let (nanos, n) = fraction(b)?;
-            (nanos, frac.get(n..)?)
+            (nanos, n, frac.get(n..)?)
         }
-        Some(rest) => (0, rest),
+        Some(rest) => (0, 0, rest),
         None => return None,
     };
+    let mut zone = Zone::Numeric;
     let offset = match rest {
-        [b'Z' | b'z'] => UtcOffset::UTC,
+        [b'Z'] => {
+            zone = Zone::Upper;
+            UtcOffset::UTC
+        }
+        [b'z'] => {
+            zone = Zone::Lower;
+            UtcOffset::UTC
+        }
         [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
             let d = |c: &u8| u32::from(c.wrapping_sub(b'0'));
             let (h1, h2, m1, m2) = (d(h1), d(h2), d(m1), d(m2));
@@ -432,6 +626,9 @@ fn parse_usual(b: &[u8]) -> Option<OffsetDateTime> {
             let (h, m) = (h1 * 10 + h2, m1 * 10 + m2);
             if h > 23 || m > 59 {
                 return None;
+            }
+            if *sign == b'-' && h == 0 && m == 0 {
+                zone = Zone::NegativeZero;
             }
             let (h, m) = (h as i8, m as i8);
             let (h, m) = if *sign == b'-' { (-h, -m) } else { (h, m) };
@@ -455,7 +652,11 @@ fn parse_usual(b: &[u8]) -> Option<OffsetDateTime> {
     let ordinal = before + u16::from(leap && month > 2) + day as u16;
     let date = Date::from_ordinal_date(year as i32, ordinal).ok()?;
     let time = Time::from_hms_nano(hour as u8, minute as u8, second as u8, nanos).ok()?;
-    Some(PrimitiveDateTime::new(date, time).assume_offset(offset))
+    let shape = Shape::new(digits, head[10] == b't', zone);
+    Some((
+        PrimitiveDateTime::new(date, time).assume_offset(offset),
+        shape,
+    ))
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.F+](Z|±HH:MM)` (RFC 3339 `date-time`; `t`
@@ -547,19 +748,28 @@ fn parse_rfc3339(b: &[u8]) -> Result<OffsetDateTime, &'static str> {
 
 impl fmt::Debug for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Timestamp({})", self.as_str())
+        write!(f, "Timestamp({})", self.text())
     }
 }
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(&self.text())
     }
 }
 
 impl PartialEq for Timestamp {
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        // Equal texts: a usual text has one instant and one shape (the
+        // instant's local fields and offset, not the instant alone), and
+        // no usual text is kept as an `Other` (see `Timestamp::kept`).
+        match (&self.0, &other.0) {
+            (Repr::Usual { at: a, shape: s }, Repr::Usual { at: b, shape: t }) => {
+                s == t && a.date() == b.date() && a.time() == b.time() && a.offset() == b.offset()
+            }
+            (Repr::Other(a), Repr::Other(b)) => a.text == b.text,
+            _ => false,
+        }
     }
 }
 
@@ -567,7 +777,12 @@ impl Eq for Timestamp {}
 
 impl Hash for Timestamp {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state);
+        match &self.0 {
+            Repr::Usual { at, shape } => {
+                (at.date(), at.time(), at.offset(), shape).hash(state);
+            }
+            Repr::Other(other) => other.text.hash(state),
+        }
     }
 }
 
@@ -579,9 +794,9 @@ impl PartialOrd for Timestamp {
 
 impl Ord for Timestamp {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.at
-            .cmp(&other.at)
-            .then_with(|| self.as_str().cmp(other.as_str()))
+        self.instant()
+            .cmp(&other.instant())
+            .then_with(|| self.text().cmp(&other.text()))
     }
 }
 
@@ -600,7 +815,7 @@ impl From<OffsetDateTime> for Timestamp {
 
 impl serde::Serialize for Timestamp {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
+        s.serialize_str(&self.text())
     }
 }
 
@@ -649,23 +864,44 @@ mod tests {
             "2025-12-07t00:00:05z",
         ] {
             let t = Timestamp::parse(s).unwrap();
-            assert_eq!(t.as_str(), s);
+            assert_eq!(t.text(), s);
             assert_eq!(serde_json::to_string(&t).unwrap(), format!("\"{s}\""));
         }
     }
 
+    /// Whether `t` holds its text as it is (on the heap).
+    fn is_kept(t: &Timestamp) -> bool {
+        matches!(t.0, Repr::Other(_))
+    }
+
     #[test]
-    fn text_keeps_every_length() {
-        // Around the widths of the fixed copies (16, 32) and the inline
-        // limit (38), and beyond it (on the heap).
-        let source: String = ('a'..='z').chain('0'..='9').cycle().take(60).collect();
-        for n in 0..=source.len() {
-            let s = &source[..n];
-            assert_eq!(Text::new(s).as_str(), s, "length {n}");
-            assert_eq!(matches!(Text::new(s), Text::Inline { .. }), n <= INLINE);
+    fn fractions_of_every_length_keep_their_text() {
+        // Up to nine digits the text is written back from the instant and
+        // its shape; beyond, it is kept as it is.
+        let digits: String = ('1'..='9').chain('0'..='9').cycle().take(40).collect();
+        for n in 0..=digits.len() {
+            for zone in ["Z", "z", "+05:30", "-05:30", "+00:00", "-00:00", "-00:30"] {
+                let dot = if n == 0 { "" } else { "." };
+                let s = format!("2025-12-07T00:00:05{dot}{}{zone}", &digits[..n]);
+                let t = Timestamp::parse(&s).unwrap();
+                assert_eq!(t.text(), s.as_str());
+                assert_eq!(t.to_string(), s);
+                assert_eq!(is_kept(&t), n > 9, "{s}");
+                assert_eq!(t.clone(), t);
+            }
         }
-        let long = "2025-12-07T00:00:05.123456789012345678901234567890Z";
-        assert_eq!(Timestamp::parse(long).unwrap().as_str(), long);
+        let zeros = Timestamp::parse("2025-12-07T00:00:05.000000000+00:00").unwrap();
+        assert_eq!(zeros.text(), "2025-12-07T00:00:05.000000000+00:00");
+        assert_eq!(zeros.text().len(), LONGEST);
+        assert!(!is_kept(&zeros));
+    }
+
+    #[test]
+    fn a_timestamp_is_small() {
+        // The point of not keeping the usual texts: 24 bytes (a `Message`
+        // of a dialog holds one), and no more for an `Option`.
+        assert_eq!(std::mem::size_of::<Timestamp>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Timestamp>>(), 24);
     }
 
     #[test]
@@ -785,7 +1021,7 @@ mod tests {
         // Digits after the ninth are read and ignored (nanosecond precision).
         let long = Timestamp::parse("2025-12-07T00:00:05.123456789987Z").unwrap();
         assert_eq!(long.instant().nanosecond(), 123_456_789);
-        assert_eq!(long.as_str(), "2025-12-07T00:00:05.123456789987Z");
+        assert_eq!(long.text(), "2025-12-07T00:00:05.123456789987Z");
     }
 
     #[test]
@@ -875,7 +1111,7 @@ mod tests {
             ),
         ] {
             let t = Timestamp::parse(s).unwrap();
-            assert_eq!(t.as_str(), s);
+            assert_eq!(t.text(), s);
             assert_eq!(t.instant(), Timestamp::parse(utc).unwrap().instant(), "{s}");
         }
         for s in [
@@ -918,10 +1154,10 @@ mod tests {
         assert_eq!(a.instant(), b.instant());
         assert_ne!(a, b);
         assert_eq!(a, a.clone());
-        assert_eq!(a, Timestamp::parse(a.as_str()).unwrap());
+        assert_eq!(a, Timestamp::parse(&a.text()).unwrap());
         // Same instant: ties broken by the text.
-        assert_eq!(a.cmp(&b), a.as_str().cmp(b.as_str()));
-        assert_eq!(a.partial_cmp(&b), Some(a.as_str().cmp(b.as_str())));
+        assert_eq!(a.cmp(&b), a.text().cmp(&b.text()));
+        assert_eq!(a.partial_cmp(&b), Some(a.text().cmp(&b.text())));
         assert_eq!(b.cmp(&c), Ordering::Less);
         assert_eq!(c.partial_cmp(&b), Some(Ordering::Greater));
         // The instant decides before the text does ("2025-12-07T02" > "2025-12-07T00").
@@ -943,28 +1179,72 @@ mod tests {
     fn from_datetime_writes_utc_milliseconds() {
         use time::macros::datetime;
         let t: Timestamp = datetime!(2025-01-02 03:04:05.006789 -01:00).into();
-        assert_eq!(t.as_str(), "2025-01-02T04:04:05.006Z");
+        assert_eq!(t.text(), "2025-01-02T04:04:05.006Z");
         assert_eq!(t.instant(), datetime!(2025-01-02 04:04:05.006 UTC));
         assert_eq!(t.instant().offset(), UtcOffset::UTC);
         let t = Timestamp::from_datetime(datetime!(0001-01-01 00:00:00 UTC));
-        assert_eq!(t.as_str(), "0001-01-01T00:00:00.000Z");
+        assert_eq!(t.text(), "0001-01-01T00:00:00.000Z");
         // Years RFC 3339 cannot write: a readable text, refused by `parse`.
         let t = Timestamp::from_datetime(datetime!(-0001-12-31 23:59:59.5 UTC));
-        assert_eq!(t.as_str(), "-1-12-31T23:59:59.500Z");
-        assert!(Timestamp::parse(t.as_str()).is_err());
+        assert_eq!(t.text(), "-1-12-31T23:59:59.500Z");
+        assert!(Timestamp::parse(&t.text()).is_err());
         assert_eq!(t.instant(), datetime!(-0001-12-31 23:59:59.5 UTC));
     }
 
     #[test]
-    fn long_texts_are_kept_whole() {
-        let s = "2025-12-07T00:00:05.1234567890123456789012345+05:30";
-        assert!(s.len() > INLINE);
-        let t = Timestamp::parse(s).unwrap();
-        assert_eq!(t.as_str(), s);
-        assert_eq!(t.clone().to_string(), s);
-        let s = "2025-12-07T00:00:05.123456789012+05:30"; // 38 bytes, inline
-        assert_eq!(s.len(), INLINE);
-        assert_eq!(Timestamp::parse(s).unwrap().as_str(), s);
+    fn unusual_texts_are_kept_whole() {
+        for s in [
+            "2025-12-07T00:00:05.1234567890123456789012345+05:30",
+            "2025-12-07T00:00:05.1234567890Z",
+            "2016-12-31T23:59:60Z",
+            "2016-12-31T23:59:60.5z",
+            "2016-12-31t18:59:60-05:00",
+        ] {
+            let t = Timestamp::parse(s).unwrap();
+            assert!(is_kept(&t), "{s}");
+            assert_eq!(t.text(), s);
+            assert_eq!(t.clone().to_string(), s);
+            assert_eq!(format!("{:?}", t.text()), format!("{s:?}"));
+            assert_eq!(t, Timestamp::parse(s).unwrap());
+        }
+        // One instant, a usual text and a kept one: different values.
+        let leap = Timestamp::parse("2016-12-31T23:59:60Z").unwrap();
+        let usual = Timestamp::parse("2016-12-31T23:59:59.999999999Z").unwrap();
+        assert_eq!(leap.instant(), usual.instant());
+        assert_ne!(leap, usual);
+        assert_eq!(leap.cmp(&usual), Ordering::Greater); // "60" > "59"
+        let ten = Timestamp::parse("2016-12-31T23:59:59.9999999990Z").unwrap();
+        assert_eq!((ten.instant(), is_kept(&ten)), (usual.instant(), true));
+        assert_ne!(ten, usual);
+        assert_eq!(usual.cmp(&ten), Ordering::Greater); // "Z" > "0"
+    }
+
+    #[test]
+    fn the_spellings_of_zero_offset_stay_apart() {
+        let texts = [
+            "2025-12-07T00:00:05Z",
+            "2025-12-07T00:00:05z",
+            "2025-12-07T00:00:05+00:00",
+            "2025-12-07T00:00:05-00:00",
+            "2025-12-07t00:00:05Z",
+            "2025-12-07T00:00:05.0Z",
+            "2025-12-07T00:00:05.00Z",
+        ];
+        let state = std::collections::hash_map::RandomState::new();
+        use std::hash::BuildHasher;
+        for (i, a) in texts.iter().enumerate() {
+            let x = Timestamp::parse(a).unwrap();
+            assert_eq!(x.text(), *a);
+            assert_eq!(x.instant(), Timestamp::parse(texts[0]).unwrap().instant());
+            for (j, b) in texts.iter().enumerate() {
+                let y = Timestamp::parse(b).unwrap();
+                assert_eq!(x == y, i == j, "{a} {b}");
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a} {b}");
+                if i == j {
+                    assert_eq!(state.hash_one(&x), state.hash_one(&y));
+                }
+            }
+        }
     }
 
     #[test]
@@ -1006,7 +1286,7 @@ mod tests {
         fn parses_valid_components((date, hms, frac, offset, text) in valid_parts()) {
             let t = Timestamp::parse(&text).unwrap();
             let want = expected(date, hms, &frac, offset);
-            prop_assert_eq!(t.as_str(), text.as_str());
+            prop_assert_eq!(t.text(), text.as_str());
             prop_assert_eq!(t.instant(), want);
             prop_assert_eq!(t.instant().offset(), want.offset());
             prop_assert_eq!(t.instant().to_offset(UtcOffset::UTC).time(), want.to_offset(UtcOffset::UTC).time());
@@ -1058,7 +1338,7 @@ mod tests {
     ) -> Result<(String, Date, Time, UtcOffset), TimestampError> {
         r.map(|t| {
             let at = t.instant();
-            (t.as_str().to_owned(), at.date(), at.time(), at.offset())
+            (t.text().to_string(), at.date(), at.time(), at.offset())
         })
     }
 
@@ -1066,7 +1346,7 @@ mod tests {
     /// an instant the general parser gives the same (fields and offset), and
     /// `Timestamp::parse` gives what the old `parse` gave.
     fn check_same(b: &[u8]) -> Result<(), TestCaseError> {
-        if let Some(at) = parse_usual(b) {
+        if let Some((at, _)) = parse_usual(b) {
             prop_assert_eq!(fields(Ok(at)), fields(parse_rfc3339(b)), "{:?}", b);
         }
         if let Ok(s) = std::str::from_utf8(b) {
@@ -1096,7 +1376,7 @@ mod tests {
             "0000-01-01T00:00:00Z",
             "9999-12-31T23:59:59.9Z",
         ] {
-            let fast = parse_usual(s.as_bytes());
+            let fast = parse_usual(s.as_bytes()).map(|(at, _)| at);
             assert!(fast.is_some(), "{s}");
             assert_eq!(
                 fields(fast.ok_or("")),
@@ -1149,8 +1429,8 @@ mod tests {
         fn from_datetime_round_trips(secs in 0i64..253_402_300_799, nanos in 0u32..1_000_000_000) {
             let at = OffsetDateTime::from_unix_timestamp(secs).unwrap().replace_nanosecond(nanos).unwrap();
             let t = Timestamp::from_datetime(at);
-            prop_assert_eq!(t.as_str().len(), 24);
-            let back = Timestamp::parse(t.as_str()).unwrap();
+            prop_assert_eq!(t.text().len(), 24);
+            let back = Timestamp::parse(&t.text()).unwrap();
             prop_assert_eq!(back.instant(), t.instant());
             prop_assert_eq!(t.instant().unix_timestamp(), secs);
             prop_assert_eq!(t.instant().nanosecond(), nanos / 1_000_000 * 1_000_000);
@@ -1224,7 +1504,7 @@ mod tests {
         ) {
             let text = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}{}{off}", frac.map(|f| format!(".{f}")).unwrap_or_default());
             let t = Timestamp::parse(&text).unwrap();
-            prop_assert_eq!(t.as_str(), text.as_str());
+            prop_assert_eq!(t.text(), text.as_str());
             let json = serde_json::to_string(&t).unwrap();
             let back: Timestamp = serde_json::from_str(&json).unwrap();
             prop_assert_eq!(back, t);
