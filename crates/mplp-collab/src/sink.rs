@@ -102,7 +102,7 @@ impl Clock for SystemClock {
 /// let mut b = SimClock::new(42);
 /// assert_eq!(a.now(), b.now());
 /// assert_eq!(a.uuid(), b.uuid());
-/// assert_eq!(a.now().as_str(), "2025-12-07T00:00:01.000Z");
+/// assert_eq!(a.now().text(), "2025-12-07T00:00:01.000Z");
 /// ```
 #[derive(Clone, Debug)]
 pub struct SimClock {

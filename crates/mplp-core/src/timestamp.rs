@@ -996,6 +996,39 @@ mod tests {
             })
     }
 
+    /// One of a few spellings of instants a second or an offset apart:
+    /// `T` or `t`, `Z`, `z` or an offset (`-00:00` included), no fraction
+    /// or one of up to eleven digits (kept beyond nine), and the leap
+    /// second `60`.
+    fn close_spelling() -> impl Strategy<Value = String> {
+        (
+            prop_oneof![Just('T'), Just('t')],
+            prop_oneof![Just("59"), Just("58"), Just("60")],
+            prop_oneof![
+                Just(""),
+                Just(".5"),
+                Just(".50"),
+                Just(".500000000"),
+                Just(".5000000000"),
+                Just(".50000000000")
+            ],
+            prop_oneof![
+                Just("Z"),
+                Just("z"),
+                Just("+00:00"),
+                Just("-00:00"),
+                Just("+01:00"),
+                Just("-00:30")
+            ],
+        )
+            .prop_map(|(t, s, frac, off)| {
+                // A leap second is only at 23:59:60 UTC.
+                let utc = matches!(off, "Z" | "z" | "+00:00" | "-00:00");
+                let off = if s == "60" && !utc { "Z" } else { off };
+                format!("2016-12-31{t}23:59:{s}{frac}{off}")
+            })
+    }
+
     #[test]
     fn reads_the_instant_and_the_offset() {
         let t = Timestamp::parse("2025-12-07T08:30:05.25-05:30").unwrap();
@@ -1293,6 +1326,29 @@ mod tests {
             let back: Timestamp = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
             prop_assert_eq!(&back, &t);
             prop_assert_eq!(back.instant(), want);
+        }
+
+        /// Equality, hashing and ordering are those of the texts (ordering
+        /// after the instants), whether a text is written back from its
+        /// instant and shape or kept: two spellings drawn from a small set
+        /// of close ones (so that equal texts, equal instants and one
+        /// leap second come up often).
+        #[test]
+        fn equality_and_order_follow_the_text(
+            a in close_spelling(),
+            b in close_spelling(),
+        ) {
+            use std::hash::BuildHasher;
+            let (x, y) = (Timestamp::parse(&a).unwrap(), Timestamp::parse(&b).unwrap());
+            prop_assert_eq!(x.text(), a.as_str());
+            prop_assert_eq!(x == y, a == b, "{} {}", a, b);
+            let state = std::collections::hash_map::RandomState::new();
+            if a == b {
+                prop_assert_eq!(state.hash_one(&x), state.hash_one(&y));
+            }
+            let want = x.instant().cmp(&y.instant()).then_with(|| a.cmp(&b));
+            prop_assert_eq!(x.cmp(&y), want, "{} {}", a, b);
+            prop_assert_eq!(x.text().cmp(&y.text()), a.cmp(&b));
         }
 
         /// Near-valid texts: one byte of a valid text replaced by a byte that

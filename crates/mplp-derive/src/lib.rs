@@ -175,6 +175,26 @@ fn is_integer(ty: &Type) -> bool {
         .any(|name| p.path.segments[0].ident == name)
 }
 
+/// The element type of `Vec<T>` (also written `std::vec::Vec<T>` or
+/// `alloc::vec::Vec<T>`), read through `mplp_core::de::List`.
+fn vec_element(ty: &Type) -> Option<&Type> {
+    if let Type::Group(g) = ty {
+        return vec_element(&g.elem);
+    }
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if p.qself.is_some() || last.ident != "Vec" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first() {
+        Some(syn::GenericArgument::Type(elem)) if args.args.len() == 1 => Some(elem),
+        _ => None,
+    }
+}
+
 fn container_attrs(input: &DeriveInput) -> syn::Result<Container> {
     let mut c = Container {
         krate: syn::parse_quote!(::mplp_core),
@@ -446,6 +466,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         let read_as = |ty: &Type| {
             if is_integer(ty) {
                 quote! { __map.next_value_seed(#krate::de::Integer::<#ty>::new())? }
+            } else if let Some(elem) = vec_element(ty) {
+                quote! { __map.next_value_seed(#krate::de::List::<#elem>::new())? }
             } else {
                 quote! { __map.next_value::<#ty>()? }
             }
