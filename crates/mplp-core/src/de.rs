@@ -174,25 +174,20 @@ impl<T> List<T> {
     /// or as many as fit in 1 KiB when fewer do (glibc's per-thread cache
     /// serves blocks up to 1 KiB; 16 larger elements cost a collab of 8
     /// participants 6% more time than they saved, measured), at least one.
-    pub const FIRST_CAPACITY: usize = {
-        let fit = 1024
-            / if std::mem::size_of::<T>() == 0 {
-                1
-            } else {
-                std::mem::size_of::<T>()
-            };
-        if fit > 16 {
-            16
-        } else if fit == 0 {
-            1
-        } else {
-            fit
-        }
-    };
+    pub const FIRST_CAPACITY: usize = first_capacity(std::mem::size_of::<T>());
 
     /// The reader.
     pub const fn new() -> Self {
         List(std::marker::PhantomData)
+    }
+}
+
+/// [`List::FIRST_CAPACITY`] for elements of `size` bytes.
+const fn first_capacity(size: usize) -> usize {
+    match size {
+        0..=64 => 16,
+        65..=1024 => 1024 / size,
+        _ => 1,
     }
 }
 

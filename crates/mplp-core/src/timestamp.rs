@@ -40,8 +40,10 @@ pub struct Timestamp(Repr);
 
 /// What a [`Timestamp`] holds.
 // Two variants, so that the usual one needs no heap and no text: its text
-// is a function of `at` and `shape`, and every text it can write is written
-// that way (see `Timestamp::kept`), so equal texts are equal values.
+// is a function of `at` and `shape`. `parse_usual` takes every text that
+// `write` can give (and only `Timestamp::kept` makes an `Other`, for the
+// texts it does not take), so equal texts are equal values
+// (`tests::only_the_unusual_texts_are_kept`).
 #[derive(Clone)]
 enum Repr {
     /// The text is [`write`]`(at, shape)`. `at`'s year is 0 to 9999.
@@ -89,23 +91,6 @@ impl Shape {
         Some(Shape(NonZeroU8::MIN | bits))
     }
 
-    /// The shape `text` would have, if [`write`] can give it (`None` for
-    /// more than nine fraction digits, or a text not shaped like a
-    /// timestamp).
-    fn of(text: &[u8]) -> Option<Shape> {
-        let digits = match text.get(19) {
-            Some(b'.') => text.get(20..)?.iter().position(|c| !c.is_ascii_digit())?,
-            _ => 0,
-        };
-        let zone = match text.last()? {
-            b'Z' => Zone::Upper,
-            b'z' => Zone::Lower,
-            _ if text.ends_with(b"-00:00") => Zone::NegativeZero,
-            _ => Zone::Numeric,
-        };
-        Shape::new(digits, text.get(10) == Some(&b't'), zone)
-    }
-
     fn digits(self) -> usize {
         usize::from(self.0.get() >> 1 & 0x0f)
     }
@@ -137,7 +122,7 @@ fn write(at: &OffsetDateTime, shape: Shape) -> ([u8; LONGEST], usize) {
         buf[at + 1] = b'0' + v % 10;
     }
     let year = at.year().unsigned_abs();
-    two(&mut buf, 0, (year / 100 % 100) as u8);
+    two(&mut buf, 0, (year / 100) as u8);
     two(&mut buf, 2, (year % 100) as u8);
     two(&mut buf, 5, u8::from(at.month()));
     two(&mut buf, 8, at.day());
@@ -355,16 +340,11 @@ impl Timestamp {
         }
     }
 
-    /// The timestamp of a valid `text` whose instant is `at`: usual when
-    /// [`write`] gives the text back, kept as it is otherwise.
+    /// The timestamp of a valid `text` whose instant is `at`, kept as it
+    /// is: a text the fast path does not take, which [`write`] cannot give
+    /// (a leap second, more than nine fraction digits).
     #[cold]
     fn kept(at: OffsetDateTime, text: &str) -> Self {
-        if let Some(shape) = Shape::of(text.as_bytes()) {
-            let (buf, n) = write(&at, shape);
-            if buf.get(..n) == Some(text.as_bytes()) {
-                return Timestamp(Repr::Usual { at, shape });
-            }
-        }
         Timestamp(Repr::Other(Box::new(Other {
             at,
             text: text.into(),
@@ -1326,6 +1306,18 @@ mod tests {
             let back: Timestamp = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
             prop_assert_eq!(&back, &t);
             prop_assert_eq!(back.instant(), want);
+        }
+
+        /// The fast path takes every text [`write`] can give, so only leap
+        /// seconds and fractions of more than nine digits are kept as text
+        /// (which equality by text relies on: see `Repr`).
+        #[test]
+        fn only_the_unusual_texts_are_kept((_, _, frac, _, text) in valid_parts(), leap in any::<bool>()) {
+            let dot = if frac.is_empty() { "" } else { "." };
+            let text = if leap { format!("2016-12-31T23:59:60{dot}{frac}Z") } else { text };
+            let t = Timestamp::parse(&text).unwrap();
+            prop_assert_eq!(is_kept(&t), leap || frac.len() > 9, "{}", text);
+            prop_assert_eq!(t.text(), text.as_str());
         }
 
         /// Equality, hashing and ordering are those of the texts (ordering
