@@ -1205,6 +1205,31 @@ mod tests {
     }
 
     #[test]
+    fn a_text_compares_as_its_str() {
+        let a = Timestamp::parse("2025-12-07T00:00:05.5Z").unwrap();
+        let b = Timestamp::parse("2025-12-07T00:00:05.50Z").unwrap();
+        let leap = Timestamp::parse("2016-12-31T23:59:60Z").unwrap();
+        let (ta, tb, tl) = (a.text(), b.text(), leap.text());
+        // With itself (written and kept texts alike), `str`, `&str`, `String`.
+        assert!(ta == a.text() && tl == leap.text());
+        assert!(ta != tb && tl != ta && ta != tl);
+        assert!(ta == *"2025-12-07T00:00:05.5Z" && ta != *"2025-12-07T00:00:05.50Z");
+        assert!(tl == *"2016-12-31T23:59:60Z" && tl != *"2016-12-31T23:59:59Z");
+        assert!(ta == "2025-12-07T00:00:05.5Z" && ta != "2025-12-07T00:00:05.6Z");
+        let (same, other) = (String::from("2025-12-07T00:00:05.5Z"), String::from("Z"));
+        assert!(ta == same && ta != other);
+        let s: &str = ta.as_ref();
+        assert_eq!(s, "2025-12-07T00:00:05.5Z");
+        assert_eq!(AsRef::<str>::as_ref(&tl), "2016-12-31T23:59:60Z");
+        assert_eq!(ta.cmp(&tb), Ordering::Greater); // "5Z" > "50Z"
+        assert_eq!(tb.partial_cmp(&ta), Some(Ordering::Less));
+        assert_eq!(
+            format!("{ta} {tl:?}"),
+            "2025-12-07T00:00:05.5Z \"2016-12-31T23:59:60Z\""
+        );
+    }
+
+    #[test]
     fn unusual_texts_are_kept_whole() {
         for s in [
             "2025-12-07T00:00:05.1234567890123456789012345+05:30",
