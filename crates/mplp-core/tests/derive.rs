@@ -407,3 +407,32 @@ proptest! {
         }
     }
 }
+
+/// A required and an optional `Vec` member.
+#[derive(Clone, Debug, PartialEq, Wire)]
+struct Lists {
+    all: Vec<u64>,
+    some: Option<Vec<String>>,
+}
+
+/// The derive reads `Vec` members with `de::List`: one allocation of
+/// `List::FIRST_CAPACITY` for a short array (serde's own reader would
+/// have grown to 4), none for an empty one; through the fast reader and
+/// through serde_json alike.
+#[test]
+fn vec_members_take_one_allocation_for_short_arrays() {
+    use mplp_core::de::List;
+    let text = r#"{"all":[1,2,3],"some":["a"]}"#;
+    let fast: Lists = mplp_core::document::from_slice_unchecked(text.as_bytes()).unwrap();
+    let serde: Lists = serde_json::from_str(text).unwrap();
+    for v in [&fast, &serde] {
+        assert_eq!(v.all, [1, 2, 3]);
+        assert_eq!(v.all.capacity(), List::<u64>::FIRST_CAPACITY);
+        assert_eq!(
+            v.some.as_ref().map(Vec::capacity),
+            Some(List::<String>::FIRST_CAPACITY)
+        );
+    }
+    let empty: Lists = mplp_core::document::from_slice_unchecked(br#"{"all":[]}"#).unwrap();
+    assert_eq!((empty.all.capacity(), empty.some), (0, None));
+}
