@@ -189,8 +189,9 @@ fn vec_element(ty: &Type) -> Option<&Type> {
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
         return None;
     };
+    // (`Vec<T, A>`, with an allocator, is unstable Rust: no wire type has one.)
     match args.args.first() {
-        Some(syn::GenericArgument::Type(elem)) if args.args.len() == 1 => Some(elem),
+        Some(syn::GenericArgument::Type(elem)) => Some(elem),
         _ => None,
     }
 }
