@@ -11,6 +11,15 @@
 //! `cargo run --release -p mplp --example perf_report [-- ROUNDS [MS_PER_CELL [LOG_EVENTS]]]`
 //! (defaults: 5 rounds, 200 ms per contender and round, 20,000 log events).
 //!
+//! The `Value` baseline allocates a node or a string for almost every
+//! token, and its speed moves with the state of the heap that the set-up
+//! left behind: between two builds whose `Value` code and instruction
+//! counts are the same, it was 13-20% apart on every row (stop 35), and
+//! heap churn before the timing moved it by as much within one build. Read a
+//! ratio that moved by less than that between builds as noise, and compare
+//! builds by their `validate_json` times and by instruction counts
+//! (callgrind) as well.
+//!
 //! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
 //! (for example `validate_json:plan, 1000`): the example then only runs that
 //! for the whole budget of every round, and prints only the time per read
