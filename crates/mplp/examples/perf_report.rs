@@ -12,13 +12,14 @@
 //! (defaults: 5 rounds, 200 ms per contender and round, 20,000 log events).
 //!
 //! The `Value` baseline allocates a node or a string for almost every
-//! token, and its speed moves with the state of the heap that the set-up
-//! left behind: between two builds whose `Value` code and instruction
-//! counts are the same, it was 13-20% apart on every row (stop 35), and
-//! heap churn before the timing moved it by as much within one build. Read a
-//! ratio that moved by less than that between builds as noise, and compare
-//! builds by their `validate_json` times and by instruction counts
-//! (callgrind) as well.
+//! token, and its speed moves with the state of the heap: between two builds
+//! whose `Value` code and instruction counts are the same, it was 13-20%
+//! apart on every row (stop 35), and heap churn before the timing moved it
+//! by as much within one build. So each round runs on a heap in a state of
+//! its own (`common::heap_state`: 0 to 300,000 blocks left, five states),
+//! the same for every contender of the round, and the medians are taken
+//! over those states. Compare builds by instruction counts (callgrind) as
+//! well.
 //!
 //! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
 //! (for example `validate_json:plan, 1000`): the example then only runs that
@@ -49,7 +50,8 @@ fn main() {
         let (contender, prefix) = only.split_once(':').unwrap_or((only.as_str(), ""));
         for input in common::inputs(log_events) {
             if input.label.starts_with(prefix) {
-                for _ in 0..rounds {
+                for r in 0..rounds {
+                    let _heap = common::heap_state(r);
                     let ns = common::time_once(&input, contender, budget);
                     println!("{}: {contender}: {ns:.0} ns per read", input.label);
                 }

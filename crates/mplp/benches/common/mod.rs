@@ -262,13 +262,41 @@ pub(crate) fn time_once(input: &Input, contender: &str, budget: Duration) -> f64
     started.elapsed().as_nanos() as f64 / f64::from(runs)
 }
 
+/// Blocks left on the heap for round `round` (see [`heap_state`]).
+const HEAP_STATES: [usize; 5] = [0, 300, 3_000, 30_000, 300_000];
+
+/// A different heap for each round: `HEAP_STATES[round % 5]` blocks of 16
+/// to 511 bytes are allocated and every other one is freed again, so that
+/// the allocator's free lists differ from round to round. Keep the returned
+/// blocks for the round. The `Value` parse allocates for almost every token,
+/// and its speed moved by up to 20% with the heap's state alone (between
+/// builds with the same instructions, and within one build); over several
+/// such states, the median is not one state's luck.
+pub(crate) fn heap_state(round: usize) -> Vec<Vec<u8>> {
+    let n = HEAP_STATES[round % HEAP_STATES.len()];
+    let mut kept = Vec::with_capacity(n / 2);
+    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ round as u64;
+    for i in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let block = vec![0u8; 16 + (x % 496) as usize];
+        if i % 2 == 0 {
+            kept.push(block);
+        }
+    }
+    black_box(kept)
+}
+
 /// The median of `rounds` interleaved rounds: every round times each
 /// contender once (starting with a different one each round), so load from
-/// other processes skews all contenders alike. Returns ns per read, in
-/// [`CONTENDERS`] order.
+/// other processes skews all contenders alike, and on a heap in a state of
+/// its own ([`heap_state`]), the same for every contender of the round.
+/// Returns ns per read, in [`CONTENDERS`] order.
 pub(crate) fn measure(input: &Input, rounds: usize, budget: Duration) -> [f64; 5] {
     let mut samples: [Vec<f64>; 5] = Default::default();
     for r in 0..rounds {
+        let _heap = heap_state(r);
         for k in 0..CONTENDERS.len() {
             let i = (r + k) % CONTENDERS.len();
             samples[i].push(time_once(input, CONTENDERS[i], budget));
