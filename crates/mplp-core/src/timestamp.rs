@@ -285,9 +285,9 @@ impl Timestamp {
             Some(shape) if (0..=9999).contains(&at.year()) => Timestamp(Repr::Usual { at, shape }),
             // Years outside 0000-9999 cannot be written in RFC 3339; keep a
             // readable text (which `parse` will refuse, as it should).
-            _ => Timestamp(Repr::Other(Box::new(Other {
+            _ => Self::kept(
                 at,
-                text: format!(
+                &format!(
                     "{}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
                     at.year(),
                     u8::from(at.month()),
@@ -296,9 +296,8 @@ impl Timestamp {
                     at.minute(),
                     at.second(),
                     at.millisecond()
-                )
-                .into(),
-            }))),
+                ),
+            ),
         }
     }
 
@@ -340,9 +339,9 @@ impl Timestamp {
         }
     }
 
-    /// The timestamp of a valid `text` whose instant is `at`, kept as it
-    /// is: a text the fast path does not take, which [`write`] cannot give
-    /// (a leap second, more than nine fraction digits).
+    /// The timestamp of `text`, whose instant is `at`, kept as it is: a
+    /// text which [`write`] cannot give (a leap second, more than nine
+    /// fraction digits, a year outside 0000-9999).
     #[cold]
     fn kept(at: OffsetDateTime, text: &str) -> Self {
         Timestamp(Repr::Other(Box::new(Other {
@@ -738,18 +737,28 @@ impl fmt::Display for Timestamp {
     }
 }
 
+/// What a timestamp's text is made of, for equality and hashing: a usual
+/// text is one local date, time, offset and shape (not the instant alone),
+/// and no usual text is kept as an `Other` (see [`Repr`]), so equal
+/// spellings are equal texts.
+#[derive(PartialEq, Eq, Hash)]
+enum Spelling<'a> {
+    Usual(Date, Time, UtcOffset, Shape),
+    Other(&'a str),
+}
+
+impl Timestamp {
+    fn spelling(&self) -> Spelling<'_> {
+        match &self.0 {
+            Repr::Usual { at, shape } => Spelling::Usual(at.date(), at.time(), at.offset(), *shape),
+            Repr::Other(other) => Spelling::Other(&other.text),
+        }
+    }
+}
+
 impl PartialEq for Timestamp {
     fn eq(&self, other: &Self) -> bool {
-        // Equal texts: a usual text has one instant and one shape (the
-        // instant's local fields and offset, not the instant alone), and
-        // no usual text is kept as an `Other` (see `Timestamp::kept`).
-        match (&self.0, &other.0) {
-            (Repr::Usual { at: a, shape: s }, Repr::Usual { at: b, shape: t }) => {
-                s == t && a.date() == b.date() && a.time() == b.time() && a.offset() == b.offset()
-            }
-            (Repr::Other(a), Repr::Other(b)) => a.text == b.text,
-            _ => false,
-        }
+        self.spelling() == other.spelling()
     }
 }
 
@@ -757,12 +766,7 @@ impl Eq for Timestamp {}
 
 impl Hash for Timestamp {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        match &self.0 {
-            Repr::Usual { at, shape } => {
-                (at.date(), at.time(), at.offset(), shape).hash(state);
-            }
-            Repr::Other(other) => other.text.hash(state),
-        }
+        self.spelling().hash(state);
     }
 }
 
