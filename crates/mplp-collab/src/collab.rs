@@ -4,8 +4,9 @@
 use mplp_core::check::for_each_repeat;
 use mplp_core::rules::Source;
 use mplp_core::{
-    BaseEvent, CollabId, CollabMode, ContextId, Document, Error, Governance, Meta, NonEmptyString,
-    NonEmptyVec, Pointer, Report, Rule, Timestamp, TraceBase, Wire,
+    BaseEvent, CollabId, CollabMode, ContextId, Document, Error, Governance, Meta,
+    NonEmptyShortString, NonEmptyString, NonEmptyVec, Pointer, Report, Rule, ShortString,
+    Timestamp, TraceBase, Wire,
 };
 
 /// The `role_id` [`Participant::orchestrator`] gives the orchestrator (other
@@ -155,20 +156,23 @@ mplp_core::wire_enum! {
 #[non_exhaustive]
 pub struct Participant {
     /// Non-empty identifier of the member, unique in the session. Required.
-    pub participant_id: NonEmptyString,
+    pub participant_id: NonEmptyShortString,
     /// The role the member plays (a Role module `role_id`). Optional in the
     /// schema; its absence is a `map_participants_have_role_ids` warning.
-    pub role_id: Option<String>,
+    pub role_id: Option<ShortString>,
     /// What sort of member this is. Required.
     pub kind: ParticipantKind,
     /// Name shown to people.
-    pub display_name: Option<String>,
+    pub display_name: Option<ShortString>,
 }
 
 impl Participant {
     /// A participant without role or display name; refuses an empty id.
-    pub fn new(participant_id: impl Into<String>, kind: ParticipantKind) -> Result<Self, Error> {
-        let participant_id = NonEmptyString::new(participant_id).map_err(|_| {
+    pub fn new(
+        participant_id: impl Into<ShortString>,
+        kind: ParticipantKind,
+    ) -> Result<Self, Error> {
+        let participant_id = NonEmptyShortString::new(participant_id).map_err(|_| {
             Error::single(
                 "/participant_id",
                 Rule::MIN_LENGTH,
@@ -185,7 +189,7 @@ impl Participant {
 
     /// The orchestrator: a participant whose `role_id` is [`ORCHESTRATOR_ROLE`].
     pub fn orchestrator(
-        participant_id: impl Into<String>,
+        participant_id: impl Into<ShortString>,
         kind: ParticipantKind,
     ) -> Result<Self, Error> {
         Ok(Participant::new(participant_id, kind)?.with_role(ORCHESTRATOR_ROLE))
@@ -193,14 +197,14 @@ impl Participant {
 
     /// The same participant with a role.
     #[must_use]
-    pub fn with_role(mut self, role_id: impl Into<String>) -> Self {
+    pub fn with_role(mut self, role_id: impl Into<ShortString>) -> Self {
         self.role_id = Some(role_id.into());
         self
     }
 
     /// The same participant with a display name.
     #[must_use]
-    pub fn with_display_name(mut self, name: impl Into<String>) -> Self {
+    pub fn with_display_name(mut self, name: impl Into<ShortString>) -> Self {
         self.display_name = Some(name.into());
         self
     }

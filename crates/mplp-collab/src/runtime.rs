@@ -37,7 +37,7 @@
 use serde_json::Value;
 
 use mplp_core::rules::Source;
-use mplp_core::{CollabMode, Error, JsonObject, Rule, Timestamp, Violation};
+use mplp_core::{CollabMode, Error, JsonObject, Rule, ShortString, Timestamp, Violation};
 use mplp_events::map::{
     BroadcastReceived, BroadcastSent, ConflictDetected, ConflictResolved, MapPayload,
     RoleAssignment, RolesAssigned, SessionCompleted, SessionStarted, TurnCompleted, TurnDispatched,
@@ -201,9 +201,9 @@ struct Core<K, C> {
     session_id: SessionId,
     sink: K,
     clock: C,
-    roles: Vec<String>,
+    roles: Vec<ShortString>,
     participant_ids: Vec<String>,
-    orchestrator_role: Option<String>,
+    orchestrator_role: Option<ShortString>,
     store: Shared<ResourceStore<Value>>,
     policy: ConflictPolicy<'static, Value>,
     turns_completed: u64,
@@ -229,7 +229,7 @@ impl<K: EventSink<MapEvent>, C: Clock> Core<K, C> {
     }
 
     /// The event role of participant `index` (empty when out of range).
-    fn role(&self, index: usize) -> String {
+    fn role(&self, index: usize) -> ShortString {
         self.roles.get(index).cloned().unwrap_or_default()
     }
 
@@ -317,16 +317,16 @@ impl<K: EventSink<MapEvent>, C: Clock> TurnCore for Core<K, C> {
                 .iter()
                 .position(|p| p == pid)
                 .and_then(|i| core.roles.get(i).cloned())
-                .unwrap_or_else(|| pid.to_owned())
+                .unwrap_or_else(|| ShortString::from(pid))
         };
         let mut detected = ConflictDetected::new();
-        detected.conflict_id = Some(conflict.id().to_string());
+        detected.conflict_id = Some(conflict.id().to_string().into());
         detected.resource = Some(conflict.resource().to_owned());
         detected.participants = Some(vec![
             role_of(self, conflict.incumbent()),
             role_of(self, conflict.challenger()),
         ]);
-        detected.conflict_type = Some("concurrent_modification".to_owned());
+        detected.conflict_type = Some("concurrent_modification".into());
         let e = self.event(MapPayload::ConflictDetected(Some(detected)));
         self.emit(e)?;
         let resolution = self
@@ -334,8 +334,8 @@ impl<K: EventSink<MapEvent>, C: Clock> TurnCore for Core<K, C> {
             .write(token)?
             .resolve(conflict, &mut self.policy)?;
         let mut resolved = ConflictResolved::new();
-        resolved.conflict_id = Some(resolution.conflict_id.to_string());
-        resolved.strategy = Some(resolution.strategy.as_str().to_owned());
+        resolved.conflict_id = Some(resolution.conflict_id.to_string().into());
+        resolved.strategy = Some(resolution.strategy.as_str().into());
         resolved.winner = Some(role_of(self, &resolution.winner));
         resolved.reason = Some(resolution.reason.clone());
         let mut e = self.event(MapPayload::ConflictResolved(Some(resolved)));
@@ -468,10 +468,10 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             .iter()
             .map(|p| p.participant_id.to_string())
             .collect();
-        let roles: Vec<String> = collab
+        let roles: Vec<ShortString> = collab
             .participants
             .iter()
-            .map(|p| p.event_role().to_owned())
+            .map(|p| ShortString::from(p.event_role()))
             .collect();
         let orchestrator = collab
             .participants
@@ -632,7 +632,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             .participants
             .iter()
             .map(|p| {
-                RoleAssignment::new(p.participant_id.to_string(), p.event_role().to_owned())
+                RoleAssignment::new(p.participant_id.as_str().into(), p.event_role().into())
                     .with_kind(p.kind.as_str())
             })
             .collect();
@@ -706,13 +706,9 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         let role = self.core.role(token.holder());
         let mut p = TurnDispatched::new(role.clone(), token.turn_number());
         let mut buf = uuid::Uuid::encode_buffer();
-        p.token_id = Some(
-            token
-                .token_id()
-                .hyphenated()
-                .encode_lower(&mut buf)
-                .to_owned(),
-        );
+        p.token_id = Some(ShortString::from(
+            &*token.token_id().hyphenated().encode_lower(&mut buf),
+        ));
         p.task = task.map(str::to_owned);
         let mut e = self
             .core
@@ -791,7 +787,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         let mut p = TurnCompleted::new(
             self.core.role(token.holder()),
             token.turn_number(),
-            outcome.status.as_str().to_owned(),
+            outcome.status.as_str().into(),
         );
         p.output_summary.clone_from(&outcome.summary);
         p.result.clone_from(&outcome.result);
@@ -908,7 +904,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         let id = self.core.clock.uuid();
         let round = BroadcastRound::new(id, sender, n, Value::Object(message.clone().into_map()));
         let sender_role = self.core.role(sender);
-        let targets: Vec<String> = round
+        let targets: Vec<ShortString> = round
             .targets()
             .iter()
             .filter_map(|t| self.core.roles.get(*t).cloned())
@@ -916,7 +912,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         let mut p = BroadcastSent::new();
         p.broadcaster_role_id = Some(sender_role.clone());
         p.target_count = Some(targets.len() as u64);
-        p.broadcast_id = Some(id.to_string());
+        p.broadcast_id = Some(id.to_string().into());
         p.message = Some(message.clone());
         let e = self
             .core
@@ -939,7 +935,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         round.receive(t, Value::Object(response.clone().into_map()))?;
         let mut p = BroadcastReceived::new();
         p.receiver_role_id = self.core.roles.get(t).cloned();
-        p.broadcast_id = Some(id.to_string());
+        p.broadcast_id = Some(id.to_string().into());
         p.response = Some(response);
         let e = self.core.event(MapPayload::BroadcastReceived(Some(p)));
         self.core.emit(e)
@@ -976,7 +972,7 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
             participants_count: self.collab.participants.len() as u64,
         };
         if self.core.started_at.is_some() {
-            let mut p = SessionCompleted::new(to.as_str().to_owned(), summary.turns_total);
+            let mut p = SessionCompleted::new(to.as_str().into(), summary.turns_total);
             p.participants_count = Some(summary.participants_count);
             p.broadcasts_count = Some(summary.broadcasts_count);
             p.conflicts_count = Some(summary.conflicts_count);

@@ -24,7 +24,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use mplp_core::{CollabId, CollabMode, ContextId, Error, JsonObject, NonEmptyVec, Rule};
+use mplp_core::{
+    CollabId, CollabMode, ContextId, Error, JsonObject, NonEmptyVec, Rule, ShortString,
+};
 use mplp_plan::{ConfirmDecision, Plan, PlanStatus};
 
 use crate::conflict::{ConflictPolicy, Winner};
@@ -263,7 +265,7 @@ fn sim_collab(
             "a session needs at least 1 participant",
         ));
     }
-    let mut plan_roles: Vec<String> = Vec::new();
+    let mut plan_roles: Vec<ShortString> = Vec::new();
     if let Some(plan) = plan {
         for step in plan.steps().iter() {
             if let Some(r) = &step.agent_role {
@@ -282,8 +284,8 @@ fn sim_collab(
             let k = if orchestrated { i - 1 } else { i };
             let role = match (config.mode, plan_roles.get(k % plan_roles.len().max(1))) {
                 (_, Some(r)) => r.clone(),
-                (CollabMode::Pair, None) => ["driver", "navigator"][k % 2].to_owned(),
-                (_, None) => format!("role-{}", k + 1),
+                (CollabMode::Pair, None) => ["driver", "navigator"][k % 2].into(),
+                (_, None) => format!("role-{}", k + 1).into(),
             };
             Participant::new(format!("agent-{}", k + 1), ParticipantKind::Agent)?.with_role(role)
         };

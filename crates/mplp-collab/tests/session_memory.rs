@@ -583,7 +583,7 @@ proptest! {
         prop_assert_eq!(kept.write_count(), made.len() as u64);
         // The resolutions are the log's MAPConflictResolved, in order.
         let logged: Vec<(String, String)> = kept.sink().events.iter().filter_map(|e| match &e.payload {
-            MapPayload::ConflictResolved(Some(r)) => Some((r.conflict_id.clone()?, r.strategy.clone()?)),
+            MapPayload::ConflictResolved(Some(r)) => Some((r.conflict_id.clone()?.into_string(), r.strategy.clone()?.into_string())),
             _ => None,
         }).collect();
         let resolutions: Vec<(String, String)> = kept.resolutions().iter()

@@ -367,9 +367,12 @@ fn simulated_participants_take_each_plan_role_once() {
             .events
             .iter()
             .find_map(|e| match &e.payload {
-                MapPayload::RolesAssigned(r) => {
-                    Some(r.assignments.iter().map(|a| a.role_id.clone()).collect())
-                }
+                MapPayload::RolesAssigned(r) => Some(
+                    r.assignments
+                        .iter()
+                        .map(|a| a.role_id.to_string())
+                        .collect(),
+                ),
                 _ => None,
             })
             .unwrap();

@@ -168,7 +168,7 @@ pub struct ConfirmDecision {
     /// What was decided. Required.
     pub status: DecisionStatus,
     /// The role that decided. Required.
-    pub decided_by_role: String,
+    pub decided_by_role: mplp_core::ShortString,
     /// When it was decided. Required.
     pub decided_at: Timestamp,
     /// Why.
@@ -177,7 +177,7 @@ pub struct ConfirmDecision {
 
 impl ConfirmDecision {
     /// A decision with a fresh id, taken now.
-    pub fn new(status: DecisionStatus, decided_by_role: impl Into<String>) -> Self {
+    pub fn new(status: DecisionStatus, decided_by_role: impl Into<mplp_core::ShortString>) -> Self {
         ConfirmDecision {
             decision_id: DecisionId::new(),
             status,
@@ -195,17 +195,17 @@ impl ConfirmDecision {
     /// assert_eq!(d.status, DecisionStatus::Approved);
     /// assert_eq!(d.decided_by_role, "lead");
     /// ```
-    pub fn approved(role: impl Into<String>) -> Self {
+    pub fn approved(role: impl Into<mplp_core::ShortString>) -> Self {
         ConfirmDecision::new(DecisionStatus::Approved, role)
     }
 
     /// A rejection by `role`, with a fresh id, taken now.
-    pub fn rejected(role: impl Into<String>) -> Self {
+    pub fn rejected(role: impl Into<mplp_core::ShortString>) -> Self {
         ConfirmDecision::new(DecisionStatus::Rejected, role)
     }
 
     /// A withdrawal of the request by `role`, with a fresh id, taken now.
-    pub fn cancelled(role: impl Into<String>) -> Self {
+    pub fn cancelled(role: impl Into<mplp_core::ShortString>) -> Self {
         ConfirmDecision::new(DecisionStatus::Cancelled, role)
     }
 
@@ -267,7 +267,7 @@ pub struct Confirm {
     /// Lifecycle status. Required. Guarded: read it with [`Confirm::status`].
     pub(crate) status: ConfirmStatus,
     /// The role that asked for approval. Required.
-    pub requested_by_role: String,
+    pub requested_by_role: mplp_core::ShortString,
     /// When approval was asked for. Required.
     pub requested_at: Timestamp,
     /// Why approval is needed.
@@ -287,7 +287,7 @@ impl Confirm {
     pub fn request(
         target_type: ConfirmTargetType,
         target_id: MplpId,
-        requested_by_role: impl Into<String>,
+        requested_by_role: impl Into<mplp_core::ShortString>,
     ) -> Self {
         Confirm {
             meta: Meta::v1(),
@@ -306,12 +306,15 @@ impl Confirm {
     }
 
     /// A request to approve a Plan.
-    pub fn for_plan(plan_id: PlanId, requested_by_role: impl Into<String>) -> Self {
+    pub fn for_plan(plan_id: PlanId, requested_by_role: impl Into<mplp_core::ShortString>) -> Self {
         Confirm::request(ConfirmTargetType::Plan, plan_id.into(), requested_by_role)
     }
 
     /// A request to approve a Context.
-    pub fn for_context(context_id: ContextId, requested_by_role: impl Into<String>) -> Self {
+    pub fn for_context(
+        context_id: ContextId,
+        requested_by_role: impl Into<mplp_core::ShortString>,
+    ) -> Self {
         Confirm::request(
             ConfirmTargetType::Context,
             context_id.into(),
@@ -320,7 +323,10 @@ impl Confirm {
     }
 
     /// A request to approve a Trace.
-    pub fn for_trace(trace_id: TraceId, requested_by_role: impl Into<String>) -> Self {
+    pub fn for_trace(
+        trace_id: TraceId,
+        requested_by_role: impl Into<mplp_core::ShortString>,
+    ) -> Self {
         Confirm::request(ConfirmTargetType::Trace, trace_id.into(), requested_by_role)
     }
 

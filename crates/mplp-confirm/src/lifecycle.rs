@@ -100,7 +100,7 @@ impl Confirm {
     ///
     /// # Errors
     /// As [`Confirm::decide`].
-    pub fn approve(&mut self, role: impl Into<String>) -> Result<(), Error> {
+    pub fn approve(&mut self, role: impl Into<mplp_core::ShortString>) -> Result<(), Error> {
         self.decide(ConfirmDecision::new(DecisionStatus::Approved, role))
     }
 
@@ -110,7 +110,7 @@ impl Confirm {
     /// As [`Confirm::decide`].
     pub fn reject(
         &mut self,
-        role: impl Into<String>,
+        role: impl Into<mplp_core::ShortString>,
         reason: impl Into<String>,
     ) -> Result<(), Error> {
         self.decide(ConfirmDecision::new(DecisionStatus::Rejected, role).with_reason(reason))
@@ -120,7 +120,7 @@ impl Confirm {
     ///
     /// # Errors
     /// As [`Confirm::decide`].
-    pub fn cancel(&mut self, role: impl Into<String>) -> Result<(), Error> {
+    pub fn cancel(&mut self, role: impl Into<mplp_core::ShortString>) -> Result<(), Error> {
         self.decide(ConfirmDecision::new(DecisionStatus::Cancelled, role))
     }
 }

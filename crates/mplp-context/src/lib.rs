@@ -174,7 +174,7 @@ pub struct Context {
     /// Main working language (`en`, `zh-CN`, ...).
     pub language: Option<String>,
     /// The `role_id` of the owning role (Role module).
-    pub owner_role: Option<String>,
+    pub owner_role: Option<mplp_core::ShortString>,
     /// Security boundaries, compliance, budget, deadlines: free-form.
     pub constraints: Option<JsonObject>,
     /// When the Context was created.

@@ -1,7 +1,7 @@
 //! `meta`: the metadata block every module document starts with
 //! (`common/metadata.schema.json`).
 
-use crate::{Timestamp, UniqueVec, Version, Wire};
+use crate::{ShortString, Timestamp, UniqueVec, Version, Wire};
 
 crate::wire_enum! {
     /// A cross-cutting concern of the governance plane (one of the 11 that MPLP names).
@@ -56,11 +56,11 @@ pub struct Meta {
     /// When the object was created.
     pub created_at: Option<Timestamp>,
     /// Who created it (a user id, agent name or system id).
-    pub created_by: Option<String>,
+    pub created_by: Option<ShortString>,
     /// When it was last changed.
     pub updated_at: Option<Timestamp>,
     /// Who last changed it.
-    pub updated_by: Option<String>,
+    pub updated_by: Option<ShortString>,
     /// Tags for search and grouping; all different.
     pub tags: Option<UniqueVec<String>>,
     /// The cross-cutting concerns this object takes part in; all different.
@@ -97,7 +97,7 @@ impl Meta {
     pub fn created_now(created_by: Option<&str>) -> Self {
         Meta {
             created_at: Some(Timestamp::now()),
-            created_by: created_by.map(str::to_owned),
+            created_by: created_by.map(ShortString::from),
             ..Meta::v1()
         }
     }
@@ -106,7 +106,7 @@ impl Meta {
     pub fn touch(&mut self, updated_by: Option<&str>) {
         self.updated_at = Some(Timestamp::now());
         if let Some(by) = updated_by {
-            self.updated_by = Some(by.to_owned());
+            self.updated_by = Some(ShortString::from(by));
         }
     }
 }

@@ -198,7 +198,7 @@ pub struct RuntimeExecution {
     /// What kind of executor does the work.
     pub executor_kind: ExecutorKind,
     /// Role name of the executor, for example `reviewer`.
-    pub executor_role: Option<String>,
+    pub executor_role: Option<mplp_core::ShortString>,
     /// State of the execution.
     pub status: ExecutionStatus,
 }

@@ -604,9 +604,9 @@ pub struct ErrorInfo {
 #[non_exhaustive]
 pub struct AgentTokens {
     /// The agent.
-    pub agent_id: String,
+    pub agent_id: mplp_core::ShortString,
     /// Its role.
-    pub role: Option<String>,
+    pub role: Option<mplp_core::ShortString>,
     /// The tokens it used.
     pub tokens: NonNegative,
 }

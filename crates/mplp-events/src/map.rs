@@ -23,7 +23,9 @@
 use std::fmt;
 
 use mplp_core::check::CheckValue;
-use mplp_core::{CollabMode, Document, JsonObject, Pointer, Report, Rule, Timestamp, Wire};
+use mplp_core::{
+    CollabMode, Document, JsonObject, Pointer, Report, Rule, ShortString, Timestamp, Wire,
+};
 use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -183,13 +185,13 @@ payload_struct! {
     pub struct RoleAssignment {
         required {
             /// The participant bound.
-            participant_id: String,
+            participant_id: ShortString,
             /// The role it takes.
-            role_id: String,
+            role_id: ShortString,
         }
         optional {
             /// The participant kind (`agent`, `human`, `system`, `external`).
-            kind: String,
+            kind: ShortString,
         }
     }
 }
@@ -210,13 +212,13 @@ payload_struct! {
     pub struct TurnDispatched {
         required {
             /// The role handed the execution token for this turn.
-            role_id: String,
+            role_id: ShortString,
             /// Position of the turn in the session (1, 2, 3, ...).
             turn_number: u64,
         }
         optional {
             /// The execution token handed over.
-            token_id: String,
+            token_id: ShortString,
             /// What the role is asked to do.
             task: String,
         }
@@ -228,11 +230,11 @@ payload_struct! {
     pub struct TurnCompleted {
         required {
             /// The role that finished the turn.
-            role_id: String,
+            role_id: ShortString,
             /// The turn finished (same number as its dispatch).
             turn_number: u64,
             /// How the turn ended (`completed`, `failed`, ...; free text in v1.0.0).
-            status: String,
+            status: ShortString,
         }
         optional {
             /// How long the turn took, in milliseconds.
@@ -251,13 +253,13 @@ payload_struct! {
         required {}
         optional {
             /// The role that sent the broadcast.
-            broadcaster_role_id: String,
+            broadcaster_role_id: ShortString,
             /// How many roles the broadcast went to.
             target_count: u64,
             /// Names the broadcast; receivers refer to it with the same `broadcast_id`.
-            broadcast_id: String,
+            broadcast_id: ShortString,
             /// What kind of message this is (`task_assignment`, ...).
-            message_type: String,
+            message_type: ShortString,
             /// The body of the broadcast.
             message: JsonObject,
         }
@@ -270,13 +272,13 @@ payload_struct! {
         required {}
         optional {
             /// The role that got the broadcast (schema spelling).
-            receiver_role_id: String,
+            receiver_role_id: ShortString,
             /// The role that got the broadcast (prose spelling).
-            receiver_role: String,
+            receiver_role: ShortString,
             /// The `broadcast_id` of the broadcast answered.
-            broadcast_id: String,
+            broadcast_id: ShortString,
             /// The broadcast answered (prose spelling; same meaning as `broadcast_id`).
-            broadcast_ref: String,
+            broadcast_ref: ShortString,
             /// What the role answered.
             response: JsonObject,
         }
@@ -289,19 +291,19 @@ payload_struct! {
         required {}
         optional {
             /// Names the conflict; its resolution carries the same id.
-            conflict_id: String,
+            conflict_id: ShortString,
             /// The resource written concurrently.
             resource: String,
             /// The kind of resource (`plan_step`, ...).
-            resource_type: String,
+            resource_type: ShortString,
             /// The id of the resource.
             resource_id: String,
             /// The roles involved.
-            participants: Vec<String>,
+            participants: Vec<ShortString>,
             /// The roles involved (prose spelling).
-            conflicting_roles: Vec<String>,
+            conflicting_roles: Vec<ShortString>,
             /// What kind of conflict (`concurrent_modification`, ...).
-            conflict_type: String,
+            conflict_type: ShortString,
             /// Details, for people.
             details: String,
         }
@@ -314,15 +316,15 @@ payload_struct! {
         required {}
         optional {
             /// The conflict resolved (the `conflict_id` of its detection).
-            conflict_id: String,
+            conflict_id: ShortString,
             /// How it was resolved.
-            strategy: String,
+            strategy: ShortString,
             /// How it was resolved (prose spelling).
-            resolution_strategy: String,
+            resolution_strategy: ShortString,
             /// The role whose write won.
-            winner: String,
+            winner: ShortString,
             /// The role whose write won (prose spelling).
-            winning_role: String,
+            winning_role: ShortString,
             /// Why, for people.
             reason: String,
         }
@@ -334,7 +336,7 @@ payload_struct! {
     pub struct SessionCompleted {
         required {
             /// How the session ended (`completed`, `failed`, ...; free text in v1.0.0).
-            status: String,
+            status: ShortString,
             /// How many turns were completed in the session.
             turns_total: u64,
         }
@@ -354,7 +356,7 @@ payload_struct! {
 impl RoleAssignment {
     /// A binding with a participant kind.
     #[must_use]
-    pub fn with_kind(mut self, kind: impl Into<String>) -> Self {
+    pub fn with_kind(mut self, kind: impl Into<ShortString>) -> Self {
         self.kind = Some(kind.into());
         self
     }
@@ -541,9 +543,9 @@ pub struct MapEvent {
     /// The collaboration session: the `collab_id` of the Collab document.
     pub session_id: SessionId,
     /// Role that triggered the event, when the event type has one.
-    pub initiator_role: Option<String>,
+    pub initiator_role: Option<ShortString>,
     /// Roles the event is aimed at, for example the recipients of a broadcast.
-    pub target_roles: Option<Vec<String>>,
+    pub target_roles: Option<Vec<ShortString>>,
     /// The typed payload (which also gives the event type, written as the
     /// `event_type` member).
     #[wire(tagged)]
@@ -617,7 +619,7 @@ impl MapEvent {
     /// `target_roles` is set to `[role_id]`.
     pub fn turn_dispatched(
         session_id: impl Into<SessionId>,
-        role_id: impl Into<String>,
+        role_id: impl Into<ShortString>,
         turn_number: u64,
     ) -> Self {
         let role_id = role_id.into();
@@ -633,9 +635,9 @@ impl MapEvent {
     /// (`"completed"` for a successful turn).
     pub fn turn_completed(
         session_id: impl Into<SessionId>,
-        role_id: impl Into<String>,
+        role_id: impl Into<ShortString>,
         turn_number: u64,
-        status: impl Into<String>,
+        status: impl Into<ShortString>,
     ) -> Self {
         Self::new(
             session_id,
@@ -653,9 +655,9 @@ impl MapEvent {
     /// answer with the same `broadcast_id`.
     pub fn broadcast_sent(
         session_id: impl Into<SessionId>,
-        broadcast_id: impl Into<String>,
-        broadcaster_role_id: impl Into<String>,
-        target_roles: Vec<String>,
+        broadcast_id: impl Into<ShortString>,
+        broadcaster_role_id: impl Into<ShortString>,
+        target_roles: Vec<ShortString>,
     ) -> Self {
         let broadcaster = broadcaster_role_id.into();
         let mut p = BroadcastSent::new();
@@ -671,8 +673,8 @@ impl MapEvent {
     /// `MAPBroadcastReceived`: `receiver_role_id` answers broadcast `broadcast_id`.
     pub fn broadcast_received(
         session_id: impl Into<SessionId>,
-        broadcast_id: impl Into<String>,
-        receiver_role_id: impl Into<String>,
+        broadcast_id: impl Into<ShortString>,
+        receiver_role_id: impl Into<ShortString>,
     ) -> Self {
         let mut p = BroadcastReceived::new();
         p.receiver_role_id = Some(receiver_role_id.into());
@@ -683,9 +685,9 @@ impl MapEvent {
     /// `MAPConflictDetected`: conflict `conflict_id` on `resource` between `participants`.
     pub fn conflict_detected(
         session_id: impl Into<SessionId>,
-        conflict_id: impl Into<String>,
+        conflict_id: impl Into<ShortString>,
         resource: impl Into<String>,
-        participants: Vec<String>,
+        participants: Vec<ShortString>,
     ) -> Self {
         let mut p = ConflictDetected::new();
         p.conflict_id = Some(conflict_id.into());
@@ -697,8 +699,8 @@ impl MapEvent {
     /// `MAPConflictResolved`: conflict `conflict_id` resolved by `strategy`.
     pub fn conflict_resolved(
         session_id: impl Into<SessionId>,
-        conflict_id: impl Into<String>,
-        strategy: impl Into<String>,
+        conflict_id: impl Into<ShortString>,
+        strategy: impl Into<ShortString>,
     ) -> Self {
         let mut p = ConflictResolved::new();
         p.conflict_id = Some(conflict_id.into());
@@ -710,7 +712,7 @@ impl MapEvent {
     /// successful session) and the number of completed turns.
     pub fn session_completed(
         session_id: impl Into<SessionId>,
-        status: impl Into<String>,
+        status: impl Into<ShortString>,
         turns_total: u64,
     ) -> Self {
         Self::new(
@@ -721,14 +723,14 @@ impl MapEvent {
 
     /// The same event with `initiator_role` set.
     #[must_use]
-    pub fn with_initiator_role(mut self, role: impl Into<String>) -> Self {
+    pub fn with_initiator_role(mut self, role: impl Into<ShortString>) -> Self {
         self.initiator_role = Some(role.into());
         self
     }
 
     /// The same event with `target_roles` set.
     #[must_use]
-    pub fn with_target_roles(mut self, roles: Vec<String>) -> Self {
+    pub fn with_target_roles(mut self, roles: Vec<ShortString>) -> Self {
         self.target_roles = Some(roles);
         self
     }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use mplp_collab::runtime::async_session::{AsyncAgent, AsyncMapSession};
 use mplp_collab::runtime::{SessionError, TurnContext, TurnOutcome};
 use mplp_collab::{Collab, Participant, ParticipantKind};
-use mplp_core::{CollabMode, ContextId, JsonObject, NonEmptyVec};
+use mplp_core::{CollabMode, ContextId, JsonObject, NonEmptyVec, ShortString};
 use mplp_events::log::validate_map_log;
 use mplp_events::{MapEvent, MapPayload, SessionId};
 use mplp_nats::{BrokerSink, NatsTransport, RemoteAgent, Subjects, read_session_log};
@@ -83,7 +83,7 @@ fn events(log: &[u8]) -> Vec<MapEvent> {
         .collect()
 }
 
-fn completions(events: &[MapEvent]) -> Vec<(String, String, Option<JsonObject>)> {
+fn completions(events: &[MapEvent]) -> Vec<(ShortString, ShortString, Option<JsonObject>)> {
     events
         .iter()
         .filter_map(|e| match &e.payload {
@@ -96,7 +96,7 @@ fn completions(events: &[MapEvent]) -> Vec<(String, String, Option<JsonObject>)>
 }
 
 /// The answers of the broadcasts: each receiver's role and its response.
-fn answers(events: &[MapEvent]) -> Vec<(String, JsonObject)> {
+fn answers(events: &[MapEvent]) -> Vec<(ShortString, JsonObject)> {
     events
         .iter()
         .filter_map(|e| match &e.payload {
@@ -301,11 +301,11 @@ fn a_crashed_participant_fails_its_turns_and_the_session_goes_on() {
     }
     let report = validate_map_log(&log[..]);
     assert!(report.is_empty(), "{report:?}");
-    let statuses: Vec<(String, String)> = completions(&events(&log))
+    let statuses: Vec<(ShortString, ShortString)> = completions(&events(&log))
         .into_iter()
         .map(|(r, s, _)| (r, s))
         .collect();
-    let expect = |r: &str, s: &str| (r.to_owned(), s.to_owned());
+    let expect = |r: &str, s: &str| (ShortString::from(r), ShortString::from(s));
     assert_eq!(
         statuses,
         [

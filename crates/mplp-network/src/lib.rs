@@ -212,7 +212,7 @@ pub struct NetworkNode {
     /// What the node is. Required.
     pub kind: NodeKind,
     /// The role the node plays (a Role's `role_id`, by convention).
-    pub role_id: Option<String>,
+    pub role_id: Option<mplp_core::ShortString>,
     /// Status. Required. Guarded: see [`NodeTrigger::rule`].
     pub(crate) status: NodeStatus,
 }
@@ -238,7 +238,7 @@ impl NetworkNode {
 
     /// The same node with a role.
     #[must_use]
-    pub fn with_role(mut self, role_id: impl Into<String>) -> Self {
+    pub fn with_role(mut self, role_id: impl Into<mplp_core::ShortString>) -> Self {
         self.role_id = Some(role_id.into());
         self
     }

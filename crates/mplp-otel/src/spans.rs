@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use mplp_core::Timestamp;
+use mplp_core::{ShortString, Timestamp};
 use mplp_events::{MapEvent, MapPayload};
 
 /// The trace id of a session: the 128 bits of its `session_id` (a UUID),
@@ -45,8 +45,8 @@ pub(crate) type Attrs = Vec<(&'static str, Attr)>;
 pub(crate) enum Key {
     Session(u128),
     Turn(u128, u64),
-    Broadcast(u128, String),
-    Conflict(u128, String),
+    Broadcast(u128, ShortString),
+    Conflict(u128, ShortString),
 }
 
 /// What an event does to the spans.
@@ -78,8 +78,8 @@ pub(crate) enum Action {
 #[derive(Default)]
 struct Open {
     turns: Vec<u64>,
-    broadcasts: Vec<(String, Timestamp)>,
-    conflicts: Vec<String>,
+    broadcasts: Vec<(ShortString, Timestamp)>,
+    conflicts: Vec<ShortString>,
 }
 
 /// Follows MAP events and says which spans they open and close.
@@ -184,7 +184,7 @@ impl Tracker {
                 let id = p
                     .as_ref()
                     .and_then(|p| p.broadcast_id.clone())
-                    .unwrap_or_else(|| event.event_id.to_string());
+                    .unwrap_or_else(|| event.event_id.to_string().into());
                 if let Some(p) = p {
                     if let Some(role) = &p.broadcaster_role_id {
                         attrs.push(str_attr("mplp.broadcaster_role_id", role));
@@ -238,7 +238,7 @@ impl Tracker {
                 let id = p
                     .as_ref()
                     .and_then(|p| p.conflict_id.clone())
-                    .unwrap_or_else(|| event.event_id.to_string());
+                    .unwrap_or_else(|| event.event_id.to_string().into());
                 if let Some(p) = p {
                     if let Some(resource) = p.resource.as_ref().or(p.resource_id.as_ref()) {
                         attrs.push(str_attr("mplp.resource", resource));

@@ -147,7 +147,7 @@ fn spans_follow_the_log(log: &[MapEvent], spans: &[SpanData]) -> Result<(), Test
             text(span, "mplp.end_event_id"),
             Some(end.event_id.to_string())
         );
-        prop_assert_eq!(text(span, "mplp.status"), Some(status.clone()));
+        prop_assert_eq!(text(span, "mplp.status"), Some(status.to_string()));
         prop_assert_eq!(matches!(span.status, Status::Ok), status == "completed");
     }
     let broadcasts = by_name("mplp.broadcast");

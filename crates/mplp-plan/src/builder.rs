@@ -26,7 +26,7 @@ pub struct StepSpec {
     step_id: Option<StepId>,
     description: String,
     dependencies: Vec<StepId>,
-    agent_role: Option<String>,
+    agent_role: Option<mplp_core::ShortString>,
 }
 
 impl StepSpec {
@@ -65,7 +65,7 @@ impl StepSpec {
 
     /// Sets the role expected to carry out the step.
     #[must_use]
-    pub fn role(mut self, agent_role: impl Into<String>) -> Self {
+    pub fn role(mut self, agent_role: impl Into<mplp_core::ShortString>) -> Self {
         self.agent_role = Some(agent_role.into());
         self
     }

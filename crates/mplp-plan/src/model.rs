@@ -3,8 +3,8 @@
 
 use mplp_core::check::CheckValue;
 use mplp_core::{
-    BaseEvent, ContextId, Meta, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report, Rule, StepId,
-    TraceBase, Wire,
+    BaseEvent, ContextId, Meta, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report, Rule,
+    ShortString, StepId, TraceBase, Wire,
 };
 use serde_json::Value;
 
@@ -161,7 +161,7 @@ pub struct PlanStep {
     /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
     /// `role_id` known to the Role module. Must not be empty when present
     /// (invariant `sa_steps_agent_role_if_present`).
-    pub agent_role: Option<String>,
+    pub agent_role: Option<ShortString>,
     /// [PROTOCOL-CORE] Non-negative position of the step within the Plan,
     /// used for ordering execution or display. Dependencies decide the order
     /// of execution; `order_index` only breaks ties.
@@ -259,7 +259,7 @@ impl PlanStep {
 
     /// The same step with a role.
     #[must_use]
-    pub fn with_role(mut self, role: impl Into<String>) -> Self {
+    pub fn with_role(mut self, role: impl Into<ShortString>) -> Self {
         self.agent_role = Some(role.into());
         self
     }

@@ -26,11 +26,11 @@ pub(crate) fn validate_log(text: &str) -> Report {
             Err(e) => err(i + 1, "map_event", e.to_string()),
         }
     }
-    let mut open_turns: BTreeMap<u64, String> = BTreeMap::new();
+    let mut open_turns: BTreeMap<u64, mplp_core::ShortString> = BTreeMap::new();
     let mut next_turn = 1;
     let mut completed_turns = 0u64;
-    let mut broadcasts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut conflicts: BTreeMap<String, bool> = BTreeMap::new();
+    let mut broadcasts: BTreeMap<mplp_core::ShortString, usize> = BTreeMap::new();
+    let mut conflicts: BTreeMap<mplp_core::ShortString, bool> = BTreeMap::new();
     let (mut started, mut assigned, mut finished) = (false, false, false);
     for (n, (line, e)) in events.iter().enumerate() {
         if finished {

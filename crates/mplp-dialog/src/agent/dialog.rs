@@ -175,7 +175,7 @@ impl AgentDialog {
     pub fn empty(context_id: ContextId, owner: impl Into<String>) -> Self {
         let owner = owner.into();
         let mut header = Dialog::new(context_id);
-        header.meta.created_by = Some(owner.clone());
+        header.meta.created_by = Some(owner.as_str().into());
         let node = DialogTreeNode::root(header.dialog_id).with_owner(owner);
         AgentDialog {
             header,

@@ -234,7 +234,7 @@ impl AgentDialog {
                     );
                 }
                 let mut n = DialogTreeNode::root(dialog.dialog_id);
-                n.owner.clone_from(&dialog.meta.created_by);
+                n.owner = dialog.meta.created_by.as_deref().map(str::to_owned);
                 n
             }
         };

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use mplp_core::{CollabId, CollabMode};
+use mplp_core::{CollabId, CollabMode, ShortString};
 use mplp_events::MapEvent;
 use mplp_events::log::LogWriter;
 use mplp_events::map::RoleAssignment;
@@ -52,7 +52,7 @@ fn session(s: CollabId, roles: &[&str]) -> Vec<MapEvent> {
                 .iter()
                 .enumerate()
                 .map(|(i, r)| {
-                    RoleAssignment::new(format!("agent-{i}"), (*r).to_owned()).with_kind("agent")
+                    RoleAssignment::new(format!("agent-{i}").into(), (*r).into()).with_kind("agent")
                 })
                 .collect(),
         ),
@@ -62,7 +62,7 @@ fn session(s: CollabId, roles: &[&str]) -> Vec<MapEvent> {
         v.push(MapEvent::turn_dispatched(s, role, n).with_initiator_role("orchestrator"));
         v.push(MapEvent::turn_completed(s, role, n, "completed"));
     }
-    let targets: Vec<String> = roles[1..].iter().map(|r| (*r).to_owned()).collect();
+    let targets: Vec<ShortString> = roles[1..].iter().map(|r| ShortString::from(*r)).collect();
     v.push(MapEvent::broadcast_sent(
         s,
         "b-1",

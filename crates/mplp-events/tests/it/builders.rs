@@ -27,7 +27,7 @@ fn map_builders_set_their_member_and_nothing_else() {
     assert_eq!(e.initiator_role.as_deref(), Some("orchestrator"));
     assert_eq!(
         e.target_roles.as_deref(),
-        Some(&["coder".to_owned(), "tester".to_owned()][..])
+        Some(&["coder".into(), "tester".into()][..])
     );
     assert_eq!(e.timestamp, at);
     assert_eq!(e.event_id, uuid(EVENT_ID));

@@ -46,8 +46,8 @@ fn session_spec() -> impl Strategy<Value = SessionSpec> {
 
 fn session_events(spec: &SessionSpec) -> Vec<MapEvent> {
     let s = SessionId::new();
-    let roles: Vec<String> = (0..spec.participants)
-        .map(|i| format!("role-{i}"))
+    let roles: Vec<mplp_core::ShortString> = (0..spec.participants)
+        .map(|i| format!("role-{i}").into())
         .collect();
     let mut v = vec![
         MapEvent::session_started(s.clone(), CollabMode::ALL[spec.mode], spec.participants),
@@ -56,7 +56,7 @@ fn session_events(spec: &SessionSpec) -> Vec<MapEvent> {
             roles
                 .iter()
                 .enumerate()
-                .map(|(i, r)| RoleAssignment::new(format!("p{i}"), r.clone()))
+                .map(|(i, r)| RoleAssignment::new(format!("p{i}").into(), r.clone()))
                 .collect(),
         ),
     ];
