@@ -1213,6 +1213,18 @@ mod tests {
             g.subschema_for::<JsonObject>().to_value(),
             serde_json::json!({"type": "object"})
         );
+        // The string types too: no definitions are made for them.
+        let non_empty = serde_json::json!({"type": "string", "minLength": 1});
+        assert_eq!(g.subschema_for::<NonEmptyString>().to_value(), non_empty);
+        assert_eq!(
+            g.subschema_for::<NonEmptyShortString>().to_value(),
+            non_empty
+        );
+        assert_eq!(
+            g.subschema_for::<ShortString>().to_value(),
+            serde_json::json!({"type": "string"})
+        );
+        assert!(g.definitions().is_empty(), "{:?}", g.definitions());
     }
 
     proptest! {
@@ -1379,6 +1391,14 @@ mod tests {
                 Some(s.clone())
             );
             let o = ShortString::from(other.as_str());
+            // Every comparison with another text, both ways round.
+            let same = text == other;
+            prop_assert_eq!(s == *other.as_str(), same);
+            prop_assert_eq!(s == other.as_str(), same);
+            prop_assert_eq!(s == other, same);
+            prop_assert_eq!(*other.as_str() == s, same);
+            prop_assert_eq!(other.as_str() == s, same);
+            prop_assert_eq!(other == s, same);
             prop_assert_eq!(s == o, text == other);
             prop_assert_eq!(s.cmp(&o), text.cmp(&other));
             prop_assert_eq!(s.partial_cmp(&o), text.partial_cmp(&other));
