@@ -46,7 +46,7 @@
 //! - `compact_str`: the inline storage of [`ShortString`] (roles, actors,
 //!   MAP ids), a well-kept crate whose `unsafe` we would otherwise have to
 //!   write (this workspace forbids it); reading a collab of 8 participants
-//!   allocates 3 blocks with it instead of 20 (issue 18).
+//!   allocates 4 blocks with it instead of 20 (issue 18).
 //!
 //! # Spec notes
 //! See `docs/spec-notes.md` in the repository. The ones decided here:
