@@ -126,9 +126,13 @@ pub mod __private {
 #[macro_export]
 macro_rules! __schemars_string {
     ($name:ident, $schema:tt) => {
-        impl $crate::__private::schemars::JsonSchema for $name {
+        $crate::__schemars_string!([] $name, stringify!($name), $schema);
+    };
+    // A generic type (`[S] NonEmpty<S>`), named `$schema_name`.
+    ([$($g:ident),*] $ty:ty, $schema_name:expr, $schema:tt) => {
+        impl<$($g),*> $crate::__private::schemars::JsonSchema for $ty {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                stringify!($name).into()
+                $schema_name.into()
             }
             fn inline_schema() -> bool {
                 true
@@ -147,7 +151,7 @@ macro_rules! __schemars_string {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __schemars_string {
-    ($name:ident, $schema:tt) => {};
+    ($($any:tt)*) => {};
 }
 
 // --- README doc tests (issue 14); keep this block last. ---
