@@ -9,8 +9,8 @@ use std::io::Read;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let detected = mplp_kinds::detect(data);
-    let (kind, report) = mplp_kinds::validate_bytes(None, data);
+    let detected = mplp_check::detect(data);
+    let (kind, report) = mplp_check::validate_bytes(None, data);
     match detected {
         Ok(k) => assert_eq!(kind.map(|k| k.name), Some(k.name)),
         Err(v) => {
@@ -19,15 +19,15 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let mut reader = std::io::Cursor::new(data);
-    let log = mplp_kinds::detect_log(&mut reader);
-    assert!(log.is_ok_and(mplp_kinds::DocKind::is_log));
+    let log = mplp_check::detect_log(&mut reader);
+    assert!(log.is_ok_and(mplp_check::DocKind::is_log));
     assert_eq!(reader.position(), 0, "detect_log consumed input");
     // A tiny read buffer: sniffing must not depend on how the bytes arrive.
-    let sniffed = mplp_kinds::sniff_log(std::io::BufReader::with_capacity(3, data));
+    let sniffed = mplp_check::sniff_log(std::io::BufReader::with_capacity(3, data));
     let mut sniffed = sniffed.unwrap_or_else(|e| panic!("sniff_log failed on bytes: {e}"));
     let mut back = Vec::new();
     sniffed.reader.read_to_end(&mut back).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, data, "sniff_log lost or changed bytes");
-    let whole = mplp_kinds::sniff_log(data).unwrap_or_else(|e| panic!("{e}"));
+    let whole = mplp_check::sniff_log(data).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(whole.is_log, sniffed.is_log, "the read buffer changed the verdict");
 });

@@ -1,4 +1,4 @@
-//! Every document kind of the `mplp-kinds` table on the same bytes, with
+//! Every document kind of the `mplp-check` table on the same bytes, with
 //! the differential properties of issue 19:
 //!
 //! - no panic, whatever the bytes;
@@ -14,7 +14,7 @@ use mplp_core::schema::SchemaKind;
 
 fuzz_target!(|data: &[u8]| {
     let value: Option<serde_json::Value> = serde_json::from_slice(data).ok();
-    for kind in mplp_kinds::KINDS.iter().filter(|k| !k.is_log()) {
+    for kind in mplp_check::KINDS.iter().filter(|k| !k.is_log()) {
         let report = kind.validate(data);
         let Some(parsed) = kind.round_trip(data) else {
             continue;

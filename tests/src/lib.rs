@@ -26,12 +26,12 @@ pub fn example_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-pub use mplp_kinds::{DocKind, KINDS};
+pub use mplp_check::{DocKind, KINDS};
 
 /// The kind of an example from its file name (the kinds table of
-/// `mplp-kinds`, which the CLI and xtask read too).
+/// `mplp-check`, which the CLI and xtask read too).
 pub fn kind_of(path: &Path) -> Option<&'static DocKind> {
-    mplp_kinds::for_example(path.file_name()?.to_str()?)
+    mplp_check::for_example(path.file_name()?.to_str()?)
 }
 
 /// The single-document kinds (not the logs).

@@ -141,8 +141,7 @@ fn check_valid(shown: &str, name: &str, text: &str, out: &mut Outcome) {
     }
     match rust_kind(name) {
         Some(kind) => {
-            if let Some(document) = kind.document {
-                let report = document(text.as_bytes());
+            if let Some(report) = kind.validate_document(text.as_bytes()) {
                 if !report.is_valid() {
                     out.problems.push(format!(
                         "{shown}: valid example refused by {}: {}",
@@ -157,7 +156,7 @@ fn check_valid(shown: &str, name: &str, text: &str, out: &mut Outcome) {
 }
 
 fn rust_kind(name: &str) -> Option<&'static Kind> {
-    kinds::for_example(name).filter(|k| k.document.is_some())
+    kinds::for_example(name).filter(|k| k.doc_kind.is_some())
 }
 
 fn check_invalid(shown: &str, name: &str, text: &str, expect: &Expect, out: &mut Outcome) {
@@ -199,8 +198,7 @@ fn check_invalid(shown: &str, name: &str, text: &str, expect: &Expect, out: &mut
     }
     match rust_kind(name) {
         Some(kind) => {
-            if let Some(document) = kind.document {
-                let report = document(text.as_bytes());
+            if let Some(report) = kind.validate_document(text.as_bytes()) {
                 if report.is_valid() {
                     out.problems.push(format!(
                         "{shown}: invalid example accepted by {}",
@@ -242,20 +240,15 @@ fn repeat_below(found: &str, expect: &Expect) -> bool {
         && (item_of(found, &expect.pointer) || item_of(&expect.pointer, found))
 }
 
-fn map_log(bytes: &[u8]) -> Report {
-    mplp_events::log::validate_map_log(bytes)
-}
-
-fn sa_log(bytes: &[u8]) -> Report {
-    mplp_events::log::validate_sa_log(bytes)
-}
-
 fn check_log(shown: &str, name: &str, text: &str, valid: bool, out: &mut Outcome) {
-    let kind = if name.starts_with("map-log-") {
-        SchemaKind::MapEvent
-    } else if name.starts_with("sa-log-") {
-        SchemaKind::SaEvent
-    } else {
+    // The log kind from the kinds table (by the example's name), and the
+    // schema of its lines from schema-check's table (by the line kind).
+    let log = mplp_check::for_example(name).filter(|k| k.is_log());
+    let line_schema = log
+        .and_then(|k| k.line_kind)
+        .and_then(|line| crate::kinds::KINDS.iter().find(|k| k.name == line.name))
+        .map(|k| k.schema);
+    let (Some(log), Some(kind)) = (log, line_schema) else {
         out.problems.push(format!("{shown}: unknown log kind"));
         return;
     };
@@ -276,31 +269,17 @@ fn check_log(shown: &str, name: &str, text: &str, valid: bool, out: &mut Outcome
     }
     // Invalid logs may break only log-level rules (turn order, receipts),
     // which JSON Schema cannot see: only the Rust validator is asked.
-    match log_validator(kind) {
-        Some(validate) => {
-            let report = validate(text.as_bytes());
-            if report.is_valid() != valid {
-                out.problems.push(format!(
-                    "{shown}: the Rust log validator says {}: {}",
-                    if report.is_valid() {
-                        "valid"
-                    } else {
-                        "invalid"
-                    },
-                    summary(&report)
-                ));
-            }
-        }
-        None => out.schema_only.push(shown.to_owned()),
-    }
-}
-
-/// The Rust validator of a log kind.
-fn log_validator(kind: SchemaKind) -> Option<fn(&[u8]) -> Report> {
-    match kind {
-        SchemaKind::MapEvent => Some(map_log),
-        SchemaKind::SaEvent => Some(sa_log),
-        _ => None,
+    let report = log.validate(text.as_bytes());
+    if report.is_valid() != valid {
+        out.problems.push(format!(
+            "{shown}: the Rust log validator says {}: {}",
+            if report.is_valid() {
+                "valid"
+            } else {
+                "invalid"
+            },
+            summary(&report)
+        ));
     }
 }
 

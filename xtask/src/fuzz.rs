@@ -253,9 +253,8 @@ fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
     let schema = value
         .as_ref()
         .map(|v| schema::is_valid(kind.schema_for(v), v));
-    match kind.document {
-        Some(validate) => {
-            let report = validate(bytes);
+    match kind.validate_document(bytes) {
+        Some(report) => {
             let rules: Vec<String> = report
                 .errors()
                 .map(|e| e.rule.as_str().to_owned())

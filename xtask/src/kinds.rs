@@ -5,7 +5,7 @@
 
 use mplp_core::check::CheckValue;
 use mplp_core::schema::SchemaKind;
-use mplp_core::{Document, Pointer, Report};
+use mplp_core::{Pointer, Report};
 use schemars::JsonSchema;
 use serde_json::Value;
 
@@ -32,10 +32,9 @@ pub(crate) struct Kind {
     pub(crate) serde_ok: fn(&str) -> bool,
     /// The thorough pass (`CheckValue`) over a value.
     pub(crate) check: fn(&Value) -> Report,
-    /// `Document::validate_json` (schema and semantic rules), for documents.
-    pub(crate) document: Option<fn(&[u8]) -> Report>,
-    /// File name prefix of its examples in `schemas/examples/` (documents only).
-    pub(crate) example_prefix: Option<&'static str>,
+    /// The row of the kinds table it stands for (documents only; its
+    /// examples in `schemas/examples/` start with the row's name and `-`).
+    pub(crate) doc_kind: Option<&'static mplp_check::DocKind>,
     /// For shared blocks: the member name under which valid examples carry
     /// one (its values are the seeds of the differential check).
     pub(crate) seed_key: Option<&'static str>,
@@ -105,10 +104,6 @@ fn check<T: CheckValue>(value: &Value) -> Report {
     report
 }
 
-fn document<T: Document>(bytes: &[u8]) -> Report {
-    T::validate_json(bytes).report
-}
-
 /// A shared block of mplp-core (not a document: no examples of its own).
 macro_rules! block {
     ($name:literal, $ty:ty, $schema:expr, $seed:literal) => {
@@ -121,15 +116,14 @@ macro_rules! block {
             variants: &[],
             serde_ok: serde_ok::<$ty>,
             check: check::<$ty>,
-            document: None,
-            example_prefix: None,
+            doc_kind: None,
             seed_key: Some($seed),
         }
     };
 }
 
 /// A module document (implements `mplp_core::Document`): its name and
-/// example prefix come from the kinds table of `mplp-kinds` (`$kind`).
+/// example prefix come from the kinds table of `mplp-check` (`$kind`).
 macro_rules! doc {
     ($kind:expr, $ty:ty, $schema:expr, $pick:expr, $rs:expr) => {
         doc!($kind, $ty, $schema, $pick, $rs, &[])
@@ -144,14 +138,19 @@ macro_rules! doc {
             variants: $variants,
             serde_ok: serde_ok::<$ty>,
             check: check::<$ty>,
-            document: Some(document::<$ty>),
-            example_prefix: Some($kind.example_prefix),
+            doc_kind: Some(&$kind),
             seed_key: None,
         }
     };
 }
 
 impl Kind {
+    /// The verdict of the one dispatch (`mplp_check`) on bytes of this
+    /// document kind, schema and semantic rules; `None` for shared blocks.
+    pub(crate) fn validate_document(&self, bytes: &[u8]) -> Option<Report> {
+        self.doc_kind.map(|kind| kind.validate(bytes))
+    }
+
     /// The schema that validates `value`.
     pub(crate) fn schema_for(&self, value: &Value) -> SchemaKind {
         self.pick.map_or(self.schema, |pick| pick(value))
@@ -181,91 +180,91 @@ pub(crate) static KINDS: &[Kind] = &[
         "governance"
     ),
     doc!(
-        mplp_kinds::PLAN,
+        mplp_check::PLAN,
         mplp_plan::Plan,
         SchemaKind::Plan,
         None,
         Some(rust_schema::<mplp_plan::Plan>)
     ),
     doc!(
-        mplp_kinds::DIALOG,
+        mplp_check::DIALOG,
         mplp_dialog::Dialog,
         SchemaKind::Dialog,
         None,
         Some(rust_schema::<mplp_dialog::Dialog>)
     ),
     doc!(
-        mplp_kinds::COLLAB,
+        mplp_check::COLLAB,
         mplp_collab::Collab,
         SchemaKind::Collab,
         None,
         Some(rust_schema::<mplp_collab::Collab>)
     ),
     doc!(
-        mplp_kinds::CONTEXT,
+        mplp_check::CONTEXT,
         mplp_context::Context,
         SchemaKind::Context,
         None,
         Some(rust_schema::<mplp_context::Context>)
     ),
     doc!(
-        mplp_kinds::CONFIRM,
+        mplp_check::CONFIRM,
         mplp_confirm::Confirm,
         SchemaKind::Confirm,
         None,
         Some(rust_schema::<mplp_confirm::Confirm>)
     ),
     doc!(
-        mplp_kinds::TRACE,
+        mplp_check::TRACE,
         mplp_trace::Trace,
         SchemaKind::Trace,
         None,
         Some(rust_schema::<mplp_trace::Trace>)
     ),
     doc!(
-        mplp_kinds::ROLE,
+        mplp_check::ROLE,
         mplp_role::Role,
         SchemaKind::Role,
         None,
         Some(rust_schema::<mplp_role::Role>)
     ),
     doc!(
-        mplp_kinds::EXTENSION,
+        mplp_check::EXTENSION,
         mplp_extension::Extension,
         SchemaKind::Extension,
         None,
         Some(rust_schema::<mplp_extension::Extension>)
     ),
     doc!(
-        mplp_kinds::NETWORK,
+        mplp_check::NETWORK,
         mplp_network::Network,
         SchemaKind::Network,
         None,
         Some(rust_schema::<mplp_network::Network>)
     ),
     doc!(
-        mplp_kinds::CORE,
+        mplp_check::CORE,
         mplp_manifest::CoreManifest,
         SchemaKind::Core,
         None,
         Some(rust_schema::<mplp_manifest::CoreManifest>)
     ),
     doc!(
-        mplp_kinds::MAP_EVENT,
+        mplp_check::MAP_EVENT,
         mplp_events::MapEvent,
         SchemaKind::MapEvent,
         None,
         Some(rust_schema::<mplp_events::MapEvent>)
     ),
     doc!(
-        mplp_kinds::SA_EVENT,
+        mplp_check::SA_EVENT,
         mplp_events::SaEvent,
         SchemaKind::SaEvent,
         None,
         Some(rust_schema::<mplp_events::SaEvent>)
     ),
     doc!(
-        mplp_kinds::EVENT,
+        mplp_check::EVENT,
         mplp_events::CoreEvent,
         SchemaKind::CoreEvent,
         Some(SchemaKind::event_for),
@@ -273,7 +272,7 @@ pub(crate) static KINDS: &[Kind] = &[
         EVENT_FAMILIES
     ),
     doc!(
-        mplp_kinds::LEARNING_SAMPLE,
+        mplp_check::LEARNING_SAMPLE,
         mplp_events::learning::LearningSample,
         SchemaKind::LearningSampleCore,
         Some(SchemaKind::learning_sample_for),
@@ -281,35 +280,35 @@ pub(crate) static KINDS: &[Kind] = &[
         SAMPLE_FAMILIES
     ),
     doc!(
-        mplp_kinds::COMMON_LEARNING_SAMPLE,
+        mplp_check::COMMON_LEARNING_SAMPLE,
         mplp_events::learning::CommonLearningSample,
         SchemaKind::CommonLearningSample,
         None,
         Some(rust_schema::<mplp_events::learning::CommonLearningSample>)
     ),
     doc!(
-        mplp_kinds::TOOL_EVENT,
+        mplp_check::TOOL_EVENT,
         mplp_events::integration::ToolEvent,
         SchemaKind::ToolEvent,
         None,
         Some(rust_schema::<mplp_events::integration::ToolEvent>)
     ),
     doc!(
-        mplp_kinds::FILE_UPDATE_EVENT,
+        mplp_check::FILE_UPDATE_EVENT,
         mplp_events::integration::FileUpdateEvent,
         SchemaKind::FileUpdateEvent,
         None,
         Some(rust_schema::<mplp_events::integration::FileUpdateEvent>)
     ),
     doc!(
-        mplp_kinds::GIT_EVENT,
+        mplp_check::GIT_EVENT,
         mplp_events::integration::GitEvent,
         SchemaKind::GitEvent,
         None,
         Some(rust_schema::<mplp_events::integration::GitEvent>)
     ),
     doc!(
-        mplp_kinds::CI_EVENT,
+        mplp_check::CI_EVENT,
         mplp_events::integration::CiEvent,
         SchemaKind::CiEvent,
         None,
@@ -353,10 +352,10 @@ pub(crate) fn counts_for_schema_verdict(rule: &str) -> bool {
     is_schema_rule(rule) && !is_sdk_payload_rule(rule)
 }
 
-/// The kind whose examples start with this file name: `mplp_kinds::for_example`
+/// The kind whose examples start with this file name: `mplp_check::for_example`
 /// (longest prefix wins), then the entry of [`KINDS`] with that name.
 pub(crate) fn for_example(file_name: &str) -> Option<&'static Kind> {
-    let name = mplp_kinds::for_example(file_name)?.name;
+    let name = mplp_check::for_example(file_name)?.name;
     KINDS.iter().find(|k| k.name == name)
 }
 
@@ -381,17 +380,14 @@ mod tests {
 
     #[test]
     fn every_document_kind_of_the_table_is_covered() {
-        for kind in mplp_kinds::KINDS.iter().filter(|k| !k.is_log()) {
+        for kind in mplp_check::KINDS.iter().filter(|k| !k.is_log()) {
             let ours = KINDS.iter().find(|k| k.name == kind.name);
             assert!(
                 ours.is_some(),
                 "{} is not covered by schema-check",
                 kind.name
             );
-            assert_eq!(
-                ours.and_then(|k| k.example_prefix),
-                Some(kind.example_prefix)
-            );
+            assert_eq!(ours.and_then(|k| k.doc_kind), Some(*kind));
         }
         assert!(is_schema_rule("required") && is_schema_rule("json-syntax"));
         assert!(!is_schema_rule("lifecycle-transition") && !is_schema_rule("sa_plan_dag_acyclic"));

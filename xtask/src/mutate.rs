@@ -579,11 +579,10 @@ pub(crate) fn seed_of(s: &str) -> u64 {
 pub(crate) fn seeds(kind: &Kind, valid_examples: &[(String, Value)]) -> Vec<Value> {
     let mut out = Vec::new();
     for (name, doc) in valid_examples {
-        match (kind.example_prefix, kind.seed_key) {
-            (Some(prefix), _)
+        match (kind.doc_kind, kind.seed_key) {
+            (Some(_), _)
                 if crate::kinds::for_example(name).is_some_and(|k| k.name == kind.name) =>
             {
-                let _ = prefix;
                 out.push(doc.clone());
             }
             (None, Some(key)) => collect_members(doc, key, &mut out),

@@ -1,5 +1,5 @@
 //! `cargo xtask rules [--check]`: writes `docs/rules.md`, the table of every
-//! rule of the SDK, from the rule registries (`mplp_kinds::rules_by_crate`);
+//! rule of the SDK, from the rule registries (`mplp_check::rules_by_crate`);
 //! with `--check`, fails when the file differs from what it would write.
 //!
 //! The tests of this module also fail when a rule id written in the sources
@@ -53,21 +53,6 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
     }
 }
 
-/// The registries by crate: mplp-kinds' list, then mplp-bundle's (which
-/// depends on the module crates through mplp-validate, so mplp-kinds cannot
-/// list it without a cycle).
-pub(crate) fn rules_by_crate() -> Vec<(&'static str, Vec<&'static RuleInfo>)> {
-    let mut all = mplp_kinds::rules_by_crate();
-    all.push(("mplp-bundle", mplp_bundle::rules().collect()));
-    all
-}
-
-/// Every rule of the SDK ([`rules_by_crate`]).
-#[cfg(test)]
-pub(crate) fn all_rules() -> impl Iterator<Item = &'static RuleInfo> {
-    rules_by_crate().into_iter().flat_map(|(_, rules)| rules)
-}
-
 fn severity(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -103,7 +88,7 @@ pub(crate) fn render() -> String {
          collab runtime), not findings of validation; profiles do not change them. \
          The reasons for SDK decisions are in `docs/spec-notes.md`.\n",
     );
-    for (krate, rules) in rules_by_crate() {
+    for (krate, rules) in mplp_check::rules_by_crate() {
         let _ = write!(
             out,
             "\n## {krate}\n\n\
@@ -211,7 +196,7 @@ mod tests {
 
     #[test]
     fn every_rule_id_in_the_sources_is_registered() {
-        let registered: BTreeSet<&str> = all_rules().map(|r| r.rule.as_str()).collect();
+        let registered: BTreeSet<&str> = mplp_check::all_rules().map(|r| r.rule.as_str()).collect();
         let raised = raised_in_sources();
         assert!(
             raised.len() >= 5,
@@ -240,13 +225,13 @@ mod tests {
             names.sort();
             for path in names {
                 let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                let Some(kind) = mplp_kinds::for_example(&name) else {
+                let Some(kind) = mplp_check::for_example(&name) else {
                     continue;
                 };
                 let report = kind.validate(&std::fs::read(&path).unwrap());
                 for v in report.violations() {
                     seen += 1;
-                    let info = all_rules().find(|r| r.rule == v.rule);
+                    let info = mplp_check::all_rules().find(|r| r.rule == v.rule);
                     let info =
                         info.unwrap_or_else(|| panic!("{name}: rule {} is not registered", v.rule));
                     assert_eq!(v.severity, info.strict, "{name}: {v}");
@@ -264,7 +249,7 @@ mod tests {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let rule = cells.iter().find_map(|c| {
                 let id = c.strip_prefix('`')?.strip_suffix('`')?;
-                all_rules().any(|r| r.rule.as_str() == id).then_some(id)
+                mplp_check::all_rules().any(|r| r.rule.as_str() == id).then_some(id)
             });
             let severity = cells
                 .iter()
@@ -286,7 +271,7 @@ mod tests {
         let rows = severities_in_tables(&notes);
         assert!(rows.len() >= 10, "only {} rule rows found", rows.len());
         for (rule, severity) in rows {
-            let info = all_rules().find(|r| r.rule.as_str() == rule).unwrap();
+            let info = mplp_check::all_rules().find(|r| r.rule.as_str() == rule).unwrap();
             assert_eq!(
                 severity, info.strict,
                 "docs/spec-notes.md says `{rule}` is {severity}, its declaration says {}",
@@ -313,7 +298,7 @@ mod tests { const T: Rule = Rule::new("only_in_tests"); }
 "#;
         let ids = rule_ids_in(file);
         assert_eq!(ids, ["not_a_registered_rule", "sa_plan_dag_acyclic"]);
-        let registered: BTreeSet<&str> = all_rules().map(|r| r.rule.as_str()).collect();
+        let registered: BTreeSet<&str> = mplp_check::all_rules().map(|r| r.rule.as_str()).collect();
         let missing: Vec<_> = ids
             .iter()
             .filter(|id| !registered.contains(id.as_str()))

@@ -96,7 +96,67 @@ pub(crate) fn run(args: &ReportArgs) -> ExitCode {
     }
 }
 
-/// Checks one input and keeps what its section shows.
+/// What the dispatch found in one file: its kind, its violations, whether
+/// it could be read, and the document when it is valid.
+#[derive(Default)]
+struct Found {
+    kind: Option<&'static mplp_check::DocKind>,
+    report: Report,
+    unreadable: bool,
+    document: Option<mplp_check::AnyDocument>,
+}
+
+impl mplp_check::Sink for Found {
+    fn kind(&mut self, kind: Option<&'static mplp_check::DocKind>) {
+        self.kind = kind;
+    }
+    fn violation(&mut self, v: Violation) -> std::ops::ControlFlow<()> {
+        self.report.push(v);
+        std::ops::ControlFlow::Continue(())
+    }
+    fn unreadable(&mut self, v: Violation) -> std::ops::ControlFlow<()> {
+        self.unreadable = true;
+        self.violation(v)
+    }
+    fn document(&mut self, document: mplp_check::AnyDocument) {
+        self.document = Some(document);
+    }
+}
+
+/// Checks the file at `path` through the one dispatch (as `mplp validate`
+/// does, strict profile); the section of a file that cannot be read.
+fn check(name: String, path: &Path, max: usize) -> Result<(String, Found), Box<Section>> {
+    let mut found = Found::default();
+    let options = mplp_check::Options::default();
+    if let Err(e) = mplp_check::validate_path(None, path, &options, &mut found) {
+        let v = crate::inputs::io_violation(&format!("cannot read `{name}`"), &e);
+        return Err(Box::new(finish(
+            name,
+            mplp_check::AUTO,
+            one(v),
+            true,
+            max,
+            |_| None,
+            None,
+        )));
+    }
+    if found.unreadable {
+        let kind_name = found.kind.map_or(mplp_check::AUTO, |k| k.name);
+        return Err(Box::new(finish(
+            name,
+            kind_name,
+            found.report,
+            true,
+            max,
+            |_| None,
+            None,
+        )));
+    }
+    Ok((name, found))
+}
+
+/// Checks one input as `mplp validate` does (the one dispatch, strict
+/// profile) and keeps what its section shows.
 fn section(input: &Input, max: usize) -> Section {
     let name = input.name();
     let path = match input {
@@ -106,7 +166,7 @@ fn section(input: &Input, max: usize) -> Section {
             let unreadable = violation.severity == Severity::Error;
             return finish(
                 name,
-                mplp_kinds::AUTO,
+                mplp_check::AUTO,
                 one(violation.clone()),
                 unreadable,
                 max,
@@ -115,32 +175,42 @@ fn section(input: &Input, max: usize) -> Section {
             );
         }
     };
-    let log = mplp_kinds::is_log_file_name(&name);
-    if log {
+    if mplp_check::is_log_file_name(&name) {
         return log_section(name, &path, max);
     }
-    let bytes = match crate::io::read_input(&path.to_string_lossy()) {
-        Ok(b) => b,
-        Err(message) => {
-            let v = Violation::error("", mplp_core::rules::INPUT_IO, message);
-            return finish(name, mplp_kinds::AUTO, one(v), true, max, |_| None, None);
-        }
+    let (name, found) = match check(name, &path, max) {
+        Ok(checked) => checked,
+        Err(section) => return *section,
     };
-    let (kind, report) = mplp_kinds::validate_bytes(None, &bytes);
-    let value: Option<serde_json::Value> = mplp_core::nesting::from_slice(&bytes).ok();
-    let picture = match (kind, &value) {
-        (Some(k), Some(v)) if k.name == mplp_kinds::PLAN.name => {
+    let kind_name = found.kind.map_or(mplp_check::AUTO, |k| k.name);
+    // The document as a value, only for the fragments the rows point at and
+    // the picture of a plan that is not valid (a valid plan is the one the
+    // dispatch read: parsed once).
+    let value: Option<serde_json::Value> = if found.report.violations().is_empty() {
+        None
+    } else {
+        std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| {
+                let (json, _) = mplp_core::document::strip_bom(&bytes);
+                mplp_core::nesting::from_slice(json).ok()
+            })
+    };
+    let picture = match (found.document, found.kind, &value) {
+        (Some(mplp_check::AnyDocument::Plan(plan)), _, _) => {
+            Some(("Plan", mplp_plan::render::svg(&plan)))
+        }
+        (None, Some(k), Some(v)) if *k == mplp_check::PLAN => {
             <mplp_plan::Plan as mplp_core::Wire>::deserialize_unchecked(v)
                 .ok()
                 .map(|plan| ("Plan", mplp_plan::render::svg(&plan)))
         }
         _ => None,
     };
-    let kind_name = kind.map_or(mplp_kinds::AUTO, |k| k.name);
     finish(
         name,
         kind_name,
-        report,
+        found.report,
         false,
         max,
         |v| value.as_ref().and_then(|doc| fragment(doc, &v.pointer)),
@@ -148,25 +218,14 @@ fn section(input: &Input, max: usize) -> Section {
     )
 }
 
-/// A log: validated as a stream, then read again for the lines the rows
-/// point at and, for a MAP log, the events to draw.
+/// A log, validated as a stream by the dispatch: read again for the lines
+/// the rows point at and, for a MAP log, the events to draw.
 fn log_section(name: String, path: &Path, max: usize) -> Section {
-    let open = || -> std::io::Result<Box<dyn BufRead>> {
-        let mut reader: Box<dyn BufRead> = Box::new(BufReader::new(std::fs::File::open(path)?));
-        crate::validate::skip_bom(&mut reader)?;
-        Ok(reader)
+    let (name, Found { kind, report, .. }) = match check(name, path, max) {
+        Ok(checked) => checked,
+        Err(section) => return *section,
     };
-    let checked = open().and_then(|mut reader| {
-        let kind = mplp_kinds::detect_log(&mut reader)?;
-        Ok((kind, kind.validate_reader(&mut reader)))
-    });
-    let (kind, report) = match checked {
-        Ok(found) => found,
-        Err(e) => {
-            let v = crate::inputs::io_violation(&format!("cannot read `{name}`"), &e);
-            return finish(name, mplp_kinds::AUTO, one(v), true, max, |_| None, None);
-        }
-    };
+    let kind_name = kind.map_or(mplp_check::AUTO, |k| k.name);
     let mut wanted: BTreeMap<u64, Option<String>> = BTreeMap::new();
     for (shown, v) in shown_rows(&report, max) {
         if let (true, Some(line)) = (shown, v.line) {
@@ -174,7 +233,12 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
         }
     }
     // The events to draw: a MAP log's, until there are too many to draw.
-    let mut events = (kind.name == mplp_kinds::MAP_LOG.name).then(Vec::new);
+    let mut events = (kind == Some(&mplp_check::MAP_LOG)).then(Vec::new);
+    let open = || -> std::io::Result<Box<dyn BufRead>> {
+        let mut reader: Box<dyn BufRead> = Box::new(BufReader::new(std::fs::File::open(path)?));
+        mplp_core::document::skip_bom(&mut reader)?;
+        Ok(reader)
+    };
     if let Ok(reader) = open() {
         for (n, line) in (1u64..).zip(reader.lines()) {
             let Ok(line) = line else { break };
@@ -198,7 +262,7 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
         .map(|l| ("Session", mplp_collab::render::svg_sequence(&l)));
     finish(
         name,
-        kind.name,
+        kind_name,
         report,
         false,
         max,

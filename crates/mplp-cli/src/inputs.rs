@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use mplp_core::Violation;
-use mplp_core::rules::{INPUT_IO, INPUT_SKIPPED, INPUT_TOO_LARGE};
+use mplp_core::rules::{INPUT_IO, INPUT_SKIPPED};
 
 /// One thing to check.
 pub(crate) enum Input {
@@ -47,33 +47,6 @@ impl Input {
 /// The `io` violation of an operating-system error.
 pub(crate) fn io_violation(what: &str, e: &std::io::Error) -> Violation {
     Violation::error("", INPUT_IO, format!("{what}: {e}"))
-}
-
-/// The violation of a document over the size limit.
-pub(crate) fn too_large(name: &str, len: u64, max: u64) -> Violation {
-    Violation::error(
-        "",
-        INPUT_TOO_LARGE,
-        format!(
-            "`{name}` holds at least {}, more than the limit of {} for one document (`--max-document-bytes` raises it; logs are streamed and have no limit)",
-            mplp_core::text::count(len, "byte"),
-            mplp_core::text::count(max, "byte")
-        ),
-    )
-}
-
-/// Reads a whole document of at most `max` bytes, keeping no more than
-/// `max + 1` of them: `Ok(None)` when the input holds more than `max`.
-/// The one place of the document size limit (`mplp validate` and the
-/// subcommands that read one document).
-pub(crate) fn read_capped(
-    reader: impl std::io::Read,
-    max: u64,
-) -> std::io::Result<Option<Vec<u8>>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
-    Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
 /// Adds `arg` to `inputs`, or what a directory holds.
@@ -242,7 +215,7 @@ fn describe(t: std::fs::FileType) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{Input, describe, expand, is_link_loop, read_capped};
+    use super::{Input, describe, expand, is_link_loop};
 
     #[test]
     fn a_link_loop_is_told_from_other_errors() {
@@ -288,37 +261,5 @@ mod tests {
         assert_eq!(describe(null), "a device");
         let dir = std::fs::metadata("/").unwrap().file_type();
         assert_eq!(describe(dir), "not a regular file");
-    }
-
-    #[test]
-    fn a_document_of_the_limit_is_read_whole_and_one_byte_more_is_refused() {
-        let text = b"0123456789";
-        for max in 0..=12u64 {
-            let got = read_capped(&text[..], max).unwrap();
-            if max >= text.len() as u64 {
-                assert_eq!(got.as_deref(), Some(&text[..]), "max {max}");
-            } else {
-                assert_eq!(got, None, "max {max}");
-            }
-        }
-        assert_eq!(
-            read_capped(&text[..], u64::MAX).unwrap().as_deref(),
-            Some(&text[..])
-        );
-    }
-
-    #[test]
-    fn no_more_than_one_byte_past_the_limit_is_read() {
-        struct Endless(u64);
-        impl std::io::Read for Endless {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                self.0 += buf.len() as u64;
-                buf.fill(b' ');
-                Ok(buf.len())
-            }
-        }
-        let mut endless = Endless(0);
-        assert_eq!(read_capped(&mut endless, 100).unwrap(), None);
-        assert!(endless.0 < 100 + 64 * 1024, "read {}", endless.0);
     }
 }

@@ -95,15 +95,15 @@ pub(crate) mod io {
     use mplp_core::Document;
 
     /// Reads a whole document from a file, or standard input for `-`,
-    /// refusing one larger than [`crate::validate::DEFAULT_MAX_DOCUMENT_BYTES`]
+    /// refusing one larger than [`mplp_check::DEFAULT_MAX_DOCUMENT_BYTES`]
     /// (256 MiB) without reading more than that. A UTF-8 byte-order mark at
     /// the start is dropped with an `input-bom` warning on standard error.
     pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, String> {
-        let max = crate::validate::DEFAULT_MAX_DOCUMENT_BYTES;
+        let max = mplp_check::DEFAULT_MAX_DOCUMENT_BYTES;
         let read = if path == "-" {
-            crate::inputs::read_capped(std::io::stdin().lock(), max)
+            mplp_check::read_capped(std::io::stdin().lock(), max)
         } else {
-            std::fs::File::open(path).and_then(|f| crate::inputs::read_capped(f, max))
+            std::fs::File::open(path).and_then(|f| mplp_check::read_capped(f, max))
         };
         let name = if path == "-" {
             "standard input".to_owned()

@@ -18,7 +18,7 @@
 use std::io::{Seek, Write};
 use std::ops::ControlFlow;
 
-use mplp_core::{Report, Severity, Violation};
+use mplp_core::{Severity, Violation};
 
 /// How many errors (and, separately, warnings) a file shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,13 +105,14 @@ fn temp_file() -> std::io::Result<std::fs::File> {
 }
 
 /// The report of one file, written to `out` as it goes.
-pub(crate) struct FileReport<'a, W: Write, F: FnMut(Report) -> Report> {
+pub(crate) struct FileReport<'a, W: Write> {
     out: &'a mut W,
     json: bool,
+    /// The command, for messages on standard error (`validate`, `watch`).
+    command: &'static str,
     file: String,
     kind: &'static str,
     limit: Limit,
-    profile: F,
     errors: u64,
     warnings: u64,
     shown_errors: u64,
@@ -123,16 +124,22 @@ pub(crate) struct FileReport<'a, W: Write, F: FnMut(Report) -> Report> {
     failed: Option<std::io::Error>,
 }
 
-impl<'a, W: Write, F: FnMut(Report) -> Report> FileReport<'a, W, F> {
-    /// The report of `file`; `profile` sets each violation's severity.
-    pub(crate) fn new(out: &'a mut W, json: bool, file: String, limit: Limit, profile: F) -> Self {
+impl<'a, W: Write> FileReport<'a, W> {
+    /// The report of `file` for `mplp COMMAND`.
+    pub(crate) fn new(
+        out: &'a mut W,
+        json: bool,
+        command: &'static str,
+        file: String,
+        limit: Limit,
+    ) -> Self {
         FileReport {
             out,
             json,
+            command,
             file,
-            kind: mplp_kinds::AUTO,
+            kind: mplp_check::AUTO,
             limit,
-            profile,
             errors: 0,
             warnings: 0,
             shown_errors: 0,
@@ -157,15 +164,12 @@ impl<'a, W: Write, F: FnMut(Report) -> Report> FileReport<'a, W, F> {
         self.unreadable = unreadable;
     }
 
-    /// Reports one violation found; `Break` when the output failed.
+    /// Reports one violation found (at its profile's severity already);
+    /// `Break` when the output failed.
     pub(crate) fn violation(&mut self, v: Violation) -> ControlFlow<()> {
-        let mut one = Report::new();
-        one.push(v);
-        for v in (self.profile)(one) {
-            if let Err(e) = self.write(&v) {
-                self.failed = Some(e);
-                return ControlFlow::Break(());
-            }
+        if let Err(e) = self.write(&v) {
+            self.failed = Some(e);
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     }
@@ -275,6 +279,25 @@ impl<'a, W: Write, F: FnMut(Report) -> Report> FileReport<'a, W, F> {
     }
 }
 
+/// The dispatch's findings, written as they come.
+impl<W: Write> mplp_check::Sink for FileReport<'_, W> {
+    fn kind(&mut self, kind: Option<&'static mplp_check::DocKind>) {
+        self.set_kind(kind.map_or(mplp_check::AUTO, |k| k.name));
+    }
+
+    fn violation(&mut self, v: Violation) -> ControlFlow<()> {
+        FileReport::violation(self, v)
+    }
+
+    /// An input that cannot be checked: its record, and its message on
+    /// standard error too.
+    fn unreadable(&mut self, v: Violation) -> ControlFlow<()> {
+        eprintln!("mplp {}: {}", self.command, v.message);
+        self.set_unreadable(true);
+        FileReport::violation(self, v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{FileReport, Held, Limit, SPILL_AT};
@@ -284,7 +307,7 @@ mod tests {
     /// of its own), shown up to `limit` of each.
     fn report_of(json: bool, limit: Limit, errors: usize, warnings: usize) -> String {
         let mut out = Vec::new();
-        let mut report = FileReport::new(&mut out, json, "f".to_owned(), limit, |r| r);
+        let mut report = FileReport::new(&mut out, json, "validate", "f".to_owned(), limit);
         report.set_kind("map-log");
         for i in 0..errors.max(warnings) {
             if i < errors {

@@ -9,17 +9,14 @@
 //! never twice into the same directory, and never opens what is not a
 //! regular file (see [`crate::inputs`]).
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use mplp_core::rules::RuleInfo;
-use mplp_core::{Report, Severity, Violation};
-use mplp_events::log::LogOptions;
-use mplp_kinds::{AUTO, DocKind, KINDS};
+use mplp_check::{AUTO, DEFAULT_EVENT_ID_WINDOW, DEFAULT_MAX_DOCUMENT_BYTES, DocKind, KINDS};
+use mplp_core::Severity;
 
 use crate::inputs::{Input, expand};
 use crate::report::{FileReport, Limit};
@@ -28,21 +25,15 @@ use crate::report::{FileReport, Limit};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KindArg(Option<&'static DocKind>);
 
-impl KindArg {
-    pub(crate) fn as_str(self) -> &'static str {
-        self.0.map_or(AUTO, |k| k.name)
-    }
-}
-
 /// The values of `--kind`, with their help, from the library's kinds table.
 fn kind_parser() -> impl TypedValueParser<Value = KindArg> {
-    let auto = PossibleValue::new(AUTO).help(mplp_kinds::auto_description());
+    let auto = PossibleValue::new(AUTO).help(mplp_check::auto_description());
     let kinds = KINDS
         .iter()
         .map(|k| PossibleValue::new(k.name).help(k.description));
     // The parser admits only the names above, each of which parses.
     PossibleValuesParser::new(std::iter::once(auto).chain(kinds))
-        .map(|name| KindArg(mplp_kinds::parse_or_auto(&name).ok().flatten()))
+        .map(|name| KindArg(mplp_check::parse_or_auto(&name).ok().flatten()))
 }
 
 /// How results are printed.
@@ -74,16 +65,8 @@ impl ProfileArg {
     }
 }
 
-/// The default of `--max-document-bytes`: 256 MiB.
-pub(crate) const DEFAULT_MAX_DOCUMENT_BYTES: u64 = 256 << 20;
-
 /// The default of `--max-errors` in text mode (JSON: all).
 pub(crate) const DEFAULT_TEXT_MAX_ERRORS: u64 = 100;
-
-/// The default of `--event-id-window` (see `mplp_events::unique_ids`):
-/// 229,376 ids, two tables of at most 2^18 buckets (~13 MiB), so that
-/// `mplp validate` stays under 64 MiB on logs of any length.
-pub(crate) const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 18) / 8 * 7;
 
 /// Arguments of `mplp validate`.
 #[derive(Debug, clap::Args)]
@@ -125,6 +108,17 @@ pub(crate) struct ValidateArgs {
     files: Vec<String>,
 }
 
+impl ValidateArgs {
+    /// The dispatch's options from the flags.
+    fn options(&self) -> mplp_check::Options {
+        mplp_check::Options::default()
+            .profile(self.profile.profile())
+            .partial(self.partial)
+            .event_id_window(self.event_id_window)
+            .max_document_bytes(self.max_document_bytes)
+    }
+}
+
 fn parse_limit(s: &str) -> Result<Limit, String> {
     if s == "all" {
         return Ok(Limit::All);
@@ -161,14 +155,10 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
         eprintln!("mplp validate: nothing to check (every directory named is empty)");
         return ExitCode::from(2);
     }
-    let rules: HashMap<&'static str, &'static RuleInfo> = mplp_kinds::all_rules()
-        .chain(mplp_bundle::rules())
-        .map(|r| (r.rule.as_str(), r))
-        .collect();
     // A bundle: every file read and bound first (the binding rules need all
     // the documents), then one record per file, as without `--bundle`.
     let bundle = if args.bundle {
-        match check_bundle(&inputs) {
+        match check_bundle(&inputs, &args.options()) {
             Ok(found) => Some(found),
             Err(message) => {
                 eprintln!("mplp validate: {message}");
@@ -189,9 +179,9 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
         let mut report = FileReport::new(
             &mut out,
             args.format == Format::Json,
+            "validate",
             input.name(),
             limit,
-            |v| relax(v, args.profile, &rules),
         );
         // `Break` stops a file's checks when its output fails; the outcome
         // says so (`write_failed`), which is what ends the run.
@@ -272,154 +262,60 @@ fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The violations at the severity `profile` gives their rules.
-fn relax(
-    found: Report,
-    profile: ProfileArg,
-    rules: &HashMap<&'static str, &'static RuleInfo>,
-) -> Report {
-    mplp_core::rules::apply(found, profile.profile(), |id| rules.get(id).copied())
-}
-
-/// Checks one input, handing every violation to `report` as it is found.
-fn check<W: Write, F: FnMut(Report) -> Report>(
+/// Checks one input through the one dispatch, handing every violation to
+/// `report` as it is found.
+fn check<W: Write>(
     input: &Input,
     args: &ValidateArgs,
-    report: &mut FileReport<'_, W, F>,
+    report: &mut FileReport<'_, W>,
 ) -> ControlFlow<()> {
-    let reader: Box<dyn BufRead> = match input {
+    use mplp_check::Sink as _;
+    let options = args.options();
+    let name = input.name();
+    let checked = match input {
         Input::Problem { violation, .. } if violation.severity == Severity::Error => {
-            return unreadable(report, violation.clone());
+            return report.unreadable(violation.clone());
         }
         Input::Problem { violation, .. } => return report.violation(violation.clone()),
-        Input::Stdin => Box::new(BufReader::with_capacity(1 << 16, std::io::stdin().lock())),
-        Input::File(path) => match File::open(path) {
-            Ok(f) => {
-                let reader = BufReader::with_capacity(1 << 16, f);
-                let text = args.format == Format::Text;
-                match crate::progress::for_file(path, &input.name(), text) {
-                    Some(bar) => Box::new(bar.wrap_read(reader)),
-                    None => Box::new(reader),
-                }
-            }
-            Err(e) => {
-                return unreadable(
-                    report,
-                    crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
-                );
-            }
-        },
-    };
-    let mut reader = reader;
-    let bom = match skip_bom(&mut reader) {
-        Ok(bom) => bom,
-        Err(e) => {
-            return unreadable(
+        Input::Stdin => {
+            let stdin = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+            mplp_check::validate_source(
+                args.kind.0,
+                mplp_check::Source::stream(&name, stdin),
+                &options,
                 report,
-                crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
-            );
+            )
         }
-    };
-    // A log is known by its file name; standard input by its first lines
-    // (`--kind auto -` streams a log instead of reading it whole).
-    let (log_name, mut reader) = match (input, args.kind.0) {
-        (Input::Stdin, None) => match mplp_kinds::sniff_log(reader) {
-            Ok(sniffed) => (sniffed.is_log, Box::new(sniffed.reader) as Box<dyn BufRead>),
-            Err(e) => {
-                return unreadable(
-                    report,
-                    crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
-                );
-            }
-        },
-        _ => (
-            matches!(input, Input::File(p) if mplp_kinds::is_log_file_name(&p.to_string_lossy())),
-            reader,
-        ),
-    };
-    match args.kind.0 {
-        Some(kind) if kind.is_log() => stream_log(kind, reader, bom, args, report),
-        None if log_name => {
-            let kind = match mplp_kinds::detect_log(&mut reader) {
-                Ok(kind) => kind,
+        Input::File(path) => {
+            let file = match File::open(path) {
+                Ok(f) => f,
                 Err(e) => {
-                    return unreadable(
-                        report,
-                        crate::inputs::io_violation(&format!("cannot read `{}`", input.name()), &e),
-                    );
+                    return report.unreadable(crate::inputs::io_violation(
+                        &format!("cannot read `{name}`"),
+                        &e,
+                    ));
                 }
             };
-            stream_log(kind, reader, bom, args, report)
-        }
-        kind => {
-            let bytes = match read_document(reader, input, args.max_document_bytes) {
-                Ok(bytes) => bytes,
-                Err(v) => return unreadable(report, v),
+            let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+            let reader = BufReader::with_capacity(1 << 16, file);
+            let text = args.format == Format::Text;
+            let reader: Box<dyn BufRead> = match crate::progress::for_file(path, &name, text) {
+                Some(bar) => Box::new(bar.wrap_read(reader)),
+                None => Box::new(reader),
             };
-            let (kind, found) = mplp_kinds::validate_bytes(kind, &bytes);
-            drop(bytes);
-            report.set_kind(KindArg(kind).as_str());
-            if bom {
-                report.violation(bom_warning())?;
-            }
-            for v in found {
-                report.violation(v)?;
-            }
-            ControlFlow::Continue(())
+            mplp_check::validate_source(
+                args.kind.0,
+                mplp_check::Source::file(&name, len, reader),
+                &options,
+                report,
+            )
         }
-    }
-}
-
-/// Reports an input that cannot be checked: its record, and its message on
-/// standard error too (as before records existed).
-fn unreadable<W: Write, F: FnMut(Report) -> Report>(
-    report: &mut FileReport<'_, W, F>,
-    v: Violation,
-) -> ControlFlow<()> {
-    eprintln!("mplp validate: {}", v.message);
-    report.set_unreadable(true);
-    report.violation(v)
-}
-
-/// Streams a log through its validator into `report`.
-fn stream_log<W: Write, F: FnMut(Report) -> Report>(
-    kind: &'static DocKind,
-    reader: Box<dyn BufRead>,
-    bom: bool,
-    args: &ValidateArgs,
-    report: &mut FileReport<'_, W, F>,
-) -> ControlFlow<()> {
-    report.set_kind(kind.name);
-    if bom {
-        report.violation(bom_warning())?;
-    }
-    let options = LogOptions::default()
-        .partial(args.partial)
-        .event_id_window(args.event_id_window);
-    let on = |v| report.violation(v);
-    if *kind == mplp_kinds::SA_LOG {
-        mplp_events::log::stream_sa_log(reader, &options, on)
+    };
+    if checked.stopped {
+        ControlFlow::Break(())
     } else {
-        mplp_events::log::stream_map_log(reader, &options, on)
+        ControlFlow::Continue(())
     }
-}
-
-pub(crate) use mplp_core::document::{bom_warning, skip_bom};
-
-/// Reads a whole document, refusing one larger than `max` bytes without
-/// keeping more than `max + 1` of them.
-fn read_document(reader: Box<dyn BufRead>, input: &Input, max: u64) -> Result<Vec<u8>, Violation> {
-    let name = input.name();
-    if let Input::File(path) = input {
-        if let Ok(meta) = std::fs::metadata(path) {
-            if meta.is_file() && meta.len() > max {
-                return Err(crate::inputs::too_large(&name, meta.len(), max));
-            }
-        }
-    }
-    crate::inputs::read_capped(reader, max)
-        .map_err(|e| crate::inputs::io_violation(&format!("cannot read `{name}`"), &e))?
-        .ok_or_else(|| crate::inputs::too_large(&name, max.saturating_add(1), max))
 }
 
 /// Checks the inputs as one bundle (`--bundle`): each file's own findings
@@ -427,7 +323,10 @@ fn read_document(reader: Box<dyn BufRead>, input: &Input, max: u64) -> Result<Ve
 ///
 /// # Errors
 /// When an input is standard input or cannot be read (the message).
-fn check_bundle(inputs: &[Input]) -> Result<Vec<mplp_bundle::DocumentReport>, String> {
+fn check_bundle(
+    inputs: &[Input],
+    options: &mplp_check::Options,
+) -> Result<Vec<mplp_check::bundle::DocumentReport>, String> {
     let mut files = Vec::with_capacity(inputs.len());
     for input in inputs {
         match input {
@@ -436,6 +335,7 @@ fn check_bundle(inputs: &[Input]) -> Result<Vec<mplp_bundle::DocumentReport>, St
             Input::Problem { violation, .. } => return Err(violation.message.clone()),
         }
     }
-    let report = mplp_bundle::check_files(&files).map_err(|e| format!("{e}: {}", e.source))?;
+    let report = mplp_check::bundle::check_files_with(&files, options)
+        .map_err(|e| format!("{e}: {}", e.source))?;
     Ok(report.documents)
 }

@@ -2,8 +2,8 @@
 //!
 //! The log comes from standard input (`-`) or a file; with `--follow` the
 //! file is read like `tail -f`: at its end, `watch` waits for more. The log
-//! goes through the same streaming validators as `mplp validate`
-//! (`mplp_events::log::stream_map_log` / `stream_sa_log`), and each
+//! goes through the one dispatch of `mplp validate`
+//! (`mplp_check::validate_source`, as a log source), and each
 //! violation is printed (and flushed) as soon as it is found, in
 //! `validate`'s text or JSON format. What a log leaves open (sessions,
 //! turns, runs) is judged only when the log ends: when standard input
@@ -13,18 +13,14 @@
 //! A line is read only once it is complete, so a writer that appends half a
 //! line and the rest later is read correctly.
 
-use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Cursor, Read, Write};
+use std::io::{BufReader, Cursor, Read, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
-use mplp_core::rules::RuleInfo;
-use mplp_events::log::LogOptions;
-
 use crate::report::{FileReport, Limit};
-use crate::validate::{DEFAULT_EVENT_ID_WINDOW, Format, ProfileArg};
+use crate::validate::{Format, ProfileArg};
 
 /// How often a followed file is looked at for new data.
 const POLL: Duration = Duration::from_millis(100);
@@ -117,46 +113,32 @@ pub(crate) fn run(args: &WatchArgs) -> ExitCode {
             }
         }
     };
-    let mut reader = BufReader::with_capacity(1 << 16, source);
-    let kind = match first_line(&mut reader) {
-        Ok((head, kind)) => {
-            let kind = match args.kind {
-                WatchKind::Auto => kind,
-                WatchKind::MapLog => &mplp_kinds::MAP_LOG,
-                WatchKind::SaLog => &mplp_kinds::SA_LOG,
-            };
-            (kind, Cursor::new(head).chain(reader))
-        }
-        Err(e) => {
-            eprintln!("mplp watch: cannot read `{name}`: {e}");
-            return ExitCode::from(2);
-        }
+    let reader = BufReader::with_capacity(1 << 16, source);
+    let kind = match args.kind {
+        WatchKind::Auto => None,
+        WatchKind::MapLog => Some(&mplp_check::MAP_LOG),
+        WatchKind::SaLog => Some(&mplp_check::SA_LOG),
     };
-    let (kind, reader) = kind;
-    let rules: HashMap<&'static str, &'static RuleInfo> = mplp_kinds::all_rules()
-        .map(|r| (r.rule.as_str(), r))
-        .collect();
-    let profile = args.profile.profile();
+    let options = mplp_check::Options::default()
+        .profile(args.profile.profile())
+        .partial(args.partial);
     let mut out = Flushed(std::io::stdout().lock());
     let mut report = FileReport::new(
         &mut out,
         args.format == Format::Json,
-        name,
+        "watch",
+        name.clone(),
         Limit::All,
-        |found| mplp_core::rules::apply(found, profile, |id| rules.get(id).copied()),
     );
-    report.set_kind(kind.name);
-    let options = LogOptions::default()
-        .partial(args.partial)
-        .event_id_window(DEFAULT_EVENT_ID_WINDOW);
-    let on = |v| report.violation(v);
-    // `Break` stops the reading when the output fails; the outcome says so
-    // (`write_failed`), as in `mplp validate`.
-    let _ = if *kind == mplp_kinds::SA_LOG {
-        mplp_events::log::stream_sa_log(reader, &options, on)
-    } else {
-        mplp_events::log::stream_map_log(reader, &options, on)
-    };
+    // The kind comes from the first event, waited for until its line is
+    // complete; `Break` stops the reading when the output fails, and the
+    // outcome says so (`write_failed`), as in `mplp validate`.
+    let _ = mplp_check::validate_source(
+        kind,
+        mplp_check::Source::log(&name, reader),
+        &options,
+        &mut report,
+    );
     match report.finish() {
         Ok(outcome) if !outcome.write_failed => {
             ExitCode::from(u8::from(outcome.errors > 0 || outcome.unreadable))
@@ -166,27 +148,6 @@ pub(crate) fn run(args: &WatchArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Reads up to the first line that is not blank (waiting for it to be
-/// complete), and tells the log's kind from it; the bytes read are handed
-/// back to go first to the validator, so line numbers stay right.
-fn first_line(
-    reader: &mut impl BufRead,
-) -> std::io::Result<(Vec<u8>, &'static mplp_kinds::DocKind)> {
-    let mut head = Vec::new();
-    loop {
-        let start = head.len();
-        if reader.read_until(b'\n', &mut head)? == 0 {
-            break;
-        }
-        let line = &head[start..];
-        if line.iter().any(|b| !b.is_ascii_whitespace()) {
-            let kind = mplp_kinds::detect_log(&mut Cursor::new(line))?;
-            return Ok((head, kind));
-        }
-    }
-    Ok((head, &mplp_kinds::MAP_LOG))
 }
 
 /// Says on standard error why the log is taken as ended.

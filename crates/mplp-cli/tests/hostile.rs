@@ -544,7 +544,7 @@ fn dialog_convert_refuses_zero_max_tokens_and_an_empty_model() {
 
 /// `--kind auto -` (the default) streams a log from standard input instead
 /// of reading it whole as one document: a log is known by its first lines
-/// (`mplp_kinds::sniff_log`), a document (pretty-printed or one line) still
+/// (`mplp_check::sniff_log`), a document (pretty-printed or one line) still
 /// reads as a document, and line numbers count every line.
 #[test]
 fn auto_kind_on_stdin_streams_a_log_and_reads_a_document_as_a_document() {

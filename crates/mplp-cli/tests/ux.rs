@@ -76,11 +76,11 @@ fn a_byte_order_mark_is_skipped_with_a_warning_in_documents_and_logs() {
 #[test]
 fn the_library_names_the_byte_order_mark_it_refuses() {
     let bytes = with_bom(&example("plan-minimal.json"));
-    let (_, report) = mplp_kinds::validate_bytes(None, &bytes);
+    let (_, report) = mplp_check::validate_bytes(None, &bytes);
     let v = &report.violations()[0];
     assert_eq!(v.rule.as_str(), "json-syntax");
     assert!(v.message.contains("UTF-8 byte-order mark"), "{}", v.message);
-    let (_, report) = mplp_kinds::validate_bytes(mplp_kinds::by_name("plan"), &bytes);
+    let (_, report) = mplp_check::validate_bytes(mplp_check::by_name("plan"), &bytes);
     assert!(
         report.violations()[0]
             .message
@@ -333,9 +333,9 @@ proptest! {
     fn messages_about_non_objects_name_no_internal_type(value in json_value()) {
         let bytes = serde_json::to_vec(&value).unwrap();
         let kinds = std::iter::once(None)
-            .chain(mplp_kinds::KINDS.iter().filter(|k| !k.is_log()).map(|k| Some(*k)));
+            .chain(mplp_check::KINDS.iter().filter(|k| !k.is_log()).map(|k| Some(*k)));
         for kind in kinds {
-            let (_, report) = mplp_kinds::validate_bytes(kind, &bytes);
+            let (_, report) = mplp_check::validate_bytes(kind, &bytes);
             prop_assert!(!report.is_valid());
             for v in report.violations() {
                 for word in INTERNAL {

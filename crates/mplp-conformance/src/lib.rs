@@ -6,13 +6,13 @@
 //! For each flow the runner:
 //! 1. validates every `input/` and `expected/` document with the SDK's
 //!    validator for its kind, looked up by file stem in the one table of
-//!    document kinds, [`mplp_kinds::KINDS`] (see [`registry`]); a document
+//!    document kinds, [`mplp_check::KINDS`] (see [`registry`]); a document
 //!    no kind is named after is reported as **skipped, with the reason** —
 //!    never as passed;
 //! 2. checks the evidence `pack/` if there is one: required files,
 //!    `manifest.json`, the `timeline/events.ndjson` events, and every
 //!    sha256 of `integrity/sha256sums.txt` (and that it lists every file);
-//! 3. checks the rules between documents (mplp-bundle: a plan's Context
+//! 3. checks the rules between documents (mplp-check: a plan's Context
 //!    and Confirm, a trace's Context and Plan, ...) over `input/` and over
 //!    `expected/`, each read as one bundle;
 //! 4. evaluates `invariants.yaml` with an interpreter of its rule language
@@ -35,7 +35,7 @@
 //!   a finding per malformed entry.
 //! - `sha2` (0.10, MSRV 1.72): the packs' `sha256sums.txt`.
 //! - The module crates: their `Document::validate_json` and log validators,
-//!   through the one table of kinds, [`mplp_kinds::KINDS`].
+//!   through the one table of kinds, [`mplp_check::KINDS`].
 //!
 //! Decisions where the published suite is silent or lenient are in
 //! `docs/spec-notes.md` ("mplp-conformance: golden-flow runner").
@@ -262,7 +262,7 @@ fn validate_documents(
     out
 }
 
-/// The binding rules of mplp-bundle over the documents of `dir/sub`, read
+/// The binding rules of mplp-check over the documents of `dir/sub`, read
 /// as one bundle (the documents' own findings are in their `validate`
 /// checks). Errors fail the check; a partner outside the bundle and the
 /// other warnings are kept as warnings.
@@ -272,7 +272,7 @@ fn bundle_check(dir: &Path, sub: &str) -> Check {
         .into_iter()
         .map(|(_, _, p)| p)
         .collect();
-    let report = match mplp_bundle::check_files(&files) {
+    let report = match mplp_check::bundle::check_files(&files) {
         Ok(r) => r,
         Err(e) => {
             return Check::from_findings(
@@ -288,7 +288,7 @@ fn bundle_check(dir: &Path, sub: &str) -> Check {
             .map_or_else(|| doc.name.clone(), |n| n.to_string_lossy().into_owned());
         let rel = format!("{sub}/{file}");
         for v in doc.report.violations() {
-            if !mplp_bundle::is_binding_rule(v.rule) {
+            if !mplp_check::bundle::is_binding_rule(v.rule) {
                 continue;
             }
             let finding = Finding::new(&rel, &v.pointer, v.rule.as_str(), v.message.clone());

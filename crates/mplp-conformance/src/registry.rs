@@ -2,15 +2,15 @@
 //! stem (`plan.json` -> `plan`).
 //!
 //! The runner keeps no table of kinds of its own: a stem is looked up in the
-//! one table of document kinds, [`mplp_kinds::KINDS`] (by
-//! [`mplp_kinds::by_name`]). Only what the published flows call differently
+//! one table of document kinds, [`mplp_check::KINDS`] (by
+//! [`mplp_check::by_name`]). Only what the published flows call differently
 //! is written here: two log names ([`ALIASES`]) and the two event families
 //! whose flow documents may be of several kinds ([`FAMILIES`], told apart by
-//! [`mplp_kinds::detect`]). When the SDK gains a kind, the runner validates
+//! the dispatch, [`mplp_check::validate_bytes`]). When the SDK gains a kind, the runner validates
 //! flow documents of that name without a change here.
 
 use mplp_core::{Report, Violation};
-use mplp_kinds::DocKind;
+use mplp_check::DocKind;
 
 /// How a document of one kind is validated.
 #[derive(Clone, Copy, Debug)]
@@ -19,7 +19,8 @@ pub enum Validator {
     /// by line (findings carry line numbers).
     Kind(&'static DocKind),
     /// A document of one of these kinds, which one read from its members
-    /// ([`mplp_kinds::detect`]); a document of any other kind is an error.
+    /// ([`mplp_check::validate_bytes`] without a kind); a document of any
+    /// other kind is an error.
     Family(&'static [&'static DocKind]),
 }
 
@@ -34,14 +35,13 @@ impl Validator {
     pub fn validate(&self, bytes: &[u8]) -> Report {
         match self {
             Validator::Kind(kind) => kind.validate(bytes),
-            Validator::Family(kinds) => match mplp_kinds::detect(bytes) {
-                Ok(kind) if kinds.iter().any(|k| std::ptr::eq(*k, kind)) => kind.validate(bytes),
-                Ok(kind) => {
+            Validator::Family(kinds) => match mplp_check::validate_bytes(None, bytes) {
+                (Some(kind), _) if !kinds.contains(&kind) => {
                     let expected: Vec<&str> = kinds.iter().map(|k| k.name).collect();
                     let mut report = Report::new();
                     report.push(Violation::error(
                         "",
-                        mplp_kinds::UNKNOWN_KIND,
+                        mplp_check::UNKNOWN_KIND,
                         format!(
                             "this document reads as a `{}`, but its file name asks for one of: {}",
                             kind.name,
@@ -50,17 +50,14 @@ impl Validator {
                     ));
                     report
                 }
-                Err(violation) => {
-                    let mut report = Report::new();
-                    report.push(violation);
-                    report
-                }
+                // A member of the family, or not recognised (the report says why).
+                (_, report) => report,
             },
         }
     }
 }
 
-/// Flow file stems that name a kind of [`mplp_kinds::KINDS`] by another
+/// Flow file stems that name a kind of [`mplp_check::KINDS`] by another
 /// name: `(stem, kind name)`. The flows call their logs `map-events.ndjson`
 /// and `sa-events.ndjson`.
 pub const ALIASES: &[(&str, &str)] = &[("map-events", "map-log"), ("sa-events", "sa-log")];
@@ -71,17 +68,17 @@ pub const FAMILIES: &[(&str, &[&DocKind])] = &[
     (
         "learning",
         &[
-            &mplp_kinds::LEARNING_SAMPLE,
-            &mplp_kinds::COMMON_LEARNING_SAMPLE,
+            &mplp_check::LEARNING_SAMPLE,
+            &mplp_check::COMMON_LEARNING_SAMPLE,
         ],
     ),
     (
         "integration",
         &[
-            &mplp_kinds::CI_EVENT,
-            &mplp_kinds::TOOL_EVENT,
-            &mplp_kinds::GIT_EVENT,
-            &mplp_kinds::FILE_UPDATE_EVENT,
+            &mplp_check::CI_EVENT,
+            &mplp_check::TOOL_EVENT,
+            &mplp_check::GIT_EVENT,
+            &mplp_check::FILE_UPDATE_EVENT,
         ],
     ),
 ];
@@ -100,7 +97,7 @@ pub fn validator(stem: &str) -> Option<Validator> {
         .iter()
         .find(|(alias, _)| *alias == stem)
         .map_or(stem, |(_, name)| name);
-    if let Some(kind) = mplp_kinds::by_name(name) {
+    if let Some(kind) = mplp_check::by_name(name) {
         return Some(Validator::Kind(kind));
     }
     FAMILIES
@@ -115,7 +112,7 @@ mod tests {
 
     #[test]
     fn every_kind_is_found_by_its_name_and_every_alias_names_a_log() {
-        for kind in mplp_kinds::KINDS {
+        for kind in mplp_check::KINDS {
             assert!(
                 matches!(validator(kind.name), Some(Validator::Kind(k)) if std::ptr::eq(k, *kind))
             );
@@ -137,7 +134,7 @@ mod tests {
         let tool = tool.as_slice();
         let integration = validator("integration").unwrap();
         let learning = validator("learning").unwrap();
-        assert_eq!(mplp_kinds::detect(tool).unwrap().name, "tool-event");
+        assert_eq!(mplp_check::detect(tool).unwrap().name, "tool-event");
         assert!(integration.validate(tool).is_valid());
         let mut broken: serde_json::Value = serde_json::from_slice(tool).unwrap();
         broken["status"] = "exploded".into();
@@ -146,13 +143,13 @@ mod tests {
         assert!(!as_integration.is_valid());
         assert_eq!(
             as_integration.violations(),
-            mplp_kinds::TOOL_EVENT.validate(&broken).violations()
+            mplp_check::TOOL_EVENT.validate(&broken).violations()
         );
         let refused = learning.validate(tool);
         assert!(!refused.is_valid());
         assert!(
             refused.violations().iter().any(
-                |v| v.rule == mplp_kinds::UNKNOWN_KIND && v.message.contains("learning-sample")
+                |v| v.rule == mplp_check::UNKNOWN_KIND && v.message.contains("learning-sample")
             )
         );
         assert!(!learning.validate(b"[1]").is_valid());

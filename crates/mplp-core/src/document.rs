@@ -307,15 +307,23 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
 /// which is then dropped. `None` when the typed parse
 /// fails, without the thorough pass that would then list every violation:
 /// for a caller that is only guessing that the input is a `T`
-/// (`mplp_kinds::validate_bytes` without a kind).
+/// (`mplp_check::validate_bytes` without a kind).
 pub fn report_parsed<T: Document>(text: &str) -> Option<Report> {
+    validate_parsed::<T>(text).map(|validation| validation.report)
+}
+
+/// [`report_parsed`] with the value: the [`Validation`] that
+/// [`Document::validate_json`] gives for input that passes `T`'s typed
+/// parse (the value kept when the module rules find no error), `None` when
+/// the typed parse fails.
+pub fn validate_parsed<T: Document>(text: &str) -> Option<Validation<T>> {
     let mut validation: Validation<T> = Validation {
         value: None,
         report: Report::new(),
     };
     parse_into(text.as_bytes(), Some(text), &mut validation.value).ok()?;
     keep_if_valid(&mut validation);
-    Some(validation.report)
+    Some(validation)
 }
 
 /// The thorough pass over bytes that failed the typed parse: every schema
@@ -368,7 +376,7 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// `input` without a UTF-8 byte-order mark at its start, and whether there
 /// was one. The one rule for skipping a mark, which the `mplp` command and
-/// `mplp_kinds::validate_file` apply to files (with [`bom_warning`]); see
+/// `mplp_check::validate_file` apply to files (with [`bom_warning`]); see
 /// docs/spec-notes.md, "Byte-order marks".
 ///
 /// ```

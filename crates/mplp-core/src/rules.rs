@@ -40,7 +40,7 @@
 //! assert_eq!(EXAMPLE_RULES[1].scope, Scope::Document);
 //! ```
 
-use crate::{Report, Rule, Severity};
+use crate::{Report, Rule, Severity, Violation};
 
 /// Where a rule comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub enum Scope {
     /// finding of validation, so profiles do not change it.
     Api,
     /// Several documents validated together (a bundle: a plan and its
-    /// Context, Confirm, Trace, ...; see the `mplp-bundle` crate).
+    /// Context, Confirm, Trace, ...; see the `mplp-check` crate).
     Bundle,
 }
 
@@ -422,20 +422,28 @@ pub fn apply<'a>(
     lookup: impl Fn(&str) -> Option<&'a RuleInfo>,
 ) -> Report {
     let mut out = Report::new();
-    for mut v in report {
-        if let Some(info) = lookup(v.rule.as_str()) {
-            // Profiles only relax: `strict` is what the SDK reports, and
-            // `canonical` turns the errors of SDK-level rules into warnings.
-            if info.scope != Scope::Api
-                && profile == Profile::Canonical
-                && info.canonical == Severity::Warning
-            {
-                v.severity = Severity::Warning;
-            }
-        }
-        out.push(v);
+    for v in report {
+        let info = lookup(v.rule.as_str());
+        out.push(apply_one(v, profile, info));
     }
     out
+}
+
+/// Applies `profile` to one violation whose rule is `info` (`None`: a rule
+/// no registry knows, which keeps its severity): what [`apply`] does to
+/// each violation of a report.
+pub fn apply_one(mut v: Violation, profile: Profile, info: Option<&RuleInfo>) -> Violation {
+    if let Some(info) = info {
+        // Profiles only relax: `strict` is what the SDK reports, and
+        // `canonical` turns the errors of SDK-level rules into warnings.
+        if info.scope != Scope::Api
+            && profile == Profile::Canonical
+            && info.canonical == Severity::Warning
+        {
+            v.severity = Severity::Warning;
+        }
+    }
+    v
 }
 
 #[cfg(test)]

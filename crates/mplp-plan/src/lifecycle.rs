@@ -486,7 +486,7 @@ impl Plan {
     /// `approved → in_progress`: the runtime starts the plan. (The seed also
     /// requires the Context to be `active`; the plan does not hold its
     /// Context, so the caller checks it with `mplp_context::Context::ensure_active`,
-    /// and `mplp-bundle` reports an `in_progress` plan whose Context is not
+    /// and `mplp-check` reports an `in_progress` plan whose Context is not
     /// `active`.) If every step was already
     /// skipped, the plan completes at once.
     pub fn start(&mut self) -> Result<(), Error> {

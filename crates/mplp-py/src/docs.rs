@@ -305,8 +305,8 @@ impl PyPlan {
     /// Validates the plan as it is now (schema and plan rules).
     fn check(&self) -> ValidationResult {
         ValidationResult::new(
-            Some(&mplp_kinds::PLAN),
-            mplp_kinds::PLAN.validate(self.plan.to_json().as_bytes()),
+            Some(&mplp_check::PLAN),
+            mplp_check::PLAN.validate(self.plan.to_json().as_bytes()),
         )
     }
 

@@ -20,8 +20,8 @@ pub(crate) enum Input<'a> {
 
 /// The rule id of a Python value that has no JSON form (a `set`, `NaN`,
 /// nesting past Python's recursion limit, a circular reference); declared
-/// in the mplp-kinds rule registry.
-pub(crate) use mplp_kinds::PYTHON_VALUE;
+/// in the mplp-check rule registry.
+pub(crate) use mplp_check::PYTHON_VALUE;
 
 /// Reads `data`: `bytes`/`bytearray` and `str` are JSON text; `dict`,
 /// `list` and `tuple` are serialized with `json.dumps` (no NaN); an

@@ -7,7 +7,7 @@
 //!
 //! - `validate` and `validate_log`:
 //!   the verdicts of `mplp validate` (same kinds table, same dispatch:
-//!   the `mplp-kinds` crate), as `ValidationResult` objects.
+//!   the `mplp-check` crate), as `ValidationResult` objects.
 //! - `Plan`, `Dialog`, `Collab`: thin wrappers over the Rust documents with
 //!   their main operations, and `simulate_session`.
 //! - Exceptions `MplpError(ValueError)`, `ValidationError`, `TransitionError`,

@@ -4,8 +4,8 @@ use std::fs::File;
 use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
 
+use mplp_check::{AUTO, DocKind, KINDS, Options, Source};
 use mplp_core::Report;
-use mplp_kinds::{AUTO, DocKind, KINDS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
@@ -126,10 +126,11 @@ impl ValidationResult {
     }
 }
 
-/// Checks that `profile` names a profile this version has (only the default, `None`).
-fn check_profile(profile: Option<&str>) -> PyResult<()> {
+/// The dispatch's options for `profile`: this version has only the default
+/// profile (`None`: strict, as `mplp validate`'s default).
+fn options(profile: Option<&str>) -> PyResult<Options> {
     match profile {
-        None => Ok(()),
+        None => Ok(Options::default()),
         Some(p) => Err(PyValueError::new_err(format!(
             "unknown profile `{p}`: this version has only the default profile (profile=None)"
         ))),
@@ -137,7 +138,7 @@ fn check_profile(profile: Option<&str>) -> PyResult<()> {
 }
 
 fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
-    mplp_kinds::parse_or_auto(kind).map_err(|e| PyValueError::new_err(e.to_string()))
+    mplp_check::parse_or_auto(kind).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Validates one MPLP document and returns a `ValidationResult`.
@@ -149,7 +150,7 @@ fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
 /// only the default (`None`) exists in this version.
 ///
 /// Raises `TypeError` for other types, `ValidationError` (a `ValueError`)
-/// for a `dict` with no JSON form, `OSError` when a file cannot be read.
+/// for a `dict` with no JSON form, `OSError` when a file cannot be opened.
 #[pyfunction]
 #[pyo3(signature = (data, kind = "auto", profile = None))]
 pub(crate) fn validate(
@@ -158,16 +159,21 @@ pub(crate) fn validate(
     kind: &str,
     profile: Option<&str>,
 ) -> PyResult<ValidationResult> {
-    check_profile(profile)?;
+    let options = options(profile)?;
     let kind = parse_kind(kind)?;
-    let (kind, report) = match read(data)? {
+    let mut report = Report::new();
+    let checked = match read(data)? {
         Input::Json(bytes) => {
             let bytes: &[u8] = &bytes;
-            py.detach(|| mplp_kinds::validate_bytes(kind, bytes))
+            py.detach(|| {
+                mplp_check::validate_source(kind, Source::text(bytes), &options, &mut report)
+            })
         }
-        Input::Path(path) => py.detach(|| mplp_kinds::validate_file(kind, &path))?,
+        Input::Path(path) => {
+            py.detach(|| mplp_check::validate_path(kind, &path, &options, &mut report))?
+        }
     };
-    Ok(ValidationResult::new(kind, report))
+    Ok(ValidationResult::new(checked.kind, report))
 }
 
 /// Validates an NDJSON event log, streaming: memory stays constant apart
@@ -177,6 +183,7 @@ pub(crate) fn validate(
 /// (`bytes`), or any iterable of lines (`str` or `bytes`, e.g. an open file
 /// or a generator). `kind` is `"map"` (or `"map-log"`), `"sa"` (or
 /// `"sa-log"`), or `"auto"` (SA when the first line is an SA event).
+/// `profile` as for `validate`.
 #[pyfunction]
 #[pyo3(signature = (source, kind = "map", profile = None))]
 pub(crate) fn validate_log(
@@ -185,10 +192,10 @@ pub(crate) fn validate_log(
     kind: &str,
     profile: Option<&str>,
 ) -> PyResult<ValidationResult> {
-    check_profile(profile)?;
+    let options = options(profile)?;
     let kind = match kind {
-        "map" | "map-log" => Some(&mplp_kinds::MAP_LOG),
-        "sa" | "sa-log" => Some(&mplp_kinds::SA_LOG),
+        "map" | "map-log" => Some(&mplp_check::MAP_LOG),
+        "sa" | "sa-log" => Some(&mplp_check::SA_LOG),
         AUTO => None,
         other => {
             return Err(PyValueError::new_err(format!(
@@ -196,15 +203,11 @@ pub(crate) fn validate_log(
             )));
         }
     };
-    let with_kind =
-        |reader: &mut dyn std::io::BufRead| -> std::io::Result<(&'static DocKind, Report)> {
-            let kind = match kind {
-                Some(k) => k,
-                None => mplp_kinds::detect_log(reader)?,
-            };
-            Ok((kind, kind.validate_reader(reader)))
-        };
-    let (kind, report) = if source.is_instance_of::<PyString>() || is_path_like(source)? {
+    let mut report = Report::new();
+    let mut check = |name: &str, reader: &mut dyn std::io::BufRead| {
+        mplp_check::validate_source(kind, Source::log(name, reader), &options, &mut report)
+    };
+    let checked = if source.is_instance_of::<PyString>() || is_path_like(source)? {
         let path: PathBuf = if source.is_instance_of::<PyString>() {
             source.extract()?
         } else {
@@ -212,25 +215,25 @@ pub(crate) fn validate_log(
                 .call_method1("fspath", (source,))?
                 .extract()?
         };
-        py.detach(|| {
+        py.detach(|| -> std::io::Result<_> {
             let mut reader = BufReader::new(File::open(&path)?);
-            with_kind(&mut reader)
+            Ok(check(&path.to_string_lossy(), &mut reader))
         })?
     } else if let Ok(b) = source.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        py.detach(|| with_kind(&mut Cursor::new(bytes)))?
+        py.detach(|| check("", &mut Cursor::new(bytes)))
     } else if let Ok(b) = source.cast::<PyByteArray>() {
         let bytes = b.to_vec();
-        py.detach(|| with_kind(&mut Cursor::new(&bytes[..])))?
+        py.detach(|| check("", &mut Cursor::new(&bytes[..])))
     } else {
         let mut reader = LineReader::new(source)?;
-        let out = with_kind(&mut reader);
+        let checked = check("", &mut reader);
         if let Some(e) = reader.error.take() {
             return Err(e);
         }
-        out?
+        checked
     };
-    Ok(ValidationResult::new(Some(kind), report))
+    Ok(ValidationResult::new(checked.kind, report))
 }
 
 fn is_path_like(value: &Bound<'_, PyAny>) -> PyResult<bool> {

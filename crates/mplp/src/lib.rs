@@ -16,8 +16,7 @@
 //! | [`confirm`] | `mplp-confirm` | `confirm` | yes |
 //! | [`trace`] | `mplp-trace` | `trace` (turns on `plan`) | yes |
 //! | [`role`] | `mplp-role` | `role` | yes |
-//! | `kinds` | `mplp-kinds` (the one table of document kinds) | `kinds` (turns on every module) | no |
-//! | `bundle` | `mplp-bundle` (rules between documents) | `bundle` (turns on `kinds`) | no |
+//! | `check` | `mplp-check` (from bytes to a verdict: the kind table, the rule registry, the one validation dispatch, bundles) | `check` (turns on every module; `kinds` and `bundle` are other names of it) | no |
 //! | `nats` | `mplp-nats` | `nats` (turns on `collab` and `tokio`) | no |
 //! | `cloudevents` | `mplp-cloudevents` | `cloudevents` (turns on `events`) | no |
 //! | `otel` | `mplp-otel` | `otel` (turns on `events`) | no |
@@ -105,17 +104,13 @@ pub use mplp_trace as trace;
 #[doc(inline)]
 pub use mplp_role as role;
 
-/// The one table of document kinds (`mplp-kinds`): detect a document's kind,
-/// validate bytes of any kind by name.
-#[cfg(feature = "kinds")]
+/// From bytes to a verdict (`mplp-check`): the kind table (detect a
+/// document's kind, validate input of any kind), the rule registry, the one
+/// validation dispatch every front end uses, and bundles (the rules between
+/// documents: a plan's Context and Confirm, a trace's Context and Plan, ...).
+#[cfg(feature = "check")]
 #[doc(inline)]
-pub use mplp_kinds as kinds;
-
-/// The rules between documents (`mplp-bundle`): a plan's Context and
-/// Confirm, a trace's Context and Plan, ...
-#[cfg(feature = "bundle")]
-#[doc(inline)]
-pub use mplp_bundle as bundle;
+pub use mplp_check as check;
 
 /// Extensions (`mplp-extension`): type, SemVer version, configuration,
 /// lifecycle.

@@ -44,8 +44,8 @@ pub(crate) struct Input {
 
 /// The contenders, in the table's column order; `Value` is the baseline.
 /// `mplp_validate` is what `mplp validate FILE` does with the bytes of a
-/// file: the kind recognised ([`mplp_kinds::detect`] for a document,
-/// [`mplp_kinds::detect_log`] for a log), then that kind's validator.
+/// file: [`mplp_check::validate_source`] over the bytes of a file of that
+/// name (the kind recognised, then that kind's validator).
 pub(crate) const CONTENDERS: [&str; 5] = [
     "value",
     "ignored_any",
@@ -241,12 +241,14 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
             Kind::MapLog => mplp::events::log::validate_map_log(bytes).is_valid(),
             Kind::SaLog => mplp::events::log::validate_sa_log(bytes).is_valid(),
         },
-        "mplp_validate" if log => {
-            let mut reader = bytes;
-            let kind = mplp_kinds::detect_log(&mut reader).unwrap();
-            kind.validate_reader(&mut reader).is_valid()
+        "mplp_validate" => {
+            // The CLI's path: the one dispatch over a named file's bytes.
+            let name = if log { "input.ndjson" } else { "input.json" };
+            let mut report = mplp_core::Report::new();
+            let source = mplp_check::Source::file(name, Some(bytes.len() as u64), bytes);
+            mplp_check::validate_source(None, source, &mplp_check::Options::default(), &mut report);
+            report.is_valid()
         }
-        "mplp_validate" => mplp_kinds::validate_bytes(None, bytes).1.is_valid(),
         other => panic!("unknown contender {other}"),
     }
 }

@@ -3,16 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use mplp_collab::Collab;
-use mplp_confirm::Confirm;
-use mplp_context::Context;
-use mplp_core::{Document, Report};
-use mplp_dialog::Dialog;
-use mplp_kinds::DocKind;
-use mplp_plan::Plan;
-use mplp_trace::Trace;
+use std::ops::ControlFlow;
 
-use crate::{Bundle, BundleReport, Doc, DocumentReport};
+use mplp_core::{Report, Violation};
+
+use super::{Bundle, BundleReport, Doc, DocumentReport};
 
 /// A file of a bundle that cannot be listed or read.
 #[derive(Debug)]
@@ -78,10 +73,10 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
 /// ```
 /// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
 ///     .join("../../schemas/examples/bundles/valid/plan-approved-and-running");
-/// let report = mplp_bundle::check_dir(&dir)?;
+/// let report = mplp_check::bundle::check_dir(&dir)?;
 /// assert!(report.is_valid(), "{report:?}");
 /// assert_eq!(report.documents.len(), 4);
-/// # Ok::<(), mplp_bundle::LoadError>(())
+/// # Ok::<(), mplp_check::bundle::LoadError>(())
 /// ```
 ///
 /// # Errors
@@ -97,75 +92,62 @@ pub fn check_dir(dir: &Path) -> Result<BundleReport, LoadError> {
 /// file's report holds its own findings first, then its bindings'.
 ///
 /// # Errors
-/// When a file cannot be read.
+/// When a file cannot be opened (a read error after that is the file's
+/// `io` violation).
 pub fn check_files<P: AsRef<Path>>(files: &[P]) -> Result<BundleReport, LoadError> {
+    check_files_with(files, &crate::Options::default())
+}
+
+/// [`check_files`] with these options: each file checked with them, and
+/// the binding rules' findings at the severity their profile gives them.
+///
+/// # Errors
+/// When a file cannot be opened.
+pub fn check_files_with<P: AsRef<Path>>(
+    files: &[P],
+    options: &crate::Options,
+) -> Result<BundleReport, LoadError> {
+    /// The findings of one file, and its document when it is valid.
+    #[derive(Default)]
+    struct Found {
+        report: Report,
+        doc: Option<Doc>,
+    }
+    impl crate::Sink for Found {
+        fn violation(&mut self, v: Violation) -> ControlFlow<()> {
+            self.report.push(v);
+            ControlFlow::Continue(())
+        }
+        fn document(&mut self, document: crate::AnyDocument) {
+            self.doc = Doc::from_any(document);
+        }
+    }
     let mut documents = Vec::with_capacity(files.len());
     let mut bundle = Bundle::new();
     let mut in_bundle = Vec::new();
     for path in files {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let (kind, report, doc) = if mplp_kinds::is_log_file_name(&name) {
-            let (kind, report) = mplp_kinds::validate_file(None, path).map_err(load_error(path))?;
-            (kind, report, None)
-        } else {
-            let bytes = std::fs::read(path).map_err(load_error(path))?;
-            // A byte-order mark is skipped with a warning, as `validate_file` does.
-            let (json, bom) = mplp_core::document::strip_bom(&bytes);
-            let (kind, found, doc) = read_document(json);
-            let mut report = Report::new();
-            if bom {
-                report.push(mplp_core::document::bom_warning());
-            }
-            report.extend(found);
-            (kind, report, doc)
-        };
-        if let Some(doc) = doc {
+        let mut found = Found::default();
+        let checked =
+            crate::validate_path(None, path, options, &mut found).map_err(load_error(path))?;
+        if let Some(doc) = found.doc {
             in_bundle.push(documents.len());
             bundle.add(name.clone(), doc);
         }
         documents.push(DocumentReport {
             name,
-            kind: kind.map(|k| k.name),
-            report,
+            kind: checked.kind.map(|k| k.name),
+            report: found.report,
         });
     }
     let bound = bundle.check();
     for (at, found) in in_bundle.into_iter().zip(bound.documents) {
-        documents[at].report.extend(found.report);
+        for v in found.report {
+            documents[at]
+                .report
+                .push(crate::registry::relax(v, options.profile));
+        }
     }
     Ok(BundleReport { documents })
-}
-
-/// Validates one document; the typed value too when it is of a bundle kind
-/// and has no error.
-fn read_document(bytes: &[u8]) -> (Option<&'static DocKind>, Report, Option<Doc>) {
-    fn typed<T: Document + Into<Doc>>(bytes: &[u8]) -> (Report, Option<Doc>) {
-        let v = T::validate_json(bytes);
-        (v.report, v.value.map(Into::into))
-    }
-    let kind = match mplp_kinds::detect(bytes) {
-        Ok(k) => k,
-        Err(v) => {
-            let mut report = Report::new();
-            report.push(v);
-            return (None, report, None);
-        }
-    };
-    let (report, doc) = if *kind == mplp_kinds::CONTEXT {
-        typed::<Context>(bytes)
-    } else if *kind == mplp_kinds::PLAN {
-        typed::<Plan>(bytes)
-    } else if *kind == mplp_kinds::CONFIRM {
-        typed::<Confirm>(bytes)
-    } else if *kind == mplp_kinds::TRACE {
-        typed::<Trace>(bytes)
-    } else if *kind == mplp_kinds::COLLAB {
-        typed::<Collab>(bytes)
-    } else if *kind == mplp_kinds::DIALOG {
-        typed::<Dialog>(bytes)
-    } else {
-        (kind.validate(bytes), None)
-    };
-    (Some(kind), report, doc)
 }

@@ -36,7 +36,7 @@ fn file_name(p: &str) -> String {
 type Finding = (String, String, String, Severity);
 
 fn findings(dir: &Path) -> BTreeSet<Finding> {
-    let report = mplp_bundle::check_dir(dir).unwrap();
+    let report = mplp_check::bundle::check_dir(dir).unwrap();
     report
         .violations()
         .map(|(f, v)| {
@@ -53,7 +53,7 @@ fn findings(dir: &Path) -> BTreeSet<Finding> {
 #[test]
 fn valid_bundles_have_no_finding() {
     for dir in bundles("valid") {
-        let report = mplp_bundle::check_dir(&dir).unwrap();
+        let report = mplp_check::bundle::check_dir(&dir).unwrap();
         assert!(report.documents.len() >= 4, "{}", dir.display());
         assert!(report.documents.iter().all(|d| d.kind.is_some()));
         let all: Vec<_> = report.violations().collect();
@@ -93,8 +93,8 @@ fn each_invalid_bundle_breaks_the_one_binding_it_names() {
         );
         assert_eq!(findings(&dir), expected, "{name}");
         // Each document is valid alone: only the binding is broken.
-        for path in mplp_bundle::files_in(&dir).unwrap() {
-            let alone = mplp_bundle::check_files(&[&path]).unwrap();
+        for path in mplp_check::bundle::files_in(&dir).unwrap() {
+            let alone = mplp_check::bundle::check_files(&[&path]).unwrap();
             assert!(
                 alone
                     .violations()
@@ -105,7 +105,7 @@ fn each_invalid_bundle_breaks_the_one_binding_it_names() {
         }
         covered.insert(rule);
     }
-    let mut rules: BTreeSet<String> = mplp_bundle::rules()
+    let mut rules: BTreeSet<String> = mplp_check::bundle::rules()
         .map(|r| r.rule.as_str().to_owned())
         .collect();
     rules.extend(
@@ -153,13 +153,13 @@ fn a_document_with_errors_binds_nothing_and_keeps_its_errors() {
 
 #[test]
 fn unreadable_files_are_load_errors_naming_the_file() {
-    let err = mplp_bundle::check_files(&["/no/such/plan.json"]).unwrap_err();
+    let err = mplp_check::bundle::check_files(&["/no/such/plan.json"]).unwrap_err();
     assert!(err.to_string().contains("/no/such/plan.json"));
-    assert!(mplp_bundle::check_dir(Path::new("/no/such/dir")).is_err());
+    assert!(mplp_check::bundle::check_dir(Path::new("/no/such/dir")).is_err());
 }
 
 fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mplp-bundle-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("mplp-check-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -167,11 +167,11 @@ fn tempdir(name: &str) -> PathBuf {
 
 /// A valid bundle whose files start with a UTF-8 byte-order mark: each file
 /// gets the `input-bom` warning and nothing else, as `mplp validate` and
-/// `mplp_kinds::validate_file` give (spec-notes "Byte-order marks").
+/// `mplp_check::validate_file` give (spec-notes "Byte-order marks").
 #[test]
 fn byte_order_marks_are_skipped_with_a_warning_per_file() {
     let source = &bundles("valid")[0];
-    let dir = std::env::temp_dir().join(format!("mplp-bundle-bom-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("mplp-check-bom-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir(source).unwrap() {
@@ -202,9 +202,9 @@ fn byte_order_marks_are_skipped_with_a_warning_per_file() {
 fn broken_bindings_name_the_bundle_files_involved() {
     for dir in bundles("invalid") {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let report = mplp_bundle::check_dir(&dir).unwrap();
+        let report = mplp_check::bundle::check_dir(&dir).unwrap();
         let files: BTreeSet<String> = report.violations().map(|(f, _)| f.to_owned()).collect();
-        let all: BTreeSet<String> = mplp_bundle::files_in(&dir)
+        let all: BTreeSet<String> = mplp_check::bundle::files_in(&dir)
             .unwrap()
             .iter()
             .map(|p| p.to_string_lossy().into_owned())

@@ -3,7 +3,7 @@
 
 #[path = "../../../tests/support/members.rs"]
 mod members;
-use mplp_kinds::{
+use mplp_check::{
     COLLAB, CONFIRM, CONTEXT, CORE, DIALOG, DocKind, EVENT, EXTENSION, KINDS, MAP_EVENT, NETWORK,
     PLAN, ROLE, SA_EVENT, TRACE, UNKNOWN_KIND, detect, validate_bytes,
 };

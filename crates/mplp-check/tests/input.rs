@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use mplp_core::nesting::MAX_NESTING;
-use mplp_kinds::{MAP_LOG, PLAN, detect, validate_bytes, validate_file};
+use mplp_check::{MAP_LOG, PLAN, detect, validate_bytes, validate_file};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -25,7 +25,7 @@ fn log() -> String {
 
 /// A fresh empty directory under the system's temporary directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mplp-kinds-input-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("mplp-check-input-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -261,7 +261,7 @@ fn guess_at(text: &str) -> Option<usize> {
 /// `event_type` one of them when a kind of lower rank is marked by an
 /// `event_type` prefix.
 pub(crate) fn settled(kind: &DocKind) -> bool {
-    let Some(typed) = kind.typed else {
+    let Some(typed) = kind.typed() else {
         return false;
     };
     !typed.open
@@ -301,7 +301,9 @@ fn is_settled(at: usize) -> bool {
 /// [`settled`] and the document passes its typed parse: what
 /// [`detect`] followed by the kind's validation would give, in one parse.
 /// `None` sends the caller to [`detect`].
-pub(crate) fn validate_guess(bytes: &[u8]) -> Option<(&'static DocKind, mplp_core::Report)> {
+pub(crate) fn validate_guess(
+    bytes: &[u8],
+) -> Option<(&'static DocKind, mplp_core::Report, Option<crate::AnyDocument>)> {
     // UTF-8 is checked once, for the guess and the typed parse.
     let text = std::str::from_utf8(bytes).ok()?;
     let at = guess_at(text)?;
@@ -309,8 +311,8 @@ pub(crate) fn validate_guess(bytes: &[u8]) -> Option<(&'static DocKind, mplp_cor
         return None;
     }
     let kind = KINDS.get(at)?;
-    let report = (kind.typed?.report_parsed)(text)?;
-    Some((kind, report))
+    let (report, document) = (kind.typed()?.parse_guessed)(text)?;
+    Some((kind, report, document))
 }
 
 fn is_marked(i: usize, kind: &DocKind, probe: &Probe) -> bool {
@@ -338,7 +340,7 @@ fn is_marked(i: usize, kind: &DocKind, probe: &Probe) -> bool {
 /// sign it looked for, when no kind is marked.
 ///
 /// ```
-/// use mplp_kinds::{detect, MAP_EVENT, PLAN};
+/// use mplp_check::{detect, MAP_EVENT, PLAN};
 /// assert_eq!(detect(br#"{"event_type": "MAPTurnDispatched"}"#), Ok(&MAP_EVENT));
 /// assert_eq!(detect(br#"{"plan_id": 1}"#), Ok(&PLAN));
 /// assert_eq!(detect(b"[1]").unwrap_err().rule.as_str(), "type");
@@ -481,7 +483,7 @@ struct EventTypeProbe {
 ///
 /// ```
 /// let mut log = std::io::Cursor::new(&b"\n{\"event_type\":\"SAInitialized\"}\n"[..]);
-/// assert_eq!(mplp_kinds::detect_log(&mut log)?.name, "sa-log");
+/// assert_eq!(mplp_check::detect_log(&mut log)?.name, "sa-log");
 /// assert_eq!(log.position(), 0);
 /// # Ok::<(), std::io::Error>(())
 /// ```
@@ -641,12 +643,14 @@ mod guess_tests {
     fn a_valid_document_is_kept_as_its_first_sign_says() {
         let plan = example("plan-minimal.json");
         assert_eq!(guess(&plan), Some(&crate::PLAN));
-        let (kind, report) = validate_guess(&plan).unwrap_or((&crate::MAP_LOG, Default::default()));
+        let (kind, report, document) =
+            validate_guess(&plan).unwrap_or((&crate::MAP_LOG, Default::default(), None));
         assert_eq!(kind, &crate::PLAN);
         assert!(report.is_valid(), "{report:?}");
+        assert_eq!(document.map(|d| d.kind()), Some(&crate::PLAN));
         let map = example("map-event-broadcast-sent.json");
         assert_eq!(
-            validate_guess(&map).map(|(k, _)| k),
+            validate_guess(&map).map(|(k, _, _)| k),
             Some(&crate::MAP_EVENT)
         );
     }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use mplp_bundle::Bundle;
+use mplp_check::bundle::Bundle;
 use mplp_confirm::Confirm;
 use mplp_context::{Context, ContextRoot};
 use mplp_core::{ContextId, PlanId, Severity};

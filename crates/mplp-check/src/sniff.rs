@@ -39,14 +39,14 @@ pub struct Sniffed<R> {
 /// ```
 /// use std::io::Read;
 /// let log = "\n{\"event_type\":\"MAPSessionStarted\"}\n{\"event_type\":\"MAPSessionCompleted\"}\n";
-/// let mut sniffed = mplp_kinds::sniff_log(log.as_bytes())?;
+/// let mut sniffed = mplp_check::sniff_log(log.as_bytes())?;
 /// assert!(sniffed.is_log);
 /// let mut all = String::new();
 /// sniffed.reader.read_to_string(&mut all)?;
 /// assert_eq!(all, log);
 ///
-/// assert!(!mplp_kinds::sniff_log("{\n  \"plan_id\": 1\n}\n".as_bytes())?.is_log);
-/// assert!(!mplp_kinds::sniff_log("{\"plan_id\": 1}\n\n".as_bytes())?.is_log);
+/// assert!(!mplp_check::sniff_log("{\n  \"plan_id\": 1\n}\n".as_bytes())?.is_log);
+/// assert!(!mplp_check::sniff_log("{\"plan_id\": 1}\n\n".as_bytes())?.is_log);
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn sniff_log<R: BufRead>(mut reader: R) -> io::Result<Sniffed<R>> {

@@ -11,14 +11,14 @@ use mplp_core::{ContextId, MplpId, Report, Rule};
 use mplp_plan::{Plan, PlanStatus};
 use mplp_trace::{SA_TRACE_CONTEXT_BINDING, SA_TRACE_PLAN_BINDING};
 
-use crate::{Doc, Entry};
+use super::{Doc, Entry};
 
 const NOTE: Source = Source::Sdk {
-    note: "mplp-bundle",
+    note: "mplp-check: bundles",
 };
 
 mplp_core::declare_rules! {
-    /// Every rule this crate declares, with its severity and its source.
+    /// Every binding rule of a bundle, with its severity and its source.
     pub const RULES;
 
     /// `bundle_partner_outside`: a document binds to a kind of document the

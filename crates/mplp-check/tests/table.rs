@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use mplp_kinds::KINDS;
+use mplp_check::KINDS;
 
 #[test]
 fn kinds_are_equal_by_name_and_shown_by_it() {
     for a in KINDS {
         assert_eq!(a.to_string(), a.name);
-        assert_eq!(mplp_kinds::by_name(a.name), Some(*a));
+        assert_eq!(mplp_check::by_name(a.name), Some(*a));
         for b in KINDS {
             assert_eq!(*a == *b, a.name == b.name, "{} and {}", a.name, b.name);
         }
@@ -43,7 +43,7 @@ fn examples(dir: &str) -> Vec<(String, String, Vec<u8>)> {
 fn a_kind_reads_a_reader_as_it_reads_bytes() {
     let mut invalid = 0;
     for (kind, file, bytes) in examples("invalid") {
-        let Some(kind) = mplp_kinds::by_name(&kind) else {
+        let Some(kind) = mplp_check::by_name(&kind) else {
             continue;
         };
         let from_bytes = kind.validate(&bytes);
@@ -58,6 +58,9 @@ fn a_kind_reads_a_reader_as_it_reads_bytes() {
     assert!(invalid > 100, "{invalid} invalid examples");
 }
 
+/// A read error is the input's `io` error, as `mplp validate` reports it
+/// (it was `log_read_error` here, `io` in the CLI, before the two took one
+/// path).
 #[test]
 fn a_document_that_cannot_be_read_is_a_read_error() {
     struct Failing;
@@ -67,17 +70,17 @@ fn a_document_that_cannot_be_read_is_a_read_error() {
         }
     }
     let mut reader = std::io::BufReader::new(Failing);
-    let report = mplp_kinds::PLAN.validate_reader(&mut reader);
+    let report = mplp_check::PLAN.validate_reader(&mut reader);
     let found: Vec<_> = report
         .violations()
         .iter()
         .map(|v| (v.pointer.as_str(), v.rule.as_str()))
         .collect();
-    assert_eq!(found, [("", "log_read_error")]);
+    assert_eq!(found, [("", "io")]);
     assert!(
         report.violations()[0]
             .message
-            .starts_with("cannot read the document: "),
+            .starts_with("cannot read the input: "),
         "{}",
         report.violations()[0].message
     );
@@ -85,15 +88,35 @@ fn a_document_that_cannot_be_read_is_a_read_error() {
 
 #[test]
 fn this_crates_rules_are_in_the_registries() {
-    let own: Vec<&str> = mplp_kinds::rules().map(|r| r.rule.as_str()).collect();
+    let own: Vec<&str> = mplp_check::rules().map(|r| r.rule.as_str()).collect();
     assert!(own.contains(&"python-value"), "{own:?}");
-    let by_crate = mplp_kinds::rules_by_crate();
+    let by_crate = mplp_check::rules_by_crate();
     let (name, rules) = by_crate.last().unwrap();
-    assert_eq!(*name, "mplp-kinds");
+    assert_eq!(*name, "mplp-check");
     let listed: Vec<&str> = rules.iter().map(|r| r.rule.as_str()).collect();
     assert_eq!(listed, own);
     assert_eq!(
-        mplp_kinds::strict_severity("python-value"),
+        mplp_check::strict_severity("python-value"),
         Some(mplp_core::Severity::Error)
     );
+}
+
+/// The Python stubs spell the kinds as a `Literal`: the same names, in the
+/// table's order, after `auto` (what `mplp_rs.kinds()` returns).
+#[test]
+fn the_python_kind_literal_is_the_table() {
+    let stub = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../mplp-py/python/mplp_rs/_native.pyi");
+    let text = std::fs::read_to_string(stub).unwrap();
+    let start = text.find("Kind = Literal[").unwrap() + "Kind = Literal[".len();
+    let body = &text[start..start + text[start..].find(']').unwrap()];
+    let stubbed: Vec<&str> = body
+        .split(',')
+        .map(|s| s.trim().trim_matches('"'))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let table: Vec<&str> = std::iter::once(mplp_check::AUTO)
+        .chain(KINDS.iter().map(|k| k.name))
+        .collect();
+    assert_eq!(stubbed, table);
 }

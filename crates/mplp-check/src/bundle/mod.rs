@@ -32,7 +32,7 @@
 //! matches none of them is a broken binding, an error.
 //!
 //! ```
-//! use mplp_bundle::Bundle;
+//! use mplp_check::bundle::Bundle;
 //! use mplp_confirm::Confirm;
 //! use mplp_context::{Context, ContextRoot};
 //! use mplp_plan::Plan;
@@ -67,14 +67,11 @@
 //! of a file, its own and its bindings', is in one report
 //! (`mplp validate --bundle DIR`).
 //!
-//! # Why a crate of its own
-//! Bundle rules need every module crate that has bindings (context, plan,
-//! confirm, trace, collab, dialog), and reading files needs the kind
-//! detection of `mplp-kinds`. mplp-conformance (the golden-flow runner)
-//! uses it for the flows' cross-document rules, and users who hold typed
-//! documents use it without the runner's YAML and sha256 dependencies.
-//! Spec notes: `docs/spec-notes.md`, section "mplp-bundle".
-#![cfg_attr(docsrs, feature(doc_cfg))]
+//! Files are read through the crate's one dispatch
+//! ([`validate_source`](crate::validate_source)), so a file gets the
+//! verdict `mplp validate` gives it. mplp-conformance (the golden-flow
+//! runner) uses bundles for the flows' cross-document rules. Spec notes:
+//! `docs/spec-notes.md`, section "Bundles".
 
 mod load;
 mod rules;
@@ -87,14 +84,14 @@ use mplp_dialog::Dialog;
 use mplp_plan::Plan;
 use mplp_trace::Trace;
 
-pub use load::{LoadError, check_dir, check_files, files_in};
+pub use load::{LoadError, check_dir, check_files, check_files_with, files_in};
 pub use rules::{
     BUNDLE_COLLAB_CONTEXT_BINDING, BUNDLE_CONFIRM_APPLIED, BUNDLE_CONFIRM_TARGET,
     BUNDLE_DIALOG_CONTEXT_BINDING, BUNDLE_PARTNER_OUTSIDE, BUNDLE_PLAN_APPROVED_BY_CONFIRM,
     BUNDLE_PLAN_CONTEXT_ACTIVE, BUNDLE_UNIQUE_IDS, RULES,
 };
 
-/// Every rule this crate declares ([`RULES`]). The bundle also reports
+/// Every rule the bundle declares ([`RULES`]). The bundle also reports
 /// the canonical binding rules declared by mplp-plan and mplp-trace.
 pub fn rules() -> impl Iterator<Item = &'static mplp_core::rules::RuleInfo> {
     RULES.iter()
@@ -115,9 +112,9 @@ pub const CANONICAL_BINDING_RULES: [Rule; 3] = [
 ///
 /// ```
 /// use mplp_core::Rule;
-/// assert!(mplp_bundle::is_binding_rule(mplp_bundle::BUNDLE_PLAN_CONTEXT_ACTIVE));
-/// assert!(mplp_bundle::is_binding_rule(Rule::new("sa_trace_plan_binding")));
-/// assert!(!mplp_bundle::is_binding_rule(Rule::ENUM));
+/// assert!(mplp_check::bundle::is_binding_rule(mplp_check::bundle::BUNDLE_PLAN_CONTEXT_ACTIVE));
+/// assert!(mplp_check::bundle::is_binding_rule(Rule::new("sa_trace_plan_binding")));
+/// assert!(!mplp_check::bundle::is_binding_rule(Rule::ENUM));
 /// ```
 pub fn is_binding_rule(rule: Rule) -> bool {
     RULES.iter().any(|r| r.rule == rule) || CANONICAL_BINDING_RULES.contains(&rule)
@@ -189,6 +186,23 @@ macro_rules! doc_from {
     )*};
 }
 doc_from!(Context, Plan, Confirm, Trace, Collab, Dialog);
+
+impl Doc {
+    /// The bundle document a document of any kind is, if its kind binds
+    /// to others (a Context, Plan, Confirm, Trace, Collab or Dialog).
+    pub fn from_any(document: crate::AnyDocument) -> Option<Doc> {
+        use crate::AnyDocument as Any;
+        Some(match document {
+            Any::Context(d) => Doc::Context(*d),
+            Any::Plan(d) => Doc::Plan(*d),
+            Any::Confirm(d) => Doc::Confirm(*d),
+            Any::Trace(d) => Doc::Trace(*d),
+            Any::Collab(d) => Doc::Collab(*d),
+            Any::Dialog(d) => Doc::Dialog(*d),
+            _ => return None,
+        })
+    }
+}
 
 /// One document of a bundle and the name it is reported under (its file).
 #[derive(Clone, Debug, PartialEq)]
@@ -308,8 +322,3 @@ impl BundleReport {
         self.documents.iter().find(|d| d.name == name)
     }
 }
-
-// The crate README: its Rust snippet is a doc test.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-mod readme {}
