@@ -4,7 +4,7 @@
 //! only reads them.
 //!
 //! Why a serde probe and not a hand-written byte skimmer of the top-level
-//! members: one was built and measured (issue 18), eight bytes at a time,
+//! members: one was built and measured, eight bytes at a time,
 //! and cost the same as this probe, about 1 ns per byte (2.03 µs against
 //! 2.11 µs on a 2.1 KB plan): MPLP documents are dense in short strings,
 //! and any scan pays per string. So [`crate::validate_bytes`] saves the

@@ -1,4 +1,4 @@
-//! Reading files and bytes as `mplp validate` does (issue 19): byte-order
+//! Reading files and bytes as `mplp validate` does: byte-order
 //! marks skipped with a warning by `validate_file`, and deep nesting in
 //! free-form members read up to the limit on every entry point.
 
@@ -132,7 +132,7 @@ fn a_log_file_with_a_deep_first_line_is_recognised_and_read() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Numbers a `serde_json::Map` cannot hold (issue 19): valid in a free-form
+/// Numbers a `serde_json::Map` cannot hold: valid in a free-form
 /// member (the canonical schema accepts any number there), for a document
 /// and a log, with or without a kind, from bytes and from a file.
 #[test]

@@ -254,3 +254,39 @@ fn the_exit_status_follows_the_worst_file_and_a_failed_write() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cannot write the output"), "{err}");
 }
+
+/// A document and a log that start with a byte-order mark: the page shows
+/// the `input-bom` warning for each, as `mplp validate` reports it (both go
+/// through the one dispatch), and nothing goes to standard error.
+#[test]
+fn the_report_shows_a_byte_order_mark_as_validate_does() {
+    let dir = scratch("bom");
+    let mut files = Vec::new();
+    for (from, to) in [
+        ("schemas/examples/valid/plan-minimal.json", "plan.json"),
+        ("schemas/examples/valid/map-log-broadcast.ndjson", "session.ndjson"),
+    ] {
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend(std::fs::read(repo().join(from)).unwrap());
+        let path = dir.join(to);
+        std::fs::write(&path, bytes).unwrap();
+        files.push(path);
+    }
+    for record in records(&files) {
+        let warnings: Vec<&str> = record["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["rule"].as_str().unwrap())
+            .collect();
+        assert_eq!(warnings, ["input-bom"], "{record}");
+    }
+    let mut args = vec!["report"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let o = mplp(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = out(&o);
+    assert_eq!(html.matches("<tr class=\"warning\">").count(), 2, "{html}");
+    assert_eq!(html.matches("input-bom").count(), 2);
+}

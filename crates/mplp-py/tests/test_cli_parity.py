@@ -9,6 +9,7 @@ import mplp_rs
 from conftest import example_files
 
 FILES = example_files()
+EXAMPLES_VALID = Path(__file__).resolve().parents[3] / "schemas/examples/valid"
 
 
 def pairs(violations):
@@ -90,3 +91,22 @@ def test_kind_can_be_forced_and_unknown_kinds_are_reported():
     assert [(v.pointer, v.rule) for v in unknown.errors] == [("", "unknown-kind")]
     assert unknown.to_dict()["kind"] == "auto"
     assert mplp_rs.kinds()[0] == "auto" and "map-log" in mplp_rs.kinds()
+
+
+@pytest.mark.parametrize("name", ["plan-minimal.json", "map-log-broadcast.ndjson"])
+def test_a_byte_order_mark_is_skipped_with_a_warning_as_the_cli_does(name, tmp_path):
+    """Files go through the CLI's one dispatch: the mark is skipped with `input-bom`,
+    by `validate(path)` and `validate_log(path)` alike."""
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES_VALID / name).read_bytes())
+    results = [mplp_rs.validate(path)]
+    if name.endswith(".ndjson"):
+        results.append(mplp_rs.validate_log(path, kind="auto"))
+        results.append(mplp_rs.validate_log(str(path)))
+    for result in results:
+        assert result.valid, result.errors
+        assert [v.rule for v in result.warnings] == ["input-bom"]
+    # A JSON text in memory has no mark: bytes keep refusing it, by name.
+    refused = mplp_rs.validate(path.read_bytes(), kind="plan" if name.endswith(".json") else "map-log")
+    assert not refused.valid
+    assert any("byte-order mark" in v.message for v in refused.errors)
