@@ -1,7 +1,7 @@
 //! docs/architecture.md is the map of the workspace: its diagram (the
 //! `mermaid` block under "## Crates") names every crate and every
-//! dependency edge between them, and each crate has one entry of its own
-//! below it. This test holds the map to `cargo metadata`, as rust-analyzer's
+//! dependency edge between them, and each crate has one entry (its name in
+//! bold) below it. This test holds the map to `cargo metadata`, as rust-analyzer's
 //! tidy tests hold its docs to its code.
 
 // Test code: a failed unwrap is a failed test, which is what we want.
@@ -20,11 +20,21 @@ fn workspace() -> &'static Path {
 fn metadata() -> (BTreeSet<String>, BTreeSet<(String, String)>) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(workspace())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let packages = meta["packages"].as_array().unwrap();
     let names: BTreeSet<String> = packages
@@ -75,16 +85,20 @@ fn the_map_shows_every_crate_and_every_dependency_edge() {
     let text = std::fs::read_to_string(workspace().join("docs/architecture.md")).unwrap();
     let (crates, edges) = metadata();
     let (drawn, drawn_edges) = diagram(&text);
-    assert_eq!(drawn, crates, "the crates of the diagram and of the workspace");
+    assert_eq!(
+        drawn, crates,
+        "the crates of the diagram and of the workspace"
+    );
     let missing: Vec<_> = edges.difference(&drawn_edges).collect();
     let extra: Vec<_> = drawn_edges.difference(&edges).collect();
     assert!(
         missing.is_empty() && extra.is_empty(),
         "edges missing from the diagram: {missing:?}; edges drawn that cargo does not know: {extra:?}"
     );
-    // Each crate is described once: one entry `- **name**` in the map.
+    // Each crate is described once: its name in bold (`**name**`) starts
+    // its one entry (or names it in an entry shared with its siblings).
     for name in &crates {
-        let entry = format!("- **{name}**");
+        let entry = format!("**{name}**");
         assert_eq!(
             text.matches(&entry).count(),
             1,

@@ -249,7 +249,9 @@ mod tests {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let rule = cells.iter().find_map(|c| {
                 let id = c.strip_prefix('`')?.strip_suffix('`')?;
-                mplp_check::all_rules().any(|r| r.rule.as_str() == id).then_some(id)
+                mplp_check::all_rules()
+                    .any(|r| r.rule.as_str() == id)
+                    .then_some(id)
             });
             let severity = cells
                 .iter()
@@ -271,7 +273,9 @@ mod tests {
         let rows = severities_in_tables(&notes);
         assert!(rows.len() >= 10, "only {} rule rows found", rows.len());
         for (rule, severity) in rows {
-            let info = mplp_check::all_rules().find(|r| r.rule.as_str() == rule).unwrap();
+            let info = mplp_check::all_rules()
+                .find(|r| r.rule.as_str() == rule)
+                .unwrap();
             assert_eq!(
                 severity, info.strict,
                 "docs/spec-notes.md says `{rule}` is {severity}, its declaration says {}",

@@ -303,7 +303,11 @@ fn is_settled(at: usize) -> bool {
 /// `None` sends the caller to [`detect`].
 pub(crate) fn validate_guess(
     bytes: &[u8],
-) -> Option<(&'static DocKind, mplp_core::Report, Option<crate::AnyDocument>)> {
+) -> Option<(
+    &'static DocKind,
+    mplp_core::Report,
+    Option<crate::AnyDocument>,
+)> {
     // UTF-8 is checked once, for the guess and the typed parse.
     let text = std::str::from_utf8(bytes).ok()?;
     let at = guess_at(text)?;

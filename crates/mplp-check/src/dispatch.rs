@@ -311,11 +311,7 @@ pub fn validate_source<R: BufRead>(
         len,
         input,
     } = source;
-    let at = At {
-        name,
-        len,
-        options,
-    };
+    let at = At { name, len, options };
     let flow = match input {
         Input::Text(bytes) => match kind {
             Some(k) if k.is_log() => {
@@ -384,7 +380,9 @@ fn check_reader<R: BufRead>(
 ///
 /// # Errors
 /// When the reader fails.
-fn skip_bom<R: BufRead>(mut reader: R) -> std::io::Result<(bool, std::io::Chain<Cursor<Vec<u8>>, R>)> {
+fn skip_bom<R: BufRead>(
+    mut reader: R,
+) -> std::io::Result<(bool, std::io::Chain<Cursor<Vec<u8>>, R>)> {
     const MARK: &[u8] = mplp_core::document::UTF8_BOM;
     let mut seen = Vec::with_capacity(MARK.len());
     while seen.len() < MARK.len() {
@@ -435,7 +433,11 @@ fn check_stream<R: BufRead>(
     let max = at.options.max_document_bytes;
     match read_capped(reader, max) {
         Ok(Some(bytes)) => check_document(kind, &bytes, bom, checked, sink),
-        Ok(None) => unreadable(checked, sink, too_large(at.name, max.saturating_add(1), max)),
+        Ok(None) => unreadable(
+            checked,
+            sink,
+            too_large(at.name, max.saturating_add(1), max),
+        ),
         Err(e) => unreadable(checked, sink, cannot_read(at.name, &e)),
     }
 }
@@ -536,7 +538,11 @@ pub fn validate_path(
     sink: &mut impl Sink,
 ) -> std::io::Result<Checked> {
     let file = std::fs::File::open(path)?;
-    let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let len = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     let name = path.to_string_lossy();
     let reader = std::io::BufReader::with_capacity(1 << 16, file);
     Ok(validate_source(

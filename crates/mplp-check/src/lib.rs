@@ -73,8 +73,7 @@ pub use kinds::{
 };
 pub use mplp_core::rules::Profile;
 pub use registry::{
-    PYTHON_VALUE, RULES, UNKNOWN_KIND, all_rules, rule_info, rules, rules_by_crate,
-    strict_severity,
+    PYTHON_VALUE, RULES, UNKNOWN_KIND, all_rules, rule_info, rules, rules_by_crate, strict_severity,
 };
 pub use sniff::{SNIFF_LIMIT, Sniffed, sniff_log};
 
@@ -144,7 +143,8 @@ mod tests {
         assert!(AUTO.parse::<&DocKind>().is_err());
         // Every document kind's valid examples come back as a document of
         // that kind (the variant of `AnyDocument` the row declares).
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples/valid");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples/valid");
         let mut seen = std::collections::BTreeSet::new();
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -163,12 +163,21 @@ mod tests {
             }
             let mut keep = Keep(None);
             let bytes = std::fs::read(&path).unwrap();
-            let checked = validate_source(None, crate::Source::text(&bytes), &crate::Options::default(), &mut keep);
+            let checked = validate_source(
+                None,
+                crate::Source::text(&bytes),
+                &crate::Options::default(),
+                &mut keep,
+            );
             assert_eq!(checked.kind, Some(kind), "{file}");
             let document = keep.0.unwrap();
             assert_eq!(document.kind(), kind, "{file}");
             // What the dispatch kept is the document: it writes back as the round trip does.
-            assert_eq!(Some(Ok(document.to_json())), kind.round_trip(&bytes), "{file}");
+            assert_eq!(
+                Some(Ok(document.to_json())),
+                kind.round_trip(&bytes),
+                "{file}"
+            );
             seen.insert(kind.name);
         }
         assert!(seen.len() >= 10, "{seen:?}");

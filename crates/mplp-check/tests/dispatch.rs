@@ -145,13 +145,21 @@ fn a_log_source_waits_for_its_first_line_and_tells_its_kind_from_it() {
     .unwrap();
     // Delivered one byte at a time: the first line is read whole before
     // its kind is decided.
-    let reader = BufReader::with_capacity(1, Chunked {
-        bytes: &log,
-        sizes: vec![],
-        at: 0,
-    });
+    let reader = BufReader::with_capacity(
+        1,
+        Chunked {
+            bytes: &log,
+            sizes: vec![],
+            at: 0,
+        },
+    );
     let mut report = Report::new();
-    let checked = validate_source(None, Source::log("live", reader), &Options::default(), &mut report);
+    let checked = validate_source(
+        None,
+        Source::log("live", reader),
+        &Options::default(),
+        &mut report,
+    );
     assert_eq!(checked.kind, Some(&SA_LOG));
     assert!(report.is_valid(), "{report:?}");
     // Given a kind, the log is that kind.
@@ -169,7 +177,8 @@ fn a_log_source_waits_for_its_first_line_and_tells_its_kind_from_it() {
 #[test]
 fn a_document_over_the_limit_is_refused_unread_or_after_the_limit() {
     let plan = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples/valid/plan-minimal.json"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/examples/valid/plan-minimal.json"),
     )
     .unwrap();
     let max = plan.len() as u64 - 1;
@@ -192,7 +201,11 @@ fn a_document_over_the_limit_is_refused_unread_or_after_the_limit() {
     assert_eq!(checked.kind, None);
     assert!(record.kinds.is_empty() && record.violations.is_empty());
     assert_eq!(record.unreadable[0].rule.as_str(), "input-too-large");
-    assert!(record.unreadable[0].message.starts_with("`plan.json` holds at least"));
+    assert!(
+        record.unreadable[0]
+            .message
+            .starts_with("`plan.json` holds at least")
+    );
     // Size unknown: read up to the limit and one byte, then refused.
     let mut record = Record::default();
     let checked = validate_source(None, Source::stream("-", &plan[..]), &options, &mut record);
@@ -224,7 +237,11 @@ fn a_read_error_is_the_inputs_io_violation() {
         assert!(checked.unreadable);
         assert_eq!(record.unreadable.len(), 1);
         assert_eq!(record.unreadable[0].rule.as_str(), "io");
-        assert!(record.unreadable[0].message.starts_with("cannot read `"), "{:?}", record.unreadable);
+        assert!(
+            record.unreadable[0].message.starts_with("cannot read `"),
+            "{:?}",
+            record.unreadable
+        );
     }
 }
 
@@ -235,7 +252,12 @@ fn the_profile_is_applied_before_the_sink_and_a_break_stops_the_check() {
     let log = b"{\"event_type\":\"MAPSessionStarted\"}\n{\"event_type\":\"MAPSessionStarted\"}\n";
     let strict = {
         let mut r = Report::new();
-        validate_source(Some(&MAP_LOG), Source::log("l", &log[..]), &Options::default(), &mut r);
+        validate_source(
+            Some(&MAP_LOG),
+            Source::log("l", &log[..]),
+            &Options::default(),
+            &mut r,
+        );
         r
     };
     let canonical = {
@@ -245,7 +267,8 @@ fn the_profile_is_applied_before_the_sink_and_a_break_stops_the_check() {
         r
     };
     assert_eq!(strict.violations().len(), canonical.violations().len());
-    let expected = mplp_core::rules::apply(strict.clone(), Profile::Canonical, mplp_check::rule_info);
+    let expected =
+        mplp_core::rules::apply(strict.clone(), Profile::Canonical, mplp_check::rule_info);
     assert_eq!(canonical, expected);
     // A sink that stops at the first violation sees one.
     struct First(usize);
@@ -256,7 +279,12 @@ fn the_profile_is_applied_before_the_sink_and_a_break_stops_the_check() {
         }
     }
     let mut first = First(0);
-    let checked = validate_source(Some(&MAP_LOG), Source::log("l", &log[..]), &Options::default(), &mut first);
+    let checked = validate_source(
+        Some(&MAP_LOG),
+        Source::log("l", &log[..]),
+        &Options::default(),
+        &mut first,
+    );
     assert!(checked.stopped);
     assert_eq!(first.0, 1);
     assert!(strict.violations().len() > 1);
@@ -266,7 +294,12 @@ fn the_profile_is_applied_before_the_sink_and_a_break_stops_the_check() {
 fn a_stream_is_sniffed_a_text_is_not() {
     let log = b"{\"event_type\":\"SAInitialized\"}\n{\"event_type\":\"SACompleted\"}\n";
     let mut record = Record::default();
-    let checked = validate_source(None, Source::stream("-", &log[..]), &Options::default(), &mut record);
+    let checked = validate_source(
+        None,
+        Source::stream("-", &log[..]),
+        &Options::default(),
+        &mut record,
+    );
     assert_eq!(checked.kind, Some(&SA_LOG));
     // The same bytes as a JSON text are one document (with trailing data).
     let (kind, report) = validate_bytes(None, log);
@@ -274,8 +307,16 @@ fn a_stream_is_sniffed_a_text_is_not() {
     assert!(!report.is_valid());
     // And a text keeps its byte-order mark as the syntax error that names it.
     let (_, report) = validate_bytes(Some(&PLAN), &with_bom(b"{}"));
-    assert!(report.errors().any(|v| v.message.contains("byte-order mark")), "{report:?}");
+    assert!(
+        report
+            .errors()
+            .any(|v| v.message.contains("byte-order mark")),
+        "{report:?}"
+    );
     let reader: &mut dyn BufRead = &mut &with_bom(b"{}")[..];
     let report = PLAN.validate_reader(reader);
-    assert_eq!(report.warnings().next().map(|v| v.rule.as_str()), Some("input-bom"));
+    assert_eq!(
+        report.warnings().next().map(|v| v.rule.as_str()),
+        Some("input-bom")
+    );
 }

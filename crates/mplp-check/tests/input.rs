@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use mplp_core::nesting::MAX_NESTING;
 use mplp_check::{MAP_LOG, PLAN, detect, validate_bytes, validate_file};
+use mplp_core::nesting::MAX_NESTING;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -132,10 +132,7 @@ fn front_ends_reach_the_validators_only_through_the_dispatch() {
                     if !calls(line, route) {
                         continue;
                     }
-                    match ALLOWED
-                        .iter()
-                        .position(|(f, r, _)| *f == rel && r == route)
-                    {
+                    match ALLOWED.iter().position(|(f, r, _)| *f == rel && r == route) {
                         Some(i) => used[i] = true,
                         None => found.push(format!("{rel}:{}: {}", n + 1, line.trim())),
                     }
@@ -150,14 +147,20 @@ fn front_ends_reach_the_validators_only_through_the_dispatch() {
     );
     // An exception nobody needs any more goes.
     for (i, (file, route, _)) in ALLOWED.iter().enumerate() {
-        assert!(used[i], "{file} no longer calls {route}: remove it from ALLOWED");
+        assert!(
+            used[i],
+            "{file} no longer calls {route}: remove it from ALLOWED"
+        );
     }
 }
 
 #[test]
 fn the_scan_finds_a_route() {
     assert!(calls("    let k = mplp_check::detect(bytes);", "detect("));
-    assert!(calls("mplp_events::log::stream_map_log(r, &o, on)", "stream_map_log("));
+    assert!(calls(
+        "mplp_events::log::stream_map_log(r, &o, on)",
+        "stream_map_log("
+    ));
     assert!(!calls("    // detect(bytes) is not called here", "detect("));
     assert!(!calls("fn my_detect(bytes: &[u8])", "detect("));
 }

@@ -105,8 +105,7 @@ fn this_crates_rules_are_in_the_registries() {
 /// table's order, after `auto` (what `mplp_rs.kinds()` returns).
 #[test]
 fn the_python_kind_literal_is_the_table() {
-    let stub = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../mplp-py/python/mplp_rs/_native.pyi");
+    let stub = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mplp-py/python/mplp_rs/_native.pyi");
     let text = std::fs::read_to_string(stub).unwrap();
     let start = text.find("Kind = Literal[").unwrap() + "Kind = Literal[".len();
     let body = &text[start..start + text[start..].find(']').unwrap()];

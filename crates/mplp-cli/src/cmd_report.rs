@@ -189,12 +189,10 @@ fn section(input: &Input, max: usize) -> Section {
     let value: Option<serde_json::Value> = if found.report.violations().is_empty() {
         None
     } else {
-        std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| {
-                let (json, _) = mplp_core::document::strip_bom(&bytes);
-                mplp_core::nesting::from_slice(json).ok()
-            })
+        std::fs::read(&path).ok().and_then(|bytes| {
+            let (json, _) = mplp_core::document::strip_bom(&bytes);
+            mplp_core::nesting::from_slice(json).ok()
+        })
     };
     let picture = match (found.document, found.kind, &value) {
         (Some(mplp_check::AnyDocument::Plan(plan)), _, _) => {

@@ -296,7 +296,11 @@ fn check<W: Write>(
                     ));
                 }
             };
-            let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+            let len = file
+                .metadata()
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len());
             let reader = BufReader::with_capacity(1 << 16, file);
             let text = args.format == Format::Text;
             let reader: Box<dyn BufRead> = match crate::progress::for_file(path, &name, text) {

@@ -264,7 +264,10 @@ fn the_report_shows_a_byte_order_mark_as_validate_does() {
     let mut files = Vec::new();
     for (from, to) in [
         ("schemas/examples/valid/plan-minimal.json", "plan.json"),
-        ("schemas/examples/valid/map-log-broadcast.ndjson", "session.ndjson"),
+        (
+            "schemas/examples/valid/map-log-broadcast.ndjson",
+            "session.ndjson",
+        ),
     ] {
         let mut bytes = b"\xEF\xBB\xBF".to_vec();
         bytes.extend(std::fs::read(repo().join(from)).unwrap());
@@ -284,8 +287,17 @@ fn the_report_shows_a_byte_order_mark_as_validate_does() {
     let mut args = vec!["report"];
     args.extend(files.iter().map(|f| f.to_str().unwrap()));
     let o = mplp(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let html = out(&o);
     assert_eq!(html.matches("<tr class=\"warning\">").count(), 2, "{html}");
     assert_eq!(html.matches("input-bom").count(), 2);

@@ -9,8 +9,8 @@
 //! the dispatch, [`mplp_check::validate_bytes`]). When the SDK gains a kind, the runner validates
 //! flow documents of that name without a change here.
 
-use mplp_core::{Report, Violation};
 use mplp_check::DocKind;
+use mplp_core::{Report, Violation};
 
 /// How a document of one kind is validated.
 #[derive(Clone, Copy, Debug)]
