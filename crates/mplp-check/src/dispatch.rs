@@ -373,6 +373,9 @@ fn check_reader<R: BufRead>(
     }
 }
 
+/// A stream with the bytes already looked at put back in front.
+type Replayed<R> = std::io::Chain<Cursor<Vec<u8>>, R>;
+
 /// Skips a UTF-8 byte-order mark at the start of `reader`, also when it
 /// comes in pieces (a pipe, a slow stream); whether there was one, and the
 /// stream to read on with (the bytes looked at that are not a mark go
@@ -380,9 +383,7 @@ fn check_reader<R: BufRead>(
 ///
 /// # Errors
 /// When the reader fails.
-fn skip_bom<R: BufRead>(
-    mut reader: R,
-) -> std::io::Result<(bool, std::io::Chain<Cursor<Vec<u8>>, R>)> {
+fn skip_bom<R: BufRead>(mut reader: R) -> std::io::Result<(bool, Replayed<R>)> {
     const MARK: &[u8] = mplp_core::document::UTF8_BOM;
     let mut seen = Vec::with_capacity(MARK.len());
     while seen.len() < MARK.len() {

@@ -57,6 +57,9 @@ pub(crate) type StreamLog = fn(
     &mut dyn FnMut(Violation) -> ControlFlow<()>,
 ) -> ControlFlow<()>;
 
+/// What a typed validation found, and the document when it is valid.
+pub(crate) type Parsed = (Report, Option<AnyDocument>);
+
 /// A document kind's entry points, from its type.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Typed {
@@ -65,10 +68,10 @@ pub(crate) struct Typed {
     /// `Wire::OPEN`: members beyond `fields` are taken.
     pub(crate) open: bool,
     /// `Document::validate_json`, keeping the value when it is valid.
-    pub(crate) parse: fn(&[u8]) -> (Report, Option<AnyDocument>),
+    pub(crate) parse: fn(&[u8]) -> Parsed,
     /// The same when the kind is only guessed: `None` when the typed parse
     /// fails (`mplp_core::document::validate_parsed`).
-    pub(crate) parse_guessed: fn(&str) -> Option<(Report, Option<AnyDocument>)>,
+    pub(crate) parse_guessed: fn(&str) -> Option<Parsed>,
     /// Parses and writes back.
     pub(crate) round_trip: fn(&[u8]) -> Result<String, mplp_core::Error>,
 }
@@ -206,14 +209,12 @@ impl DocKind {
     }
 }
 
-fn parse<T: Document + Into<AnyDocument>>(bytes: &[u8]) -> (Report, Option<AnyDocument>) {
+fn parse<T: Document + Into<AnyDocument>>(bytes: &[u8]) -> Parsed {
     let found = T::validate_json(bytes);
     (found.report, found.value.map(Into::into))
 }
 
-fn parse_guessed<T: Document + Into<AnyDocument>>(
-    text: &str,
-) -> Option<(Report, Option<AnyDocument>)> {
+fn parse_guessed<T: Document + Into<AnyDocument>>(text: &str) -> Option<Parsed> {
     let found = mplp_core::document::validate_parsed::<T>(text)?;
     Some((found.report, found.value.map(Into::into)))
 }
