@@ -176,11 +176,12 @@ fn sa_event(p: SaPayload) -> SaEvent {
     e
 }
 
-/// The errors of `validate_json` as (pointer, rule, message), and the
-/// pointer and rule of `from_json`'s refusal.
-fn refusals<D: Document + std::fmt::Debug>(
-    v: &Value,
-) -> (Vec<(String, String, String)>, (String, String)) {
+/// A violation as (pointer, rule, message).
+type Found = (String, String, String);
+
+/// The errors of `validate_json`, and the pointer and rule of `from_json`'s
+/// refusal.
+fn refusals<D: Document + std::fmt::Debug>(v: &Value) -> (Vec<Found>, (String, String)) {
     let text = v.to_string();
     let errors = D::validate_json(&text)
         .report
@@ -248,7 +249,7 @@ fn every_map_event_type_is_declared_once_and_answers_from_its_declaration() {
         let (payload, required) = map_sample(t);
         assert_eq!(payload.event_type(), t);
         assert_eq!(t.required_payload_fields(), required, "{t}");
-        assert_eq!(payload.is_present(), true);
+        assert!(payload.is_present());
         let e = map_event(payload.clone());
         assert_eq!((e.event_type(), e.family()), (t, family));
         let written = round_trip(&e);
@@ -276,7 +277,7 @@ fn every_map_event_type_is_declared_once_and_answers_from_its_declaration() {
         match map_without_payload(&payload) {
             Some(none) => {
                 assert!(required.is_empty(), "{t}");
-                assert_eq!(none.is_present(), false);
+                assert!(!none.is_present());
                 assert_eq!(none.extra(), None);
                 let e = map_event(none);
                 assert_eq!(round_trip(&e), bare);
