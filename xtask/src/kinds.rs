@@ -40,50 +40,17 @@ pub(crate) struct Kind {
     pub(crate) seed_key: Option<&'static str>,
 }
 
-/// One value of a discriminating member with a schema of its own.
-pub(crate) struct Variant {
-    /// The discriminating member (`event_family`).
-    pub(crate) member: &'static str,
-    /// Its value (`graph_update`).
-    pub(crate) value: &'static str,
-    /// The schema that validates values of this variant.
-    pub(crate) schema: SchemaKind,
-}
+/// One value of a discriminating member with a schema of its own: the
+/// rows of mplp-core's family tables.
+pub(crate) use mplp_core::schema::FamilySchema as Variant;
 
-/// The two learning sample families with a schema of their own (the
-/// values for which `SchemaKind::learning_sample_for` picks another schema).
-pub(crate) const SAMPLE_FAMILIES: &[Variant] = &[
-    Variant {
-        member: "sample_family",
-        value: "intent_resolution",
-        schema: SchemaKind::LearningSampleIntent,
-    },
-    Variant {
-        member: "sample_family",
-        value: "delta_impact",
-        schema: SchemaKind::LearningSampleDelta,
-    },
-];
+/// The learning sample families with a schema of their own (mplp-core's
+/// table, which `SchemaKind::learning_sample_for` reads).
+pub(crate) const SAMPLE_FAMILIES: &[Variant] = SchemaKind::SAMPLE_FAMILIES;
 
-/// The three observability families with a schema of their own (the
-/// values for which `SchemaKind::event_for` picks another schema).
-pub(crate) const EVENT_FAMILIES: &[Variant] = &[
-    Variant {
-        member: "event_family",
-        value: "graph_update",
-        schema: SchemaKind::GraphUpdateEvent,
-    },
-    Variant {
-        member: "event_family",
-        value: "runtime_execution",
-        schema: SchemaKind::RuntimeExecutionEvent,
-    },
-    Variant {
-        member: "event_family",
-        value: "pipeline_stage",
-        schema: SchemaKind::PipelineStageEvent,
-    },
-];
+/// The observability families with a schema of their own (mplp-core's
+/// table, which `SchemaKind::event_for` reads).
+pub(crate) const EVENT_FAMILIES: &[Variant] = SchemaKind::EVENT_FAMILIES;
 
 fn rust_schema<T: JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft07().into_generator();

@@ -49,324 +49,185 @@ use serde_json::Value;
 
 use crate::{Pointer, Report, Rule, Violation};
 
-/// The embedded schema files: path below `schemas/` and text.
-///
-/// ```
-/// assert_eq!(mplp_core::schema::FILES.len(), 29);
-/// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
-/// ```
-pub const FILES: [(&str, &str); 29] = [
+/// Declares the schema kinds once: each row gives the variant, its short
+/// name, and where its schema lives: its own file (which then is one of
+/// [`FILES`], embedded), or the file of an earlier kind, and optionally a
+/// fragment inside the file. The macro writes [`FILES`], [`SchemaKind`],
+/// `ALL`, `name`, `file` and `fragment` from the rows.
+macro_rules! schema_kinds {
     (
-        "mplp-plan.schema.json",
-        include_str!("../schemas/mplp-plan.schema.json"),
-    ),
-    (
-        "mplp-dialog.schema.json",
-        include_str!("../schemas/mplp-dialog.schema.json"),
-    ),
-    (
-        "mplp-collab.schema.json",
-        include_str!("../schemas/mplp-collab.schema.json"),
-    ),
-    (
-        "mplp-context.schema.json",
-        include_str!("../schemas/mplp-context.schema.json"),
-    ),
-    (
-        "mplp-confirm.schema.json",
-        include_str!("../schemas/mplp-confirm.schema.json"),
-    ),
-    (
-        "mplp-trace.schema.json",
-        include_str!("../schemas/mplp-trace.schema.json"),
-    ),
-    (
-        "mplp-role.schema.json",
-        include_str!("../schemas/mplp-role.schema.json"),
-    ),
-    (
-        "mplp-extension.schema.json",
-        include_str!("../schemas/mplp-extension.schema.json"),
-    ),
-    (
-        "mplp-network.schema.json",
-        include_str!("../schemas/mplp-network.schema.json"),
-    ),
-    (
-        "mplp-core.schema.json",
-        include_str!("../schemas/mplp-core.schema.json"),
-    ),
-    (
-        "common/metadata.schema.json",
-        include_str!("../schemas/common/metadata.schema.json"),
-    ),
-    (
-        "common/identifiers.schema.json",
-        include_str!("../schemas/common/identifiers.schema.json"),
-    ),
-    (
-        "common/events.schema.json",
-        include_str!("../schemas/common/events.schema.json"),
-    ),
-    (
-        "common/trace-base.schema.json",
-        include_str!("../schemas/common/trace-base.schema.json"),
-    ),
-    (
-        "common/common-types.schema.json",
-        include_str!("../schemas/common/common-types.schema.json"),
-    ),
-    (
-        "events/mplp-map-event.schema.json",
-        include_str!("../schemas/events/mplp-map-event.schema.json"),
-    ),
-    (
-        "events/mplp-sa-event.schema.json",
-        include_str!("../schemas/events/mplp-sa-event.schema.json"),
-    ),
-    (
-        "events/mplp-event-core.schema.json",
-        include_str!("../schemas/events/mplp-event-core.schema.json"),
-    ),
-    (
-        "events/mplp-runtime-execution-event.schema.json",
-        include_str!("../schemas/events/mplp-runtime-execution-event.schema.json"),
-    ),
-    (
-        "events/mplp-graph-update-event.schema.json",
-        include_str!("../schemas/events/mplp-graph-update-event.schema.json"),
-    ),
-    (
-        "events/mplp-pipeline-stage-event.schema.json",
-        include_str!("../schemas/events/mplp-pipeline-stage-event.schema.json"),
-    ),
-    (
-        "learning/mplp-learning-sample-core.schema.json",
-        include_str!("../schemas/learning/mplp-learning-sample-core.schema.json"),
-    ),
-    (
-        "learning/mplp-learning-sample-intent.schema.json",
-        include_str!("../schemas/learning/mplp-learning-sample-intent.schema.json"),
-    ),
-    (
-        "learning/mplp-learning-sample-delta.schema.json",
-        include_str!("../schemas/learning/mplp-learning-sample-delta.schema.json"),
-    ),
-    (
-        "common/learning-sample.schema.json",
-        include_str!("../schemas/common/learning-sample.schema.json"),
-    ),
-    (
-        "integration/mplp-tool-event.schema.json",
-        include_str!("../schemas/integration/mplp-tool-event.schema.json"),
-    ),
-    (
-        "integration/mplp-file-update-event.schema.json",
-        include_str!("../schemas/integration/mplp-file-update-event.schema.json"),
-    ),
-    (
-        "integration/mplp-git-event.schema.json",
-        include_str!("../schemas/integration/mplp-git-event.schema.json"),
-    ),
-    (
-        "integration/mplp-ci-event.schema.json",
-        include_str!("../schemas/integration/mplp-ci-event.schema.json"),
-    ),
-];
+        $(
+            $(#[$meta:meta])*
+            $V:ident = $name:literal, $( file $file:literal )? $( in $of:ident )? $( # $fragment:literal )?;
+        )+
+    ) => {
+        /// The embedded schema files: path below `schemas/` and text.
+        ///
+        /// ```
+        /// assert_eq!(mplp_core::schema::FILES.len(), 29);
+        /// assert!(mplp_core::schema::FILES.iter().any(|(path, _)| *path == "common/metadata.schema.json"));
+        /// ```
+        pub const FILES: [(&str, &str); [$($($file,)?)+].len()] = [
+            $($( ($file, include_str!(concat!("../schemas/", $file))), )?)+
+        ];
 
-/// What to validate against: a whole schema file, or one definition inside one.
-///
-/// ```
-/// use mplp_core::schema::SchemaKind;
-/// assert_eq!(SchemaKind::Plan.file(), "mplp-plan.schema.json");
-/// assert_eq!(SchemaKind::from_name("map-event"), Some(SchemaKind::MapEvent));
-/// assert_eq!(SchemaKind::Ref.fragment(), "#/definitions/Ref");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SchemaKind {
-    /// `mplp-plan.schema.json`.
-    Plan,
-    /// `mplp-dialog.schema.json`.
-    Dialog,
-    /// `mplp-collab.schema.json`.
-    Collab,
-    /// `mplp-context.schema.json`.
-    Context,
-    /// `mplp-confirm.schema.json`.
-    Confirm,
-    /// `mplp-trace.schema.json`.
-    Trace,
-    /// `mplp-role.schema.json`.
-    Role,
-    /// `mplp-extension.schema.json`.
-    Extension,
-    /// `mplp-network.schema.json`.
-    Network,
-    /// `mplp-core.schema.json` (the Core module's manifest, not this crate).
-    Core,
-    /// `common/metadata.schema.json` (the `meta` block).
-    Metadata,
-    /// `common/identifiers.schema.json` (a lowercase UUID v4).
-    Identifier,
-    /// `common/events.schema.json` (the base module event).
-    BaseEvent,
-    /// `common/trace-base.schema.json`.
-    TraceBase,
-    /// `common/common-types.schema.json#/definitions/Ref`.
-    Ref,
-    /// The `governance` block (`mplp-dialog.schema.json#/properties/governance`;
-    /// Collab's is the same).
-    Governance,
-    /// `events/mplp-map-event.schema.json`.
-    MapEvent,
-    /// `events/mplp-sa-event.schema.json`.
-    SaEvent,
-    /// `events/mplp-event-core.schema.json`.
-    CoreEvent,
-    /// `events/mplp-runtime-execution-event.schema.json`.
-    RuntimeExecutionEvent,
-    /// `events/mplp-graph-update-event.schema.json`.
-    GraphUpdateEvent,
-    /// `events/mplp-pipeline-stage-event.schema.json`.
-    PipelineStageEvent,
-    /// `learning/mplp-learning-sample-core.schema.json`.
-    LearningSampleCore,
-    /// `learning/mplp-learning-sample-intent.schema.json` (family `intent_resolution`).
-    LearningSampleIntent,
-    /// `learning/mplp-learning-sample-delta.schema.json` (family `delta_impact`).
-    LearningSampleDelta,
-    /// `common/learning-sample.schema.json` (the structured learning sample).
-    CommonLearningSample,
-    /// `integration/mplp-tool-event.schema.json`.
-    ToolEvent,
-    /// `integration/mplp-file-update-event.schema.json`.
-    FileUpdateEvent,
-    /// `integration/mplp-git-event.schema.json`.
-    GitEvent,
-    /// `integration/mplp-ci-event.schema.json`.
-    CiEvent,
+        /// What to validate against: a whole schema file, or one definition inside one.
+        ///
+        /// ```
+        /// use mplp_core::schema::SchemaKind;
+        /// assert_eq!(SchemaKind::Plan.file(), "mplp-plan.schema.json");
+        /// assert_eq!(SchemaKind::from_name("map-event"), Some(SchemaKind::MapEvent));
+        /// assert_eq!(SchemaKind::Ref.fragment(), "#/definitions/Ref");
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum SchemaKind {
+            $(
+                $( #[doc = concat!("`", $file, "`")] )?
+                $( #[doc = concat!("In the file of [`SchemaKind::", stringify!($of), "`]")] )?
+                $( #[doc = concat!("at `", $fragment, "`")] )?
+                #[doc = ""]
+                $(#[$meta])*
+                $V,
+            )+
+        }
+
+        impl SchemaKind {
+            /// Every kind.
+            pub const ALL: [SchemaKind; [$(stringify!($V)),+].len()] = [$(SchemaKind::$V),+];
+
+            /// A short name (`plan`, `map-event`, `event-core`, ...); the document
+            /// kinds use the names of the CLI.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( SchemaKind::$V => $name, )+
+                }
+            }
+
+            /// The schema file, as a path below `schemas/` (one of [`FILES`]).
+            pub const fn file(self) -> &'static str {
+                match self {
+                    $( SchemaKind::$V => $($file)? $(SchemaKind::$of.file())?, )+
+                }
+            }
+
+            /// The URI fragment of the schema inside its file (`""` for the whole file).
+            pub const fn fragment(self) -> &'static str {
+                match self {
+                    $( SchemaKind::$V => concat!("" $(, $fragment)?), )+
+                }
+            }
+        }
+    };
+}
+
+schema_kinds! {
+    Plan = "plan", file "mplp-plan.schema.json";
+    Dialog = "dialog", file "mplp-dialog.schema.json";
+    Collab = "collab", file "mplp-collab.schema.json";
+    Context = "context", file "mplp-context.schema.json";
+    Confirm = "confirm", file "mplp-confirm.schema.json";
+    Trace = "trace", file "mplp-trace.schema.json";
+    Role = "role", file "mplp-role.schema.json";
+    Extension = "extension", file "mplp-extension.schema.json";
+    Network = "network", file "mplp-network.schema.json";
+    /// The Core module's manifest, not this crate.
+    Core = "core", file "mplp-core.schema.json";
+    /// The `meta` block.
+    Metadata = "metadata", file "common/metadata.schema.json";
+    /// A lowercase UUID v4.
+    Identifier = "identifier", file "common/identifiers.schema.json";
+    /// The base module event.
+    BaseEvent = "base-event", file "common/events.schema.json";
+    TraceBase = "trace-base", file "common/trace-base.schema.json";
+    Ref = "ref", file "common/common-types.schema.json" # "#/definitions/Ref";
+    /// The `governance` block (Collab's is the same).
+    Governance = "governance", in Dialog # "#/properties/governance";
+    MapEvent = "map-event", file "events/mplp-map-event.schema.json";
+    SaEvent = "sa-event", file "events/mplp-sa-event.schema.json";
+    CoreEvent = "event-core", file "events/mplp-event-core.schema.json";
+    RuntimeExecutionEvent = "runtime-execution-event", file "events/mplp-runtime-execution-event.schema.json";
+    GraphUpdateEvent = "graph-update-event", file "events/mplp-graph-update-event.schema.json";
+    PipelineStageEvent = "pipeline-stage-event", file "events/mplp-pipeline-stage-event.schema.json";
+    LearningSampleCore = "learning-sample-core", file "learning/mplp-learning-sample-core.schema.json";
+    /// Family `intent_resolution`.
+    LearningSampleIntent = "learning-sample-intent", file "learning/mplp-learning-sample-intent.schema.json";
+    /// Family `delta_impact`.
+    LearningSampleDelta = "learning-sample-delta", file "learning/mplp-learning-sample-delta.schema.json";
+    /// The structured learning sample.
+    CommonLearningSample = "common-learning-sample", file "common/learning-sample.schema.json";
+    ToolEvent = "tool-event", file "integration/mplp-tool-event.schema.json";
+    FileUpdateEvent = "file-update-event", file "integration/mplp-file-update-event.schema.json";
+    GitEvent = "git-event", file "integration/mplp-git-event.schema.json";
+    CiEvent = "ci-event", file "integration/mplp-ci-event.schema.json";
+}
+
+/// A value of a discriminating member that selects a schema of its own
+/// (`event_family: graph_update` selects [`SchemaKind::GraphUpdateEvent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilySchema {
+    /// The discriminating member (`event_family`).
+    pub member: &'static str,
+    /// Its value (`graph_update`).
+    pub value: &'static str,
+    /// The schema that validates values of this family.
+    pub schema: SchemaKind,
+}
+
+const fn family(member: &'static str, value: &'static str, schema: SchemaKind) -> FamilySchema {
+    FamilySchema {
+        member,
+        value,
+        schema,
+    }
+}
+
+/// The schema `families` picks for `value` by its discriminating member,
+/// or `default`.
+fn pick(value: &Value, families: &[FamilySchema], default: SchemaKind) -> SchemaKind {
+    families
+        .iter()
+        .find(|f| value.get(f.member).and_then(Value::as_str) == Some(f.value))
+        .map_or(default, |f| f.schema)
 }
 
 impl SchemaKind {
-    /// Every kind.
-    pub const ALL: [SchemaKind; 30] = [
-        SchemaKind::Plan,
-        SchemaKind::Dialog,
-        SchemaKind::Collab,
-        SchemaKind::Context,
-        SchemaKind::Confirm,
-        SchemaKind::Trace,
-        SchemaKind::Role,
-        SchemaKind::Extension,
-        SchemaKind::Network,
-        SchemaKind::Core,
-        SchemaKind::Metadata,
-        SchemaKind::Identifier,
-        SchemaKind::BaseEvent,
-        SchemaKind::TraceBase,
-        SchemaKind::Ref,
-        SchemaKind::Governance,
-        SchemaKind::MapEvent,
-        SchemaKind::SaEvent,
-        SchemaKind::CoreEvent,
-        SchemaKind::RuntimeExecutionEvent,
-        SchemaKind::GraphUpdateEvent,
-        SchemaKind::PipelineStageEvent,
-        SchemaKind::LearningSampleCore,
-        SchemaKind::LearningSampleIntent,
-        SchemaKind::LearningSampleDelta,
-        SchemaKind::CommonLearningSample,
-        SchemaKind::ToolEvent,
-        SchemaKind::FileUpdateEvent,
-        SchemaKind::GitEvent,
-        SchemaKind::CiEvent,
+    /// The observability event families with a schema of their own
+    /// ([`SchemaKind::event_for`] picks it; every other family uses
+    /// [`SchemaKind::CoreEvent`]).
+    pub const EVENT_FAMILIES: &'static [FamilySchema] = &[
+        family("event_family", "graph_update", SchemaKind::GraphUpdateEvent),
+        family(
+            "event_family",
+            "runtime_execution",
+            SchemaKind::RuntimeExecutionEvent,
+        ),
+        family(
+            "event_family",
+            "pipeline_stage",
+            SchemaKind::PipelineStageEvent,
+        ),
     ];
 
-    /// A short name (`plan`, `map-event`, `event-core`, ...); the document
-    /// kinds use the names of the CLI.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SchemaKind::Plan => "plan",
-            SchemaKind::Dialog => "dialog",
-            SchemaKind::Collab => "collab",
-            SchemaKind::Context => "context",
-            SchemaKind::Confirm => "confirm",
-            SchemaKind::Trace => "trace",
-            SchemaKind::Role => "role",
-            SchemaKind::Extension => "extension",
-            SchemaKind::Network => "network",
-            SchemaKind::Core => "core",
-            SchemaKind::Metadata => "metadata",
-            SchemaKind::Identifier => "identifier",
-            SchemaKind::BaseEvent => "base-event",
-            SchemaKind::TraceBase => "trace-base",
-            SchemaKind::Ref => "ref",
-            SchemaKind::Governance => "governance",
-            SchemaKind::MapEvent => "map-event",
-            SchemaKind::SaEvent => "sa-event",
-            SchemaKind::CoreEvent => "event-core",
-            SchemaKind::RuntimeExecutionEvent => "runtime-execution-event",
-            SchemaKind::GraphUpdateEvent => "graph-update-event",
-            SchemaKind::PipelineStageEvent => "pipeline-stage-event",
-            SchemaKind::LearningSampleCore => "learning-sample-core",
-            SchemaKind::LearningSampleIntent => "learning-sample-intent",
-            SchemaKind::LearningSampleDelta => "learning-sample-delta",
-            SchemaKind::CommonLearningSample => "common-learning-sample",
-            SchemaKind::ToolEvent => "tool-event",
-            SchemaKind::FileUpdateEvent => "file-update-event",
-            SchemaKind::GitEvent => "git-event",
-            SchemaKind::CiEvent => "ci-event",
-        }
-    }
+    /// The learning sample families with a schema of their own
+    /// ([`SchemaKind::learning_sample_for`] picks it; every other family uses
+    /// [`SchemaKind::LearningSampleCore`]).
+    pub const SAMPLE_FAMILIES: &'static [FamilySchema] = &[
+        family(
+            "sample_family",
+            "intent_resolution",
+            SchemaKind::LearningSampleIntent,
+        ),
+        family(
+            "sample_family",
+            "delta_impact",
+            SchemaKind::LearningSampleDelta,
+        ),
+    ];
 
     /// The kind with this [`name`](SchemaKind::name).
     pub fn from_name(name: &str) -> Option<Self> {
         SchemaKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    /// The schema file, as a path below `schemas/` (one of [`FILES`]).
-    pub const fn file(self) -> &'static str {
-        match self {
-            SchemaKind::Plan => "mplp-plan.schema.json",
-            SchemaKind::Dialog | SchemaKind::Governance => "mplp-dialog.schema.json",
-            SchemaKind::Collab => "mplp-collab.schema.json",
-            SchemaKind::Context => "mplp-context.schema.json",
-            SchemaKind::Confirm => "mplp-confirm.schema.json",
-            SchemaKind::Trace => "mplp-trace.schema.json",
-            SchemaKind::Role => "mplp-role.schema.json",
-            SchemaKind::Extension => "mplp-extension.schema.json",
-            SchemaKind::Network => "mplp-network.schema.json",
-            SchemaKind::Core => "mplp-core.schema.json",
-            SchemaKind::Metadata => "common/metadata.schema.json",
-            SchemaKind::Identifier => "common/identifiers.schema.json",
-            SchemaKind::BaseEvent => "common/events.schema.json",
-            SchemaKind::TraceBase => "common/trace-base.schema.json",
-            SchemaKind::Ref => "common/common-types.schema.json",
-            SchemaKind::MapEvent => "events/mplp-map-event.schema.json",
-            SchemaKind::SaEvent => "events/mplp-sa-event.schema.json",
-            SchemaKind::CoreEvent => "events/mplp-event-core.schema.json",
-            SchemaKind::RuntimeExecutionEvent => "events/mplp-runtime-execution-event.schema.json",
-            SchemaKind::GraphUpdateEvent => "events/mplp-graph-update-event.schema.json",
-            SchemaKind::PipelineStageEvent => "events/mplp-pipeline-stage-event.schema.json",
-            SchemaKind::LearningSampleCore => "learning/mplp-learning-sample-core.schema.json",
-            SchemaKind::LearningSampleIntent => "learning/mplp-learning-sample-intent.schema.json",
-            SchemaKind::LearningSampleDelta => "learning/mplp-learning-sample-delta.schema.json",
-            SchemaKind::CommonLearningSample => "common/learning-sample.schema.json",
-            SchemaKind::ToolEvent => "integration/mplp-tool-event.schema.json",
-            SchemaKind::FileUpdateEvent => "integration/mplp-file-update-event.schema.json",
-            SchemaKind::GitEvent => "integration/mplp-git-event.schema.json",
-            SchemaKind::CiEvent => "integration/mplp-ci-event.schema.json",
-        }
-    }
-
-    /// The URI fragment of the schema inside its file (`""` for the whole file).
-    pub const fn fragment(self) -> &'static str {
-        match self {
-            SchemaKind::Ref => "#/definitions/Ref",
-            SchemaKind::Governance => "#/properties/governance",
-            _ => "",
-        }
     }
 
     /// The schema of an observability event (the CLI's `event` kind), picked
@@ -381,12 +242,7 @@ impl SchemaKind {
     /// assert_eq!(SchemaKind::event_for(&serde_json::json!({})), SchemaKind::CoreEvent);
     /// ```
     pub fn event_for(value: &Value) -> Self {
-        match value.get("event_family").and_then(Value::as_str) {
-            Some("runtime_execution") => SchemaKind::RuntimeExecutionEvent,
-            Some("graph_update") => SchemaKind::GraphUpdateEvent,
-            Some("pipeline_stage") => SchemaKind::PipelineStageEvent,
-            _ => SchemaKind::CoreEvent,
-        }
+        pick(value, SchemaKind::EVENT_FAMILIES, SchemaKind::CoreEvent)
     }
 
     /// The schema of a learning sample (the CLI's `learning-sample` kind),
@@ -400,11 +256,11 @@ impl SchemaKind {
     /// assert_eq!(SchemaKind::learning_sample_for(&serde_json::json!({})), SchemaKind::LearningSampleCore);
     /// ```
     pub fn learning_sample_for(value: &Value) -> Self {
-        match value.get("sample_family").and_then(Value::as_str) {
-            Some("intent_resolution") => SchemaKind::LearningSampleIntent,
-            Some("delta_impact") => SchemaKind::LearningSampleDelta,
-            _ => SchemaKind::LearningSampleCore,
-        }
+        pick(
+            value,
+            SchemaKind::SAMPLE_FAMILIES,
+            SchemaKind::LearningSampleCore,
+        )
     }
 
     fn index(self) -> usize {
@@ -897,6 +753,149 @@ mod tests {
             );
             assert_eq!(found(kind, &doc), pairs(&[want]), "{name}");
         }
+    }
+
+    /// The kind table, written out: every kind's name and file, in order;
+    /// [`FILES`] holds each file once, in the order of the kinds.
+    #[test]
+    fn the_kind_table_gives_each_kind_its_name_and_file() {
+        let table = [
+            (SchemaKind::Plan, "plan", "mplp-plan.schema.json"),
+            (SchemaKind::Dialog, "dialog", "mplp-dialog.schema.json"),
+            (SchemaKind::Collab, "collab", "mplp-collab.schema.json"),
+            (SchemaKind::Context, "context", "mplp-context.schema.json"),
+            (SchemaKind::Confirm, "confirm", "mplp-confirm.schema.json"),
+            (SchemaKind::Trace, "trace", "mplp-trace.schema.json"),
+            (SchemaKind::Role, "role", "mplp-role.schema.json"),
+            (
+                SchemaKind::Extension,
+                "extension",
+                "mplp-extension.schema.json",
+            ),
+            (SchemaKind::Network, "network", "mplp-network.schema.json"),
+            (SchemaKind::Core, "core", "mplp-core.schema.json"),
+            (
+                SchemaKind::Metadata,
+                "metadata",
+                "common/metadata.schema.json",
+            ),
+            (
+                SchemaKind::Identifier,
+                "identifier",
+                "common/identifiers.schema.json",
+            ),
+            (
+                SchemaKind::BaseEvent,
+                "base-event",
+                "common/events.schema.json",
+            ),
+            (
+                SchemaKind::TraceBase,
+                "trace-base",
+                "common/trace-base.schema.json",
+            ),
+            (SchemaKind::Ref, "ref", "common/common-types.schema.json"),
+            (
+                SchemaKind::Governance,
+                "governance",
+                "mplp-dialog.schema.json",
+            ),
+            (
+                SchemaKind::MapEvent,
+                "map-event",
+                "events/mplp-map-event.schema.json",
+            ),
+            (
+                SchemaKind::SaEvent,
+                "sa-event",
+                "events/mplp-sa-event.schema.json",
+            ),
+            (
+                SchemaKind::CoreEvent,
+                "event-core",
+                "events/mplp-event-core.schema.json",
+            ),
+            (
+                SchemaKind::RuntimeExecutionEvent,
+                "runtime-execution-event",
+                "events/mplp-runtime-execution-event.schema.json",
+            ),
+            (
+                SchemaKind::GraphUpdateEvent,
+                "graph-update-event",
+                "events/mplp-graph-update-event.schema.json",
+            ),
+            (
+                SchemaKind::PipelineStageEvent,
+                "pipeline-stage-event",
+                "events/mplp-pipeline-stage-event.schema.json",
+            ),
+            (
+                SchemaKind::LearningSampleCore,
+                "learning-sample-core",
+                "learning/mplp-learning-sample-core.schema.json",
+            ),
+            (
+                SchemaKind::LearningSampleIntent,
+                "learning-sample-intent",
+                "learning/mplp-learning-sample-intent.schema.json",
+            ),
+            (
+                SchemaKind::LearningSampleDelta,
+                "learning-sample-delta",
+                "learning/mplp-learning-sample-delta.schema.json",
+            ),
+            (
+                SchemaKind::CommonLearningSample,
+                "common-learning-sample",
+                "common/learning-sample.schema.json",
+            ),
+            (
+                SchemaKind::ToolEvent,
+                "tool-event",
+                "integration/mplp-tool-event.schema.json",
+            ),
+            (
+                SchemaKind::FileUpdateEvent,
+                "file-update-event",
+                "integration/mplp-file-update-event.schema.json",
+            ),
+            (
+                SchemaKind::GitEvent,
+                "git-event",
+                "integration/mplp-git-event.schema.json",
+            ),
+            (
+                SchemaKind::CiEvent,
+                "ci-event",
+                "integration/mplp-ci-event.schema.json",
+            ),
+        ];
+        let got: Vec<_> = SchemaKind::ALL
+            .iter()
+            .map(|k| (*k, k.name(), k.file()))
+            .collect();
+        assert_eq!(got, table);
+        let mut files: Vec<&str> = Vec::new();
+        for (_, _, file) in table {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+        let embedded: Vec<&str> = FILES.iter().map(|(path, _)| *path).collect();
+        assert_eq!(embedded, files);
+        let with_fragment: Vec<_> = SchemaKind::ALL
+            .iter()
+            .filter(|k| !k.fragment().is_empty())
+            .map(|k| (*k, k.fragment()))
+            .collect();
+        assert_eq!(
+            with_fragment,
+            [
+                (SchemaKind::Ref, "#/definitions/Ref"),
+                (SchemaKind::Governance, "#/properties/governance")
+            ]
+        );
     }
 
     #[test]

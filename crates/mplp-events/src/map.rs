@@ -26,84 +26,71 @@ use mplp_core::check::CheckValue;
 use mplp_core::{
     CollabMode, Document, JsonObject, Pointer, Report, Rule, ShortString, Timestamp, Wire,
 };
-use serde::de;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::payload::{PayloadRules, payload_struct};
+use crate::payload::{PayloadRules, event_types, payload_struct};
 use crate::rules;
 use crate::{SchemaUuid, SessionId};
 
-mplp_core::wire_enum! {
+event_types! {
     /// The nine canonical MAP event types (the schema's `event_type` enum).
     ///
     /// `MAPHandoffInitiated`, which the MAP events prose recommends, is not
     /// in the v1.0.0 enum and is refused on the wire (see the spec notes).
-    pub enum MapEventType {
-        /// A collaboration session was created (mandatory).
-        SessionStarted = "MAPSessionStarted",
-        /// Participants were bound to roles (mandatory).
-        RolesAssigned = "MAPRolesAssigned",
-        /// A turn was handed to a role (mandatory).
-        TurnDispatched = "MAPTurnDispatched",
-        /// A role finished its turn (mandatory).
-        TurnCompleted = "MAPTurnCompleted",
-        /// A message was fanned out to several roles (recommended).
-        BroadcastSent = "MAPBroadcastSent",
-        /// A role answered a broadcast (recommended).
-        BroadcastReceived = "MAPBroadcastReceived",
-        /// Concurrent writes to one resource were detected (recommended).
-        ConflictDetected = "MAPConflictDetected",
-        /// A detected conflict was resolved (recommended).
-        ConflictResolved = "MAPConflictResolved",
-        /// The session ended (mandatory).
-        SessionCompleted = "MAPSessionCompleted",
-    }
-}
+    pub enum MapEventType;
 
-impl MapEventType {
-    /// The event family of this type, as the MAP events spec's table gives it.
-    pub const fn family(self) -> EventFamily {
-        match self {
-            MapEventType::SessionStarted
-            | MapEventType::RolesAssigned
-            | MapEventType::SessionCompleted => EventFamily::GraphUpdateEvent,
-            MapEventType::TurnDispatched | MapEventType::TurnCompleted => {
-                EventFamily::RuntimeExecutionEvent
-            }
-            MapEventType::BroadcastSent | MapEventType::BroadcastReceived => {
-                EventFamily::CommunicationEvent
-            }
-            MapEventType::ConflictDetected | MapEventType::ConflictResolved => {
-                EventFamily::ConflictEvent
-            }
-        }
+    /// The typed payload of a [`MapEvent`]; the variant decides the event type.
+    ///
+    /// The four recommended event types have no required payload member, so
+    /// their payload may be absent (`None`), which is kept apart from `{}`.
+    pub enum MapPayload;
+
+    columns {
+        /// The event family of this type, as the MAP events spec's table gives it.
+        family: EventFamily,
+        /// True for the five events the MAP profile says MUST be emitted.
+        is_mandatory: bool,
     }
 
-    /// True for the five events the MAP profile says MUST be emitted.
-    pub const fn is_mandatory(self) -> bool {
-        matches!(
-            self,
-            MapEventType::SessionStarted
-                | MapEventType::RolesAssigned
-                | MapEventType::TurnDispatched
-                | MapEventType::TurnCompleted
-                | MapEventType::SessionCompleted
-        )
-    }
+    rules = MAP_PAYLOAD_RULES,
+    check_tag = check_map_event_type;
 
-    /// The payload members the SDK requires for this type (empty when the
-    /// payload may be left out).
-    pub const fn required_payload_fields(self) -> &'static [&'static str] {
-        match self {
-            MapEventType::SessionStarted => &["mode", "participant_count"],
-            MapEventType::RolesAssigned => &["assignments"],
-            MapEventType::TurnDispatched => &["role_id", "turn_number"],
-            MapEventType::TurnCompleted => &["role_id", "turn_number", "status"],
-            MapEventType::SessionCompleted => &["status", "turns_total"],
-            _ => &[],
-        }
-    }
+    /// A collaboration session was created.
+    SessionStarted = "MAPSessionStarted" => SessionStarted {
+        family: EventFamily::GraphUpdateEvent, is_mandatory: true
+    },
+    /// Participants were bound to roles.
+    RolesAssigned = "MAPRolesAssigned" => RolesAssigned {
+        family: EventFamily::GraphUpdateEvent, is_mandatory: true
+    },
+    /// A turn was handed to a role.
+    TurnDispatched = "MAPTurnDispatched" => TurnDispatched {
+        family: EventFamily::RuntimeExecutionEvent, is_mandatory: true
+    },
+    /// A role finished its turn.
+    TurnCompleted = "MAPTurnCompleted" => TurnCompleted {
+        family: EventFamily::RuntimeExecutionEvent, is_mandatory: true
+    },
+    /// A message was fanned out to several roles.
+    BroadcastSent = "MAPBroadcastSent" => Option<BroadcastSent> {
+        family: EventFamily::CommunicationEvent, is_mandatory: false
+    },
+    /// A role answered a broadcast.
+    BroadcastReceived = "MAPBroadcastReceived" => Option<BroadcastReceived> {
+        family: EventFamily::CommunicationEvent, is_mandatory: false
+    },
+    /// Concurrent writes to one resource were detected.
+    ConflictDetected = "MAPConflictDetected" => Option<ConflictDetected> {
+        family: EventFamily::ConflictEvent, is_mandatory: false
+    },
+    /// A detected conflict was resolved.
+    ConflictResolved = "MAPConflictResolved" => Option<ConflictResolved> {
+        family: EventFamily::ConflictEvent, is_mandatory: false
+    },
+    /// The session ended.
+    SessionCompleted = "MAPSessionCompleted" => SessionCompleted {
+        family: EventFamily::GraphUpdateEvent, is_mandatory: true
+    },
 }
 
 /// The event family a MAP event belongs to (the MAP events spec, section 2).
@@ -118,13 +105,13 @@ impl MapEventType {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EventFamily {
-    /// Session state: MAPSessionStarted, MAPRolesAssigned, MAPSessionCompleted.
+    /// Session state (the session's start, roles and end).
     GraphUpdateEvent,
-    /// Turn flow: MAPTurnDispatched, MAPTurnCompleted.
+    /// Turn flow.
     RuntimeExecutionEvent,
-    /// Broadcasting: MAPBroadcastSent, MAPBroadcastReceived.
+    /// Broadcasting.
     CommunicationEvent,
-    /// State reconciliation: MAPConflictDetected, MAPConflictResolved.
+    /// State reconciliation.
     ConflictEvent,
 }
 
@@ -368,158 +355,6 @@ impl BroadcastReceived {
         self.broadcast_id
             .as_deref()
             .or(self.broadcast_ref.as_deref())
-    }
-}
-
-/// The typed payload of a [`MapEvent`]; the variant decides the event type.
-///
-/// The four recommended event types have no required payload member, so
-/// their payload may be absent (`None`), which is kept apart from `{}`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MapPayload {
-    /// `MAPSessionStarted`.
-    SessionStarted(SessionStarted),
-    /// `MAPRolesAssigned`.
-    RolesAssigned(RolesAssigned),
-    /// `MAPTurnDispatched`.
-    TurnDispatched(TurnDispatched),
-    /// `MAPTurnCompleted`.
-    TurnCompleted(TurnCompleted),
-    /// `MAPBroadcastSent`.
-    BroadcastSent(Option<BroadcastSent>),
-    /// `MAPBroadcastReceived`.
-    BroadcastReceived(Option<BroadcastReceived>),
-    /// `MAPConflictDetected`.
-    ConflictDetected(Option<ConflictDetected>),
-    /// `MAPConflictResolved`.
-    ConflictResolved(Option<ConflictResolved>),
-    /// `MAPSessionCompleted`.
-    SessionCompleted(SessionCompleted),
-}
-
-impl MapPayload {
-    /// The event type this payload belongs to.
-    pub const fn event_type(&self) -> MapEventType {
-        match self {
-            MapPayload::SessionStarted(_) => MapEventType::SessionStarted,
-            MapPayload::RolesAssigned(_) => MapEventType::RolesAssigned,
-            MapPayload::TurnDispatched(_) => MapEventType::TurnDispatched,
-            MapPayload::TurnCompleted(_) => MapEventType::TurnCompleted,
-            MapPayload::BroadcastSent(_) => MapEventType::BroadcastSent,
-            MapPayload::BroadcastReceived(_) => MapEventType::BroadcastReceived,
-            MapPayload::ConflictDetected(_) => MapEventType::ConflictDetected,
-            MapPayload::ConflictResolved(_) => MapEventType::ConflictResolved,
-            MapPayload::SessionCompleted(_) => MapEventType::SessionCompleted,
-        }
-    }
-
-    /// The payload members kept untyped (`extra`), if there is a payload.
-    pub fn extra(&self) -> Option<&JsonObject> {
-        match self {
-            MapPayload::SessionStarted(p) => Some(&p.extra),
-            MapPayload::RolesAssigned(p) => Some(&p.extra),
-            MapPayload::TurnDispatched(p) => Some(&p.extra),
-            MapPayload::TurnCompleted(p) => Some(&p.extra),
-            MapPayload::BroadcastSent(p) => p.as_ref().map(|p| &p.extra),
-            MapPayload::BroadcastReceived(p) => p.as_ref().map(|p| &p.extra),
-            MapPayload::ConflictDetected(p) => p.as_ref().map(|p| &p.extra),
-            MapPayload::ConflictResolved(p) => p.as_ref().map(|p| &p.extra),
-            MapPayload::SessionCompleted(p) => Some(&p.extra),
-        }
-    }
-
-    /// True when the event has a `payload` member.
-    pub fn is_present(&self) -> bool {
-        self.extra().is_some()
-    }
-
-    /// The payload of a type whose payload is absent, or an error naming the
-    /// members the type requires.
-    fn absent<E: de::Error>(t: MapEventType) -> Result<Self, E> {
-        Ok(match t {
-            MapEventType::BroadcastSent => MapPayload::BroadcastSent(None),
-            MapEventType::BroadcastReceived => MapPayload::BroadcastReceived(None),
-            MapEventType::ConflictDetected => MapPayload::ConflictDetected(None),
-            MapEventType::ConflictResolved => MapPayload::ConflictResolved(None),
-            _ => return Err(mplp_core::de::missing_member("payload")),
-        })
-    }
-}
-
-impl Serialize for MapPayload {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            MapPayload::SessionStarted(p) => p.serialize(s),
-            MapPayload::RolesAssigned(p) => p.serialize(s),
-            MapPayload::TurnDispatched(p) => p.serialize(s),
-            MapPayload::TurnCompleted(p) => p.serialize(s),
-            MapPayload::BroadcastSent(p) => p.serialize(s),
-            MapPayload::BroadcastReceived(p) => p.serialize(s),
-            MapPayload::ConflictDetected(p) => p.serialize(s),
-            MapPayload::ConflictResolved(p) => p.serialize(s),
-            MapPayload::SessionCompleted(p) => p.serialize(s),
-        }
-    }
-}
-
-impl mplp_core::wire::Tagged for MapPayload {
-    type Tag = MapEventType;
-
-    fn tag(&self) -> MapEventType {
-        self.event_type()
-    }
-
-    fn is_present(&self) -> bool {
-        MapPayload::is_present(self)
-    }
-
-    fn deserialize_tagged<'de, D: Deserializer<'de>>(
-        tag: MapEventType,
-        d: D,
-    ) -> Result<Self, D::Error> {
-        Ok(match tag {
-            MapEventType::SessionStarted => {
-                MapPayload::SessionStarted(Deserialize::deserialize(d)?)
-            }
-            MapEventType::RolesAssigned => MapPayload::RolesAssigned(Deserialize::deserialize(d)?),
-            MapEventType::TurnDispatched => {
-                MapPayload::TurnDispatched(Deserialize::deserialize(d)?)
-            }
-            MapEventType::TurnCompleted => MapPayload::TurnCompleted(Deserialize::deserialize(d)?),
-            MapEventType::BroadcastSent => {
-                MapPayload::BroadcastSent(Some(Deserialize::deserialize(d)?))
-            }
-            MapEventType::BroadcastReceived => {
-                MapPayload::BroadcastReceived(Some(Deserialize::deserialize(d)?))
-            }
-            MapEventType::ConflictDetected => {
-                MapPayload::ConflictDetected(Some(Deserialize::deserialize(d)?))
-            }
-            MapEventType::ConflictResolved => {
-                MapPayload::ConflictResolved(Some(Deserialize::deserialize(d)?))
-            }
-            MapEventType::SessionCompleted => {
-                MapPayload::SessionCompleted(Deserialize::deserialize(d)?)
-            }
-        })
-    }
-
-    fn absent<E: de::Error>(tag: MapEventType) -> Result<Self, E> {
-        MapPayload::absent(tag)
-    }
-
-    fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
-        check_map_event_type(value, at, report);
-    }
-
-    fn check_member(value: &Value, at: &Pointer, report: &mut Report) {
-        JsonObject::check_value(value, at, report);
-    }
-
-    fn check_payload(tag: &Value, payload: Option<&Value>, at: &Pointer, report: &mut Report) {
-        if let Some(t) = tag.as_str().and_then(MapEventType::from_wire) {
-            check_map_payload(t, payload, at, report);
-        }
     }
 }
 
@@ -772,6 +607,7 @@ pub(crate) const MAP_PAYLOAD_RULES: PayloadRules = PayloadRules {
     type_: rules::MAP_PAYLOAD_TYPE,
     enum_: rules::MAP_PAYLOAD_ENUM,
     format: rules::MAP_PAYLOAD_FORMAT,
+    missing_why: " (the MAP events spec requires them)",
 };
 
 fn check_map_event_type(value: &Value, at: &Pointer, report: &mut Report) {
@@ -787,61 +623,6 @@ fn check_map_event_type(value: &Value, at: &Pointer, report: &mut Report) {
         return;
     }
     MapEventType::check_value(value, at, report);
-}
-
-/// Checks a typed payload (or its absence) of a known event type, reporting
-/// with the SDK's payload rules.
-pub(crate) fn check_map_payload(
-    t: MapEventType,
-    payload: Option<&Value>,
-    at: &Pointer,
-    report: &mut Report,
-) {
-    let at = at.key("payload");
-    let Some(payload) = payload else {
-        MAP_PAYLOAD_RULES.missing_payload(
-            t,
-            t.required_payload_fields(),
-            " (the MAP events spec requires them)",
-            &at,
-            report,
-        );
-        return;
-    };
-    if !payload.is_object() {
-        return; // reported as `type` by the envelope check
-    }
-    let mut sub = Report::new();
-    match t {
-        MapEventType::SessionStarted => {
-            <SessionStarted as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::RolesAssigned => {
-            <RolesAssigned as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::TurnDispatched => {
-            <TurnDispatched as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::TurnCompleted => {
-            <TurnCompleted as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::BroadcastSent => {
-            <BroadcastSent as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::BroadcastReceived => {
-            <BroadcastReceived as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::ConflictDetected => {
-            <ConflictDetected as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::ConflictResolved => {
-            <ConflictResolved as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        MapEventType::SessionCompleted => {
-            <SessionCompleted as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-    }
-    MAP_PAYLOAD_RULES.push_remapped(sub, report);
 }
 
 impl Document for MapEvent {

@@ -14,60 +14,47 @@
 //! ```
 
 use mplp_core::check::CheckValue;
-use mplp_core::{Document, JsonObject, Pointer, Report, Timestamp, Wire};
-use serde::de;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
+use mplp_core::{Document, JsonObject, Timestamp, Wire};
 
-use crate::payload::{PayloadRules, payload_struct};
+use crate::payload::{PayloadRules, event_types, payload_struct};
 use crate::rules;
 use crate::{SaId, SchemaUuid};
 
-mplp_core::wire_enum! {
+event_types! {
     /// The eight SA event types (the schema's `event_type` enum).
-    pub enum SaEventType {
-        /// The SA instance was created (phase `initialize`).
-        Initialized = "SAInitialized",
-        /// The Context was bound (phase `load_context`).
-        ContextLoaded = "SAContextLoaded",
-        /// The Plan was parsed and its steps ordered (phase `evaluate_plan`).
-        PlanEvaluated = "SAPlanEvaluated",
-        /// A step started (phase `execute_steps`).
-        StepStarted = "SAStepStarted",
-        /// A step finished (phase `execute_steps`).
-        StepCompleted = "SAStepCompleted",
-        /// A step failed (phase `execute_steps`; recommended).
-        StepFailed = "SAStepFailed",
-        /// The execution trace was finalized (phase `emit_trace`).
-        TraceEmitted = "SATraceEmitted",
-        /// The SA run ended (phase `complete`).
-        Completed = "SACompleted",
-    }
-}
+    pub enum SaEventType;
 
-impl SaEventType {
-    /// The position of the event's lifecycle phase in the SA profile
-    /// (initialize 0, load_context 1, evaluate_plan 2, execute_steps 3,
-    /// emit_trace 4, complete 5).
-    pub const fn phase(self) -> u8 {
-        match self {
-            SaEventType::Initialized => 0,
-            SaEventType::ContextLoaded => 1,
-            SaEventType::PlanEvaluated => 2,
-            SaEventType::StepStarted | SaEventType::StepCompleted | SaEventType::StepFailed => 3,
-            SaEventType::TraceEmitted => 4,
-            SaEventType::Completed => 5,
-        }
+    /// The typed payload of an [`SaEvent`]; the variant decides the event type.
+    ///
+    /// Event types without a typed payload keep it as an optional object.
+    pub enum SaPayload;
+
+    columns {
+        /// The position of the event's lifecycle phase in the SA profile
+        /// (initialize 0, load_context 1, evaluate_plan 2, execute_steps 3,
+        /// emit_trace 4, complete 5).
+        phase: u8,
     }
 
-    /// The payload members the SDK requires for this type.
-    pub const fn required_payload_fields(self) -> &'static [&'static str] {
-        match self {
-            SaEventType::StepStarted | SaEventType::StepFailed => &["step_id"],
-            SaEventType::StepCompleted => &["step_id", "status"],
-            _ => &[],
-        }
-    }
+    rules = SA_PAYLOAD_RULES,
+    check_tag = SaEventType::check_value;
+
+    /// The SA instance was created (phase `initialize`).
+    Initialized = "SAInitialized" => Option<JsonObject> { phase: 0 },
+    /// The Context was bound (phase `load_context`).
+    ContextLoaded = "SAContextLoaded" => Option<JsonObject> { phase: 1 },
+    /// The Plan was parsed and its steps ordered (phase `evaluate_plan`).
+    PlanEvaluated = "SAPlanEvaluated" => Option<JsonObject> { phase: 2 },
+    /// A step started (phase `execute_steps`).
+    StepStarted = "SAStepStarted" => StepStarted { phase: 3 },
+    /// A step finished (phase `execute_steps`).
+    StepCompleted = "SAStepCompleted" => StepCompleted { phase: 3 },
+    /// A step failed (phase `execute_steps`; recommended).
+    StepFailed = "SAStepFailed" => StepFailed { phase: 3 },
+    /// The execution trace was finalized (phase `emit_trace`).
+    TraceEmitted = "SATraceEmitted" => Option<JsonObject> { phase: 4 },
+    /// The SA run ended (phase `complete`).
+    Completed = "SACompleted" => Option<JsonObject> { phase: 5 },
 }
 
 mplp_core::wire_enum! {
@@ -123,44 +110,7 @@ payload_struct! {
     }
 }
 
-/// The typed payload of an [`SaEvent`]; the variant decides the event type.
-///
-/// Event types without a typed payload keep it as an optional object.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SaPayload {
-    /// `SAInitialized`.
-    Initialized(Option<JsonObject>),
-    /// `SAContextLoaded`.
-    ContextLoaded(Option<JsonObject>),
-    /// `SAPlanEvaluated`.
-    PlanEvaluated(Option<JsonObject>),
-    /// `SAStepStarted`.
-    StepStarted(StepStarted),
-    /// `SAStepCompleted`.
-    StepCompleted(StepCompleted),
-    /// `SAStepFailed`.
-    StepFailed(StepFailed),
-    /// `SATraceEmitted`.
-    TraceEmitted(Option<JsonObject>),
-    /// `SACompleted`.
-    Completed(Option<JsonObject>),
-}
-
 impl SaPayload {
-    /// The event type this payload belongs to.
-    pub const fn event_type(&self) -> SaEventType {
-        match self {
-            SaPayload::Initialized(_) => SaEventType::Initialized,
-            SaPayload::ContextLoaded(_) => SaEventType::ContextLoaded,
-            SaPayload::PlanEvaluated(_) => SaEventType::PlanEvaluated,
-            SaPayload::StepStarted(_) => SaEventType::StepStarted,
-            SaPayload::StepCompleted(_) => SaEventType::StepCompleted,
-            SaPayload::StepFailed(_) => SaEventType::StepFailed,
-            SaPayload::TraceEmitted(_) => SaEventType::TraceEmitted,
-            SaPayload::Completed(_) => SaEventType::Completed,
-        }
-    }
-
     /// The step this payload is about, for the step events.
     pub fn step_id(&self) -> Option<&SchemaUuid> {
         match self {
@@ -168,93 +118,6 @@ impl SaPayload {
             SaPayload::StepCompleted(p) => Some(&p.step_id),
             SaPayload::StepFailed(p) => Some(&p.step_id),
             _ => None,
-        }
-    }
-
-    fn is_present(&self) -> bool {
-        match self {
-            SaPayload::Initialized(p)
-            | SaPayload::ContextLoaded(p)
-            | SaPayload::PlanEvaluated(p)
-            | SaPayload::TraceEmitted(p)
-            | SaPayload::Completed(p) => p.is_some(),
-            _ => true,
-        }
-    }
-
-    fn absent<E: de::Error>(t: SaEventType) -> Result<Self, E> {
-        Ok(match t {
-            SaEventType::Initialized => SaPayload::Initialized(None),
-            SaEventType::ContextLoaded => SaPayload::ContextLoaded(None),
-            SaEventType::PlanEvaluated => SaPayload::PlanEvaluated(None),
-            SaEventType::TraceEmitted => SaPayload::TraceEmitted(None),
-            SaEventType::Completed => SaPayload::Completed(None),
-            _ => return Err(mplp_core::de::missing_member("payload")),
-        })
-    }
-}
-
-impl Serialize for SaPayload {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            SaPayload::Initialized(p)
-            | SaPayload::ContextLoaded(p)
-            | SaPayload::PlanEvaluated(p)
-            | SaPayload::TraceEmitted(p)
-            | SaPayload::Completed(p) => p.serialize(s),
-            SaPayload::StepStarted(p) => p.serialize(s),
-            SaPayload::StepCompleted(p) => p.serialize(s),
-            SaPayload::StepFailed(p) => p.serialize(s),
-        }
-    }
-}
-
-impl mplp_core::wire::Tagged for SaPayload {
-    type Tag = SaEventType;
-
-    fn tag(&self) -> SaEventType {
-        self.event_type()
-    }
-
-    fn is_present(&self) -> bool {
-        SaPayload::is_present(self)
-    }
-
-    fn deserialize_tagged<'de, D: Deserializer<'de>>(
-        tag: SaEventType,
-        d: D,
-    ) -> Result<Self, D::Error> {
-        Ok(match tag {
-            SaEventType::Initialized => SaPayload::Initialized(Some(JsonObject::deserialize(d)?)),
-            SaEventType::ContextLoaded => {
-                SaPayload::ContextLoaded(Some(JsonObject::deserialize(d)?))
-            }
-            SaEventType::PlanEvaluated => {
-                SaPayload::PlanEvaluated(Some(JsonObject::deserialize(d)?))
-            }
-            SaEventType::StepStarted => SaPayload::StepStarted(StepStarted::deserialize(d)?),
-            SaEventType::StepCompleted => SaPayload::StepCompleted(StepCompleted::deserialize(d)?),
-            SaEventType::StepFailed => SaPayload::StepFailed(StepFailed::deserialize(d)?),
-            SaEventType::TraceEmitted => SaPayload::TraceEmitted(Some(JsonObject::deserialize(d)?)),
-            SaEventType::Completed => SaPayload::Completed(Some(JsonObject::deserialize(d)?)),
-        })
-    }
-
-    fn absent<E: de::Error>(tag: SaEventType) -> Result<Self, E> {
-        SaPayload::absent(tag)
-    }
-
-    fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
-        SaEventType::check_value(value, at, report);
-    }
-
-    fn check_member(value: &Value, at: &Pointer, report: &mut Report) {
-        JsonObject::check_value(value, at, report);
-    }
-
-    fn check_payload(tag: &Value, payload: Option<&Value>, at: &Pointer, report: &mut Report) {
-        if let Some(t) = tag.as_str().and_then(SaEventType::from_wire) {
-            check_sa_payload(t, payload, at, report);
         }
     }
 }
@@ -359,30 +222,8 @@ const SA_PAYLOAD_RULES: PayloadRules = PayloadRules {
     type_: rules::SA_PAYLOAD_TYPE,
     enum_: rules::SA_PAYLOAD_ENUM,
     format: rules::SA_PAYLOAD_FORMAT,
+    missing_why: "",
 };
-
-fn check_sa_payload(t: SaEventType, payload: Option<&Value>, at: &Pointer, report: &mut Report) {
-    let at = at.key("payload");
-    let Some(payload) = payload else {
-        SA_PAYLOAD_RULES.missing_payload(t, t.required_payload_fields(), "", &at, report);
-        return;
-    };
-    if !payload.is_object() {
-        return;
-    }
-    let mut sub = Report::new();
-    match t {
-        SaEventType::StepStarted => {
-            <StepStarted as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        SaEventType::StepCompleted => {
-            <StepCompleted as CheckValue>::check_value(payload, &at, &mut sub)
-        }
-        SaEventType::StepFailed => <StepFailed as CheckValue>::check_value(payload, &at, &mut sub),
-        _ => {}
-    }
-    SA_PAYLOAD_RULES.push_remapped(sub, report);
-}
 
 impl Document for SaEvent {
     const KIND: &'static str = "sa-event";

@@ -5,6 +5,7 @@
 #[cfg(feature = "tokio")]
 mod async_props;
 mod builders;
+mod declared_events;
 mod deep;
 mod exact_numbers;
 mod examples;
