@@ -8,13 +8,13 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mplp::collab::{Collab, Participant, ParticipantKind};
+use mplp::collab::{Collab, Participant};
 use mplp::dialog::{Dialog, DialogRole, Message};
 use mplp::events::sa::StepOutcome;
 use mplp::events::{SaEvent, SaId, SaPayload};
 use mplp::plan::Plan;
 use mplp_core::schema::SchemaKind;
-use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec, StepId, Timestamp};
+use mplp_core::{CollabMode, ContextId, Document, StepId, Timestamp};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
@@ -139,21 +139,12 @@ pub(crate) fn dialog(n: usize) -> Dialog {
 
 /// A round-robin collab of `n` agent participants, each with a role.
 pub(crate) fn collab(n: usize) -> Collab {
-    let person = |i: usize| {
-        Participant::new(format!("agent-{i}"), ParticipantKind::Agent)
-            .unwrap()
-            .with_role(format!("role-{i}"))
-    };
-    let mut people = NonEmptyVec::new(person(0));
-    for i in 1..n {
-        people.push(person(i));
-    }
     Collab::new(
         ContextId::new(),
         "Code review",
         "Review the pull request and agree on the changes",
         CollabMode::RoundRobin,
-        people,
+        Participant::agents(n, "agent-", "role-").unwrap(),
     )
     .unwrap()
 }
