@@ -1,4 +1,4 @@
-//! Sessions run in memory that does not grow with the turns (issue 18), and
+//! Sessions run in memory that does not grow with the turns, and
 //! their MAP logs are byte for byte those of the sessions that kept a history.
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
@@ -52,12 +52,12 @@ fn plan(name: &str) -> mplp_plan::Plan {
     mplp_plan::Plan::from_json(std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// The logs of `mplp collab simulate` as main wrote them before issue 18
-/// (FNV-1a 64 of the NDJSON, its length): the simulation is unchanged byte
-/// for byte in every mode, under every conflict policy (seed % 3), with
-/// partial swarm rounds and with a plan.
+/// The logs of `mplp collab simulate` as recorded from the sessions that
+/// kept a history (FNV-1a 64 of the NDJSON, its length): the simulation is
+/// unchanged byte for byte in every mode, under every conflict policy
+/// (seed % 3), with partial swarm rounds and with a plan.
 #[test]
-fn simulated_logs_are_byte_identical_to_the_logs_before_issue_18() {
+fn simulated_logs_are_byte_identical_to_the_recorded_logs() {
     // (mode, participants, turns, seed, plan, fnv, bytes)
     type Golden = (CollabMode, usize, u64, u64, Option<&'static str>, u64, u64);
     let golden: &[Golden] = &[

@@ -1,5 +1,5 @@
 //! Shared by `benches/validate.rs` and `examples/perf_report.rs`: the
-//! documents and logs of issue 18's table, and the contenders that read them
+//! documents and logs of the performance table, and the contenders that read them
 //! (`IgnoredAny` scan, `Value` parse, `jsonschema` parse + validate,
 //! `validate_json` / the log validators).
 
@@ -54,7 +54,7 @@ pub(crate) const CONTENDERS: [&str; 5] = [
     "mplp_validate",
 ];
 
-/// Every row of issue 18's table: plans of 10/100/1000 steps, dialogs of
+/// Every row of the performance table: plans of 10/100/1000 steps, dialogs of
 /// 10/100/1000 messages, a collab of 8 participants, a MAP log and an SA log
 /// of about `log_events` events each.
 pub(crate) fn inputs(log_events: u64) -> Vec<Input> {
