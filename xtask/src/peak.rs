@@ -1,5 +1,5 @@
 //! `cargo xtask peak-memory`: the peak resident memory (VmHWM) of real
-//! `mplp` processes on large and hostile input (issue 19).
+//! `mplp` processes on large and hostile input.
 //!
 //! ```text
 //! cargo build --release -p mplp-cli

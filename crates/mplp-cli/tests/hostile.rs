@@ -1,4 +1,4 @@
-//! Hostile and large inputs, with the real `mplp` binary (issue 19): every
+//! Hostile and large inputs, with the real `mplp` binary: every
 //! input gets its record, output is bounded, streams stay streams, resource
 //! options have bounds. Memory itself is measured by `cargo xtask
 //! peak-memory` (a real process's VmHWM), not here.
@@ -479,7 +479,7 @@ fn collab_simulate_refuses_huge_counts_as_usage_errors() {
     assert_eq!(o.status.code(), Some(0));
 }
 
-/// The largest simulation allowed streams (issue 18): its first events
+/// The largest simulation allowed streams: its first events
 /// arrive at once, and closing the output ends it with exit 2 and no panic.
 #[test]
 fn collab_simulate_at_the_turn_bound_streams_until_the_output_closes() {

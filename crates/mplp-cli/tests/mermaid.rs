@@ -1,4 +1,4 @@
-//! The Mermaid the SDK writes, parsed by Mermaid itself (issue 17): the
+//! The Mermaid the SDK writes, parsed by Mermaid itself: the
 //! `mermaid` npm package runs in headless Chromium and `mermaid.parse`
 //! reads every plan and session diagram, hostile labels and role ids
 //! included. A diagram known to be broken must be refused, so the test

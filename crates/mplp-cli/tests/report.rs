@@ -1,4 +1,4 @@
-//! `mplp report` (issue 17), opened in a real browser: Debian's `chromium`
+//! `mplp report`, opened in a real browser: Debian's `chromium`
 //! in headless mode loads the page from a file, and the test checks the DOM
 //! it built (one section per file, one step node per plan step, one error
 //! row per error `mplp validate` finds) and that its screenshot is not

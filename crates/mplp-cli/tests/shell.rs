@@ -1,4 +1,4 @@
-//! `mplp completions SHELL` and `mplp man` (issue 17): the bash script is
+//! `mplp completions SHELL` and `mplp man`: the bash script is
 //! loaded into a real bash and asked for completions; the manual page is
 //! rendered by a real `man`/`groff` when the machine has one.
 

@@ -1,4 +1,4 @@
-//! SVG pictures of plans and sessions (issue 17): parsed with a real XML
+//! SVG pictures of plans and sessions: parsed with a real XML
 //! parser (roxmltree) for arbitrary step texts, role ids and dependency
 //! graphs (cycles and missing steps included), with the node and edge
 //! counts and the label texts compared against what the input holds.

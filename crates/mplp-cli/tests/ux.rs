@@ -1,4 +1,4 @@
-//! End-to-end tests of the CLI's messages (issue 17): byte-order marks,
+//! End-to-end tests of the CLI's messages: byte-order marks,
 //! near-miss suggestions, plurals, usage errors, empty directories, and
 //! messages that never name the SDK's internal types.
 

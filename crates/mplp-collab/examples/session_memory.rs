@@ -1,4 +1,4 @@
-//! Peak memory of a simulated session, as the turns grow (issue 18).
+//! Peak memory of a simulated session, as the turns grow.
 //!
 //! One run: simulates a session and prints one line,
 //! `mode participants turns sink events vmhwm_kib seconds`, where

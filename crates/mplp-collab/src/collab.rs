@@ -195,6 +195,36 @@ impl Participant {
         Ok(Participant::new(participant_id, kind)?.with_role(ORCHESTRATOR_ROLE))
     }
 
+    /// `count` agents (at least one): `{id_prefix}0`, `{id_prefix}1`, …,
+    /// with the roles `{role_prefix}0`, `{role_prefix}1`, … in the same order.
+    ///
+    /// ```
+    /// use mplp_collab::Participant;
+    /// let team = Participant::agents(3, "agent-", "role-")?;
+    /// assert_eq!(team.len(), 3);
+    /// assert_eq!(team[2].participant_id.as_str(), "agent-2");
+    /// assert_eq!(team[2].role_id.as_deref(), Some("role-2"));
+    /// assert_eq!(Participant::agents(0, "p", "r")?.len(), 1);
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn agents(
+        count: usize,
+        id_prefix: &str,
+        role_prefix: &str,
+    ) -> Result<NonEmptyVec<Participant>, Error> {
+        let agent = |i: usize| {
+            Ok::<_, Error>(
+                Participant::new(format!("{id_prefix}{i}"), ParticipantKind::Agent)?
+                    .with_role(format!("{role_prefix}{i}")),
+            )
+        };
+        let mut people = NonEmptyVec::new(agent(0)?);
+        for i in 1..count {
+            people.push(agent(i)?);
+        }
+        Ok(people)
+    }
+
     /// The same participant with a role.
     #[must_use]
     pub fn with_role(mut self, role_id: impl Into<ShortString>) -> Self {
@@ -371,6 +401,43 @@ impl Collab {
         let mut report = Report::new();
         collab.check_structure(&mut report);
         report.into_result(collab)
+    }
+
+    /// A new `draft` session of `n` agents working in `mode`, created now:
+    /// the shortest way to a session the mode's rules accept (for tests,
+    /// benches and examples).
+    ///
+    /// The agents are `p0`, `p1`, … with the roles `r0`, `r1`, …
+    /// ([`Participant::agents`]); in `orchestrated` mode the first one is
+    /// the orchestrator `lead` instead. A `pair` session always has two
+    /// agents and any other at least one, so only an empty `title` or
+    /// `purpose` is refused.
+    ///
+    /// ```
+    /// use mplp_collab::Collab;
+    /// use mplp_core::{CollabMode, ContextId};
+    /// let c = Collab::of_agents(ContextId::new(), "Review", "Review the change", CollabMode::Orchestrated, 3)?;
+    /// let ids: Vec<&str> = c.participants().iter().map(|p| p.participant_id.as_str()).collect();
+    /// assert_eq!(ids, ["lead", "p1", "p2"]);
+    /// assert_eq!(c.orchestrator().map(|p| p.participant_id.as_str()), Some("lead"));
+    /// assert_eq!(Collab::of_agents(ContextId::new(), "Pair", "Pair up", CollabMode::Pair, 5)?.participants().len(), 2);
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn of_agents(
+        context_id: ContextId,
+        title: impl Into<String>,
+        purpose: impl Into<String>,
+        mode: CollabMode,
+        n: usize,
+    ) -> Result<Self, Error> {
+        let n = if mode == CollabMode::Pair { 2 } else { n };
+        let mut people = Participant::agents(n, "p", "r")?;
+        if mode == CollabMode::Orchestrated {
+            if let Some(first) = people.as_mut_slice().first_mut() {
+                *first = Participant::orchestrator("lead", ParticipantKind::Agent)?;
+            }
+        }
+        Collab::new(context_id, title, purpose, mode, people)
     }
 
     /// The orchestrator: the first participant recognised as orchestrator

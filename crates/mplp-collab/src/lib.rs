@@ -74,7 +74,7 @@ pub mod runtime;
 pub mod simulate;
 pub mod sink;
 
-// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+// --- Re-exports and README doc tests; keep this block last. ---
 
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-collab` alone is enough to read, check and write its documents.

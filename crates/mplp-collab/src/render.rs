@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use mplp_core::text::{SVG_CHAR_WIDTH, one_line, svg_header, xml_escape};
 use mplp_events::{MapEvent, MapPayload};
 
 /// Draws a log as a Mermaid `sequenceDiagram`: one lifeline per role (plus
@@ -281,8 +282,6 @@ fn alias(t: &str) -> String {
     }
 }
 
-/// Width of one character of text, in pixels (13 px sans-serif).
-const CHAR_W: f64 = 7.2;
 /// Height of one row (a message or a note).
 const ROW_H: f64 = 36.0;
 
@@ -307,7 +306,6 @@ const ROW_H: f64 = 36.0;
 /// # Ok::<(), mplp_collab::runtime::SessionError>(())
 /// ```
 pub fn svg_sequence(events: &[MapEvent]) -> String {
-    use mplp_core::text::xml_escape;
     let seq = Sequence::of(events);
     let headers: Vec<String> = std::iter::once("session".to_owned())
         .chain(
@@ -320,7 +318,7 @@ pub fn svg_sequence(events: &[MapEvent]) -> String {
         )
         .map(|h| one_line(&h))
         .collect();
-    let width_of = |t: &str| t.chars().count() as f64 * CHAR_W;
+    let width_of = |t: &str| t.chars().count() as f64 * SVG_CHAR_WIDTH;
     let col = headers
         .iter()
         .map(|h| width_of(h) + 24.0)
@@ -352,16 +350,11 @@ pub fn svg_sequence(events: &[MapEvent]) -> String {
         .fold(0.0, f64::max);
     let width = (margin * 2.0 + headers.len() as f64 * col).max(margin * 2.0 + notes_w);
     let height = bottom + margin;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif" font-size="13">"#
-    );
-    let _ = writeln!(
-        out,
-        "\n<title>MAP session</title>\n<desc>{} lifelines, {} rows</desc>",
-        headers.len(),
-        rows.len()
+    let mut out = svg_header(
+        width,
+        height,
+        "MAP session",
+        &format!("{} lifelines, {} rows", headers.len(), rows.len()),
     );
     for (id, open) in [("head", false), ("head-open", true)] {
         let path = if open {
@@ -444,17 +437,4 @@ pub fn svg_sequence(events: &[MapEvent]) -> String {
     }
     out.push_str("</svg>\n");
     out
-}
-
-/// `t` on one line: control characters and line separators become spaces.
-fn one_line(t: &str) -> String {
-    t.chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
 }

@@ -358,8 +358,9 @@ mod tests {
     use crate::sink::MemorySink;
     use proptest::prelude::*;
 
-    /// The swarm simulation as it was before issue 18: one board holding
-    /// every task, claimed in order by each participant every round.
+    /// The swarm simulation with one board holding every task, claimed in
+    /// order by each participant every round: the log the bounded boards
+    /// must reproduce.
     fn old_swarm(config: &SimConfig) -> MemorySink {
         let mut clock = SimClock::new(config.seed);
         let mut rng = SplitMix64::new(config.seed ^ 0xA5A5_5A5A_D00D_F00D);

@@ -10,9 +10,8 @@ use mplp_events::log::LogWriter;
 /// [`LogWriter`] and the streaming `MapLogValidator` are sinks too).
 pub use mplp_events::log::EventSink;
 
-/// The NDJSON writer of `mplp-events` ([`LogWriter`]), under the name this
-/// module used before there was one writer. Writes each event as one line
-/// of NDJSON.
+/// The NDJSON writer of `mplp-events` ([`LogWriter`]), under this module's
+/// name for it. Writes each event as one line of NDJSON.
 ///
 /// ```
 /// use mplp_collab::sink::{EventSink, NdjsonSink};

@@ -17,8 +17,8 @@ use mplp_collab::runtime::{
     Agent, MapSession, SessionError, TurnContext, TurnOutcome, WriteOutcome,
 };
 use mplp_collab::sink::{MemorySink, SimClock};
-use mplp_collab::{Collab, Participant, ParticipantKind};
-use mplp_core::{CollabMode, ContextId, JsonObject, NonEmptyVec};
+use mplp_collab::{Collab, Participant};
+use mplp_core::{CollabMode, ContextId, JsonObject};
 use mplp_events::MapEvent;
 use mplp_events::log::async_io::{AsyncEventSink, AsyncLogWriter};
 use proptest::prelude::*;
@@ -29,25 +29,6 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
         .build()
         .unwrap()
         .block_on(f)
-}
-
-fn collab(mode: CollabMode, n: usize) -> Collab {
-    let n = if mode == CollabMode::Pair { 2 } else { n };
-    let mut people = NonEmptyVec::new(if mode == CollabMode::Orchestrated {
-        Participant::orchestrator("lead", ParticipantKind::Agent).unwrap()
-    } else {
-        Participant::new("p0", ParticipantKind::Agent)
-            .unwrap()
-            .with_role("r0")
-    });
-    for i in 1..n {
-        people.push(
-            Participant::new(format!("p{i}"), ParticipantKind::Agent)
-                .unwrap()
-                .with_role(format!("r{i}")),
-        );
-    }
-    Collab::new(ContextId::new(), "t", "p", mode, people).unwrap()
 }
 
 /// What a participant does, decided by a seeded generator: fail, give up
@@ -254,7 +235,7 @@ proptest! {
         ops in prop::collection::vec(op(), 0..24),
         cancel in any::<bool>(),
     ) {
-        let c = collab(mode, n);
+        let c = Collab::of_agents(ContextId::new(), "t", "p", mode, n).unwrap();
         let (sync_log, sync_results) = run_sync(c.clone(), seed, pick, &ops, cancel);
         let (async_log, async_results) = block_on(run_async(c, seed, pick, &ops, cancel));
         prop_assert_eq!(&sync_results, &async_results);
@@ -270,7 +251,7 @@ proptest! {
 fn a_closure_agent_drives_an_async_session() {
     let log = block_on(async {
         let mut s = AsyncMapSession::with_clock(
-            collab(CollabMode::RoundRobin, 3),
+            Collab::of_agents(ContextId::new(), "t", "p", CollabMode::RoundRobin, 3).unwrap(),
             MemorySink::new(),
             SimClock::new(3),
         )
@@ -307,9 +288,12 @@ fn many_async_sessions_interleave_on_one_thread() {
             .map(|i| {
                 local.spawn_local(async move {
                     let mode = CollabMode::ALL[i as usize % CollabMode::ALL.len()];
-                    let mut s =
-                        AsyncMapSession::with_clock(collab(mode, 3), Vec::new(), SimClock::new(i))
-                            .unwrap();
+                    let mut s = AsyncMapSession::with_clock(
+                        Collab::of_agents(ContextId::new(), "t", "p", mode, 3).unwrap(),
+                        Vec::new(),
+                        SimClock::new(i),
+                    )
+                    .unwrap();
                     let mut agent = AsyncSim(Behaviour::new(i));
                     s.start().await.unwrap();
                     for k in 0..5 {
@@ -378,7 +362,11 @@ fn a_failing_async_sink_stops_the_session() {
             left: 3,
             got: Vec::new(),
         };
-        let mut s = AsyncMapSession::new(collab(CollabMode::RoundRobin, 2), sink).unwrap();
+        let mut s = AsyncMapSession::new(
+            Collab::of_agents(ContextId::new(), "t", "p", CollabMode::RoundRobin, 2).unwrap(),
+            sink,
+        )
+        .unwrap();
         s.start().await.unwrap(); // started + roles assigned
         let mut agent = AsyncSim(Behaviour::new(0));
         // The dispatch is the third event; the completion fails.
@@ -405,7 +393,7 @@ fn a_failing_async_sink_stops_the_session() {
 /// session with history, and without it only the count is kept.
 #[test]
 fn async_sessions_keep_their_history_only_when_asked() {
-    let c = collab(CollabMode::RoundRobin, 3);
+    let c = Collab::of_agents(ContextId::new(), "t", "p", CollabMode::RoundRobin, 3).unwrap();
     let mut sync = MapSession::with_clock(c.clone(), MemorySink::new(), SimClock::new(5))
         .unwrap()
         .with_history();

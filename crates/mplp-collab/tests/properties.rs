@@ -11,9 +11,9 @@ use mplp_collab::simulate::{SimConfig, simulate};
 use mplp_collab::sink::{MemorySink, SimClock};
 use mplp_collab::swarm::TaskBoard;
 use mplp_collab::turns::TurnManager;
-use mplp_collab::{Collab, CollabStatus, Participant, ParticipantKind};
+use mplp_collab::{Collab, CollabStatus};
 use mplp_core::check::CheckValue;
-use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec, Pointer, Report, Timestamp};
+use mplp_core::{CollabMode, ContextId, Document, Pointer, Report, Timestamp};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -23,29 +23,6 @@ fn mode() -> impl Strategy<Value = CollabMode> {
 
 fn status() -> impl Strategy<Value = CollabStatus> {
     prop::sample::select(CollabStatus::ALL.to_vec())
-}
-
-fn collab(mode: CollabMode, n: usize) -> Collab {
-    let n = if mode == CollabMode::Pair {
-        2
-    } else {
-        n.max(1)
-    };
-    let mut people = NonEmptyVec::new(if mode == CollabMode::Orchestrated {
-        Participant::orchestrator("lead", ParticipantKind::Agent).unwrap()
-    } else {
-        Participant::new("p0", ParticipantKind::Agent)
-            .unwrap()
-            .with_role("r0")
-    });
-    for i in 1..n {
-        people.push(
-            Participant::new(format!("p{i}"), ParticipantKind::Agent)
-                .unwrap()
-                .with_role(format!("r{}", i % 3)),
-        );
-    }
-    Collab::new(ContextId::new(), "t", "p", mode, people).unwrap()
 }
 
 proptest! {
@@ -69,7 +46,7 @@ proptest! {
     /// refused operations leave the log valid.
     #[test]
     fn random_operations_keep_the_log_valid(mode in mode(), n in 1usize..5, ops in prop::collection::vec(0u8..6, 0..30), seed in any::<u64>()) {
-        let c = collab(mode, n);
+        let c = Collab::of_agents(ContextId::new(), "t", "p", mode, n).unwrap();
         let count = c.participants().len();
         let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap();
         s.start().unwrap();
@@ -114,7 +91,7 @@ proptest! {
     /// under the turn of the participant who wrote.
     #[test]
     fn only_the_token_holder_writes(mode in mode(), n in 1usize..5, turns in 1u64..10, seed in any::<u64>()) {
-        let c = collab(mode, n);
+        let c = Collab::of_agents(ContextId::new(), "t", "p", mode, n).unwrap();
         let count = c.participants().len();
         let mut s = MapSession::with_clock(c, MemorySink::new(), SimClock::new(seed)).unwrap().with_history();
         s.start().unwrap();
@@ -225,7 +202,7 @@ proptest! {
     #[test]
     fn lifecycle_follows_the_table(from in status(), to in status()) {
         // A collab in any status is a valid document: read one from JSON.
-        let mut v = collab(CollabMode::Swarm, 2).to_value();
+        let mut v = Collab::of_agents(ContextId::new(), "t", "p", CollabMode::Swarm, 2).unwrap().to_value();
         v["status"] = serde_json::json!(from.as_str());
         let mut c = Collab::from_value(&v).unwrap();
         let legal = matches!((from, to),

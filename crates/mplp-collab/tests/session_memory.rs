@@ -1,4 +1,4 @@
-//! Sessions run in memory that does not grow with the turns (issue 18), and
+//! Sessions run in memory that does not grow with the turns, and
 //! their MAP logs are byte for byte those of the sessions that kept a history.
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
@@ -8,8 +8,8 @@ use mplp_collab::conflict::{ConflictPolicy, ConflictRecord};
 use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome, WriteOutcome};
 use mplp_collab::simulate::{SimConfig, simulate};
 use mplp_collab::sink::{Clock, EventSink, MemorySink, NdjsonSink, NullSink, SimClock};
-use mplp_collab::{Collab, Participant, ParticipantKind};
-use mplp_core::{CollabMode, ContextId, Document, JsonObject, NonEmptyVec};
+use mplp_collab::{Collab, Participant};
+use mplp_core::{CollabMode, ContextId, Document, JsonObject};
 use mplp_events::{MapEvent, MapPayload};
 use proptest::prelude::*;
 use serde_json::json;
@@ -52,12 +52,12 @@ fn plan(name: &str) -> mplp_plan::Plan {
     mplp_plan::Plan::from_json(std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// The logs of `mplp collab simulate` as main wrote them before issue 18
-/// (FNV-1a 64 of the NDJSON, its length): the simulation is unchanged byte
-/// for byte in every mode, under every conflict policy (seed % 3), with
-/// partial swarm rounds and with a plan.
+/// The logs of `mplp collab simulate` as recorded from the sessions that
+/// kept a history (FNV-1a 64 of the NDJSON, its length): the simulation is
+/// unchanged byte for byte in every mode, under every conflict policy
+/// (seed % 3), with partial swarm rounds and with a plan.
 #[test]
-fn simulated_logs_are_byte_identical_to_the_logs_before_issue_18() {
+fn simulated_logs_are_byte_identical_to_the_recorded_logs() {
     // (mode, participants, turns, seed, plan, fnv, bytes)
     type Golden = (CollabMode, usize, u64, u64, Option<&'static str>, u64, u64);
     let golden: &[Golden] = &[
@@ -323,29 +323,6 @@ fn simulated_logs_are_byte_identical_to_the_logs_before_issue_18() {
     }
 }
 
-fn people(mode: CollabMode, n: usize) -> Collab {
-    let n = if mode == CollabMode::Pair {
-        2
-    } else {
-        n.max(1)
-    };
-    let mut people = NonEmptyVec::new(if mode == CollabMode::Orchestrated {
-        Participant::orchestrator("lead", ParticipantKind::Agent).unwrap()
-    } else {
-        Participant::new("p0", ParticipantKind::Agent)
-            .unwrap()
-            .with_role("r0")
-    });
-    for i in 1..n {
-        people.push(
-            Participant::new(format!("p{i}"), ParticipantKind::Agent)
-                .unwrap()
-                .with_role(format!("r{i}")),
-        );
-    }
-    Collab::new(ContextId::new(), "memory", "memory", mode, people).unwrap()
-}
-
 /// A population that writes one document, from a stale version on the
 /// turns `stale` picks (so conflicts happen), and notes every write it
 /// made: the from-scratch record of what the session's history must hold.
@@ -440,7 +417,7 @@ fn policy(k: u8) -> ConflictPolicy<'static, serde_json::Value> {
 #[test]
 fn a_session_without_history_holds_no_per_turn_state() {
     for mode in CollabMode::ALL {
-        let collab = people(*mode, 4);
+        let collab = Collab::of_agents(ContextId::new(), "memory", "memory", *mode, 4).unwrap();
         let n = collab.participants().len();
         let mut s = MapSession::with_clock(collab, NullSink::default(), SimClock::new(7)).unwrap();
         s.set_conflict_policy(policy(1));
@@ -494,7 +471,7 @@ fn long_simulations_stream_in_every_mode() {
 #[test]
 fn the_default_conflict_policy_follows_the_mode() {
     for &mode in CollabMode::ALL {
-        let collab = people(mode, 3);
+        let collab = Collab::of_agents(ContextId::new(), "memory", "memory", mode, 3).unwrap();
         let id = collab.collab_id;
         let count = collab.participants().len();
         let mut s = MapSession::with_clock(collab, MemorySink::new(), SimClock::new(7))
@@ -549,7 +526,7 @@ proptest! {
         stale_mask in any::<u32>(),
         k in 0u8..3,
     ) {
-        let base = people(mode, n);
+        let base = Collab::of_agents(ContextId::new(), "memory", "memory", mode, n).unwrap();
         let run = |history: bool| {
             let collab = base.clone();
             let count = collab.participants().len();

@@ -45,8 +45,7 @@
 //!   fast reader.
 //! - `compact_str`: the inline storage of [`ShortString`] (roles, actors,
 //!   MAP ids), a well-kept crate whose `unsafe` we would otherwise have to
-//!   write (this workspace forbids it); reading a collab of 8 participants
-//!   allocates 4 blocks with it instead of 20 (issue 18).
+//!   write (this workspace forbids it).
 //!
 //! # Spec notes
 //! See `docs/spec-notes.md` in the repository. The ones decided here:
@@ -154,7 +153,7 @@ macro_rules! __schemars_string {
     ($($any:tt)*) => {};
 }
 
-// --- README doc tests (issue 14); keep this block last. ---
+// --- README doc tests; keep this block last. ---
 
 // The crate README: each of its Rust snippets is a doc test.
 #[cfg(doctest)]

@@ -1,6 +1,7 @@
 //! Small helpers for text the SDK writes: counts with the right plural
-//! ("1 turn", "2 turns"), so that no message says "1 turns", and the XML
-//! escaping of the SVG pictures and the HTML report.
+//! ("1 turn", "2 turns"), so that no message says "1 turns"; the XML
+//! escaping of the SVG pictures and the HTML report; the rule that keeps a
+//! label on one line; and the header every SVG picture starts with.
 
 use std::fmt::Display;
 
@@ -71,6 +72,59 @@ pub fn xml_escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// True for the characters a one-line label must not hold raw: control
+/// characters and the Unicode line and paragraph separators (U+2028,
+/// U+2029).
+///
+/// ```
+/// use mplp_core::text::is_line_break;
+/// assert!(is_line_break('\n') && is_line_break('\u{2028}') && is_line_break('\u{7f}'));
+/// assert!(!is_line_break(' ') && !is_line_break('é'));
+/// ```
+pub fn is_line_break(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// `text` on one line: every [`is_line_break`] character becomes a space.
+///
+/// ```
+/// use mplp_core::text::one_line;
+/// assert_eq!(one_line("a\nb\u{2029}c\td"), "a b c d");
+/// ```
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if is_line_break(c) { ' ' } else { c })
+        .collect()
+}
+
+/// The width of one character of SVG text, in pixels, for the 13 px
+/// sans-serif font [`svg_header`] sets: what the pictures lay text out by.
+pub const SVG_CHAR_WIDTH: f64 = 7.2;
+
+/// The start of a standalone SVG picture of `width` × `height` pixels
+/// (rounded to whole pixels): the `<svg>` element (the SVG namespace, a view
+/// box of the same size, 13 px Helvetica/Arial/sans-serif text), then its
+/// `<title>` and `<desc>` (XML-escaped), each on a line of its own.
+///
+/// ```
+/// use mplp_core::text::svg_header;
+/// assert_eq!(
+///     svg_header(120.4, 80.0, "A & B", "2 rows"),
+///     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"80\" viewBox=\"0 0 120 80\" \
+///      font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n<title>A &amp; B</title>\n<desc>2 rows</desc>\n"
+/// );
+/// ```
+pub fn svg_header(width: f64, height: f64, title: &str, desc: &str) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif" font-size="13">
+<title>{}</title>
+<desc>{}</desc>
+"#,
+        xml_escape(title),
+        xml_escape(desc)
+    )
 }
 
 #[cfg(test)]

@@ -1393,9 +1393,8 @@ mod tests {
         }
     }
 
-    /// `Timestamp::parse` as it was before the fast path: the general
-    /// parser alone. (That parser is still the library's fallback,
-    /// unchanged; this is the reference the fast path is held to.)
+    /// `Timestamp::parse` through the general parser alone (the library's
+    /// fallback): the reference the fast path is held to.
     fn reference_parse(text: &str) -> Result<Timestamp, TimestampError> {
         Timestamp::with_text(text, parse_rfc3339(text.as_bytes()))
     }

@@ -19,17 +19,15 @@ use crate::{Pointer, Report, Rule};
 /// A string that keeps up to [`ShortString::INLINE_CAPACITY`] bytes inline
 /// and goes to the heap only when longer: for the free-form names of a
 /// document that are short by nature (participant ids, role ids, agent
-/// roles, authors, display names). Reading a collab of 8 participants
-/// allocates 4 blocks instead of 20 with it, and `validate_json` of such a
-/// collab runs 11% fewer instructions and takes 11% less time (issue 18;
-/// `perf_report`).
+/// roles, authors, display names), so that reading a document with many of
+/// them allocates a block per long name only.
 ///
 /// It is a [`compact_str::CompactString`] underneath (a well-kept crate,
 /// the same 24 bytes as a `String`; an inline string needs `unsafe`, which
 /// this workspace forbids), behind a type of our own, so that the
-/// dependency can change without changing this API. Long prose (titles, descriptions, message
-/// contents) stays in `String`: on texts longer than 24 bytes the compact
-/// form cost plans of 10 steps 2% more instructions.
+/// dependency can change without changing this API. Long prose (titles,
+/// descriptions, message contents) stays in `String`: past the inline
+/// capacity, the compact form only adds work.
 ///
 /// It reads and writes as a JSON string and compares, hashes and orders
 /// as its `str`.

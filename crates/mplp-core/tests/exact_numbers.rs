@@ -1,4 +1,4 @@
-//! Free-form members keep their numbers exactly (issue 19): what the map
+//! Free-form members keep their numbers exactly: what the map
 //! cannot hold is written back with its text, on every path a document
 //! takes; documents without such numbers are written as before.
 

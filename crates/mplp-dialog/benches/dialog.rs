@@ -19,44 +19,12 @@ use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use jsonschema::{Draft, Registry, Validator};
-use mplp_core::{ContextId, Document, Timestamp};
-use mplp_dialog::{
-    ContextManager, DefaultContextManager, Dialog, DialogRole, EstimateCounter, Message,
-    TokenCounter,
-};
+use mplp_core::Document;
+use mplp_dialog::{ContextManager, DefaultContextManager, Dialog, EstimateCounter, TokenCounter};
 use serde_json::Value;
 
-const TEXTS: [&str; 4] = [
-    "I was charged twice for my December invoice; can you check what happened?",
-    "Sorry about that. I am asking the billing agent to look up invoice INV-2025-12-0042 and the card captures on it.",
-    "Lookup done: two captures of 49.00 EUR on 2025-12-01; the second capture is a duplicate and can be refunded.",
-    "Yes please.",
-];
-
-fn dialog(n: usize) -> Dialog {
-    let t0 = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
-    let mut d = Dialog::new_at(ContextId::new(), t0.clone());
-    d.push_message(Message::new(
-        DialogRole::System,
-        "You are the billing support assistant.",
-        t0,
-    ))
-    .unwrap();
-    let roles = [
-        DialogRole::User,
-        DialogRole::Assistant,
-        DialogRole::Agent,
-        DialogRole::User,
-    ];
-    for i in 1..n {
-        let (h, m, s) = (i / 3600 % 24, i / 60 % 60, i % 60);
-        let at =
-            Timestamp::parse(&format!("2025-12-07T{h:02}:{m:02}:{s:02}.{:03}Z", i % 1000)).unwrap();
-        d.push_message(Message::new(roles[i % 4], TEXTS[i % 4], at))
-            .unwrap();
-    }
-    d
-}
+mod common;
+use common::dialog;
 
 fn schema_validator() -> Validator {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas");

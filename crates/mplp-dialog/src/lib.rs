@@ -114,7 +114,7 @@ pub use dialog::{
 pub use status::DialogStatus;
 pub use tree::{DialogTree, DialogTreeNode, TreeError};
 
-// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+// --- Re-exports and README doc tests; keep this block last. ---
 
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-dialog` alone is enough to read, check and write its documents.

@@ -105,7 +105,7 @@ pub use crate::map::{EventFamily, MapEvent, MapEventType, MapPayload};
 pub use crate::sa::{SaEvent, SaEventType, SaPayload};
 pub use crate::uuid::{SaId, SchemaUuid, SessionId, UuidFormatError};
 
-// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+// --- Re-exports and README doc tests; keep this block last. ---
 
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-events` alone is enough to read, check and write its documents.

@@ -14,13 +14,11 @@
 //! apart, it is not. Memory is at most two hash tables of `window` entries
 //! (16-byte UUID + 8-byte line, ~25 bytes a bucket): with
 //! [`DEFAULT_EVENT_ID_WINDOW`] (917,504 ids, the most a table of 2^20 buckets
-//! holds) the tables stay below 50 MiB whatever the log's length (~75 MiB
-//! resident while a growing table is rehashed). Each
-//! event costs one lookup and one insert in a table that outgrows the CPU
-//! caches on long logs: on a 10^6-event MAP log the validator takes about
-//! 1.4× the CPU time it took without the check (`validate_big_log`, see
-//! `docs/spec-notes.md`). `cargo run --release -p mplp-events --example
-//! event_id_memory` measures the memory at 10^7 events. A validator built
+//! holds) the tables stay below 50 MiB whatever the log's length (more
+//! while a growing table is rehashed). Each event costs one lookup and one
+//! insert in a table that outgrows the CPU caches on long logs
+//! (`validate_big_log` measures the time, `event_id_memory` the memory; see
+//! `docs/spec-notes.md`). A validator built
 //! `with_event_id_window(0)` does not track ids (no memory, no cost, no
 //! `log_unique_event_ids`). Ids are compared as UUID values (`ABC…` and
 //! `abc…` are the same id), as session ids are.

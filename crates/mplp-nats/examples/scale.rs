@@ -21,34 +21,22 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
+use mplp_collab::Collab;
 use mplp_collab::runtime::async_session::AsyncMapSession;
 use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
 use mplp_collab::sink::NullSink;
-use mplp_collab::{Collab, Participant, ParticipantKind};
-use mplp_core::{CollabMode, ContextId, NonEmptyVec};
+use mplp_core::{CollabMode, ContextId};
 use mplp_nats::{BrokerSink, NatsTransport, Subjects};
 
 const TURNS: usize = 10;
 
 fn collab() -> Collab {
-    let mut people = NonEmptyVec::new(
-        Participant::new("p0", ParticipantKind::Agent)
-            .unwrap()
-            .with_role("r0"),
-    );
-    for i in 1..3 {
-        people.push(
-            Participant::new(format!("p{i}"), ParticipantKind::Agent)
-                .unwrap()
-                .with_role(format!("r{i}")),
-        );
-    }
-    Collab::new(
+    Collab::of_agents(
         ContextId::new(),
         "bench",
         "scale",
         CollabMode::RoundRobin,
-        people,
+        3,
     )
     .unwrap()
 }

@@ -8,10 +8,10 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use mplp_collab::Collab;
 use mplp_collab::runtime::async_session::{AsyncAgent, AsyncMapSession};
 use mplp_collab::runtime::{SessionError, TurnContext, TurnOutcome};
-use mplp_collab::{Collab, Participant, ParticipantKind};
-use mplp_core::{CollabMode, ContextId, JsonObject, NonEmptyVec, ShortString};
+use mplp_core::{CollabMode, ContextId, JsonObject, ShortString};
 use mplp_events::log::validate_map_log;
 use mplp_events::{MapEvent, MapPayload, SessionId};
 use mplp_nats::{BrokerSink, NatsTransport, RemoteAgent, Subjects, read_session_log};
@@ -42,31 +42,6 @@ fn participant(url: &str, session: &SessionId, index: usize, extra: &[&str]) -> 
         .unwrap();
     assert_eq!(line.trim(), "ready", "participant {index} did not start");
     child
-}
-
-fn collab(mode: CollabMode, n: usize) -> Collab {
-    let mut people = NonEmptyVec::new(if mode == CollabMode::Orchestrated {
-        Participant::orchestrator("lead", ParticipantKind::Agent).unwrap()
-    } else {
-        Participant::new("p0", ParticipantKind::Agent)
-            .unwrap()
-            .with_role("r0")
-    });
-    for i in 1..n {
-        people.push(
-            Participant::new(format!("p{i}"), ParticipantKind::Agent)
-                .unwrap()
-                .with_role(format!("r{i}")),
-        );
-    }
-    Collab::new(
-        ContextId::new(),
-        "remote",
-        "work across processes",
-        mode,
-        people,
-    )
-    .unwrap()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -157,7 +132,14 @@ fn round_robin_across_three_processes_validates() {
     let Some(server) = Server::start() else {
         return;
     };
-    let c = collab(CollabMode::RoundRobin, 3);
+    let c = Collab::of_agents(
+        ContextId::new(),
+        "remote",
+        "work across processes",
+        CollabMode::RoundRobin,
+        3,
+    )
+    .unwrap();
     let session = SessionId::from(c.collab_id);
     let mut children: Vec<Child> = (0..3)
         .map(|i| participant(&server.url(), &session, i, &[]))
@@ -223,7 +205,14 @@ fn orchestrated_session_with_conflicts_validates() {
     let Some(server) = Server::start() else {
         return;
     };
-    let c = collab(CollabMode::Orchestrated, 3);
+    let c = Collab::of_agents(
+        ContextId::new(),
+        "remote",
+        "work across processes",
+        CollabMode::Orchestrated,
+        3,
+    )
+    .unwrap();
     let session = SessionId::from(c.collab_id);
     let children: Vec<Child> = (1..3)
         .map(|i| participant(&server.url(), &session, i, &["--stale"]))
@@ -275,7 +264,14 @@ fn a_crashed_participant_fails_its_turns_and_the_session_goes_on() {
     let Some(server) = Server::start() else {
         return;
     };
-    let c = collab(CollabMode::RoundRobin, 3);
+    let c = Collab::of_agents(
+        ContextId::new(),
+        "remote",
+        "work across processes",
+        CollabMode::RoundRobin,
+        3,
+    )
+    .unwrap();
     let session = SessionId::from(c.collab_id);
     let mut crashing = participant(&server.url(), &session, 1, &["--crash-on-turn", "2"]);
     let others: Vec<Child> = [0, 2]
@@ -347,7 +343,14 @@ fn a_server_restart_loses_and_duplicates_nothing() {
     let Some(mut server) = Server::start() else {
         return;
     };
-    let c = collab(CollabMode::RoundRobin, 2);
+    let c = Collab::of_agents(
+        ContextId::new(),
+        "remote",
+        "work across processes",
+        CollabMode::RoundRobin,
+        2,
+    )
+    .unwrap();
     let session = SessionId::from(c.collab_id);
     let rt = runtime();
     let (transport, subjects) = rt.block_on(connect(&server.url()));
@@ -383,7 +386,14 @@ fn batched_publishing_across_a_restart_loses_and_duplicates_nothing() {
     let Some(mut server) = Server::start() else {
         return;
     };
-    let c = collab(CollabMode::RoundRobin, 2);
+    let c = Collab::of_agents(
+        ContextId::new(),
+        "remote",
+        "work across processes",
+        CollabMode::RoundRobin,
+        2,
+    )
+    .unwrap();
     let session = SessionId::from(c.collab_id);
     let rt = runtime();
     let (transport, subjects) = rt.block_on(connect(&server.url()));
@@ -427,7 +437,14 @@ fn a_session_log_holds_only_its_own_events() {
     };
     let logs: Vec<(SessionId, Vec<u8>)> = (0..2)
         .map(|_| {
-            let c = collab(CollabMode::RoundRobin, 2);
+            let c = Collab::of_agents(
+                ContextId::new(),
+                "remote",
+                "work across processes",
+                CollabMode::RoundRobin,
+                2,
+            )
+            .unwrap();
             let session = SessionId::from(c.collab_id);
             let log = runtime().block_on(drive(
                 &server.url(),

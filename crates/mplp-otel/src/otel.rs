@@ -1,6 +1,5 @@
 //! OpenTelemetry spans: the session sink and the observability events.
 
-use std::collections::HashMap;
 use std::io;
 use std::time::SystemTime;
 
@@ -14,7 +13,7 @@ use opentelemetry::trace::{
 use opentelemetry::{Context, KeyValue, Value};
 use serde_json::Value as Json;
 
-use crate::spans::{Action, Attr, Attrs, Key, Tracker};
+use crate::spans::{Attr, Attrs, Backend, Tracker};
 
 fn time_of(at: &Timestamp) -> SystemTime {
     SystemTime::from(at.instant())
@@ -61,16 +60,15 @@ fn remote_parent(trace_id: u128) -> Context {
 /// # Ok::<(), mplp_collab::runtime::SessionError>(())
 /// ```
 pub struct OtelSink<T: Tracer, S> {
-    tracer: T,
+    tracer: Traced<T>,
     inner: S,
-    tracker: Tracker,
-    open: HashMap<Key, Context>,
+    tracker: Tracker<Context>,
 }
 
 impl<T: Tracer, S> std::fmt::Debug for OtelSink<T, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OtelSink")
-            .field("open_spans", &self.open.len())
+            .field("open_spans", &self.tracker.len())
             .finish_non_exhaustive()
     }
 }
@@ -83,10 +81,9 @@ where
     /// Spans from `tracer`; events go on to `inner`.
     pub fn new(tracer: T, inner: S) -> Self {
         OtelSink {
-            tracer,
+            tracer: Traced(tracer),
             inner,
             tracker: Tracker::default(),
-            open: HashMap::new(),
         }
     }
 
@@ -99,65 +96,59 @@ where
     /// span), to make an agent's own spans its children: the session's span
     /// while it runs.
     pub fn session_context(&self, session: &mplp_events::SessionId) -> Option<&Context> {
-        let id = crate::trace_id_of(session)?;
-        self.open.get(&Key::Session(id))
+        self.tracker.session(session)
     }
 
     /// The context of an open turn span.
     pub fn turn_context(&self, session: &mplp_events::SessionId, turn: u64) -> Option<&Context> {
-        let id = crate::trace_id_of(session)?;
-        self.open.get(&Key::Turn(id, turn))
+        self.tracker.turn(session, turn)
     }
 
     fn apply(&mut self, event: &MapEvent) {
-        for action in self.tracker.follow(event) {
-            match action {
-                Action::Open {
-                    key,
-                    parent,
-                    name,
-                    trace_id,
-                    at,
-                    attrs,
-                } => {
-                    let parent = parent
-                        .and_then(|p| self.open.get(&p).cloned())
-                        .unwrap_or_else(|| remote_parent(trace_id));
-                    let builder = SpanBuilder::from_name(name)
-                        .with_start_time(time_of(&at))
-                        .with_attributes(key_values(attrs));
-                    let span = self.tracer.build_with_context(builder, &parent);
-                    self.open.insert(key, parent.with_span(span));
-                }
-                Action::Note {
-                    key,
-                    name,
-                    at,
-                    attrs,
-                } => {
-                    if let Some(cx) = self.open.get(&key) {
-                        cx.span()
-                            .add_event_with_timestamp(name, time_of(&at), key_values(attrs));
-                    }
-                }
-                Action::Close {
-                    key,
-                    at,
-                    error,
-                    attrs,
-                } => {
-                    if let Some(cx) = self.open.remove(&key) {
-                        let span = cx.span();
-                        span.set_attributes(key_values(attrs));
-                        span.set_status(match error {
-                            Some(message) => Status::error(message),
-                            None => Status::Ok,
-                        });
-                        span.end_with_timestamp(time_of(&at));
-                    }
-                }
-            }
-        }
+        self.tracker.follow(&self.tracer, event);
+    }
+}
+
+/// OpenTelemetry spans from a tracer, each kept as the context it makes (to
+/// parent the spans under it), starting and ending at the events' times.
+struct Traced<T>(T);
+
+impl<T> Backend for Traced<T>
+where
+    T: Tracer,
+    T::Span: Send + Sync + 'static,
+{
+    type Span = Context;
+
+    fn open(
+        &self,
+        name: &'static str,
+        parent: Option<&Context>,
+        trace_id: u128,
+        at: &Timestamp,
+        attrs: Attrs,
+    ) -> Context {
+        let parent = parent.cloned().unwrap_or_else(|| remote_parent(trace_id));
+        let builder = SpanBuilder::from_name(name)
+            .with_start_time(time_of(at))
+            .with_attributes(key_values(attrs));
+        let span = self.0.build_with_context(builder, &parent);
+        parent.with_span(span)
+    }
+
+    fn note(&self, cx: &Context, name: &'static str, at: &Timestamp, attrs: Attrs) {
+        cx.span()
+            .add_event_with_timestamp(name, time_of(at), key_values(attrs));
+    }
+
+    fn close(&self, cx: Context, at: &Timestamp, error: Option<String>, attrs: Attrs) {
+        let span = cx.span();
+        span.set_attributes(key_values(attrs));
+        span.set_status(match error {
+            Some(message) => Status::error(message),
+            None => Status::Ok,
+        });
+        span.end_with_timestamp(time_of(at));
     }
 }
 

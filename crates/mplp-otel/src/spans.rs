@@ -1,5 +1,7 @@
 //! The one mapping of MAP events to spans, shared by both sinks: which
-//! event opens, annotates or closes which span.
+//! event opens, annotates or closes which span, and the one record of the
+//! spans each session has open. A sink only says how a span is opened,
+//! annotated and closed ([`Backend`]).
 
 // Without `opentelemetry` the timestamps are not read (`tracing` spans are
 // live), and without either sink only the id functions are used.
@@ -40,52 +42,88 @@ pub(crate) enum Attr {
 
 pub(crate) type Attrs = Vec<(&'static str, Attr)>;
 
-/// Which span.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Key {
-    Session(u128),
-    Turn(u128, u64),
-    Broadcast(u128, ShortString),
-    Conflict(u128, ShortString),
-}
+/// How a sink makes its spans: the only part the two sinks do differently.
+pub(crate) trait Backend {
+    /// An open span (a `tracing` span, an OpenTelemetry context).
+    type Span;
 
-/// What an event does to the spans.
-#[derive(Debug)]
-pub(crate) enum Action {
-    Open {
-        key: Key,
-        parent: Option<Key>,
+    /// Opens the span `name` under `parent` (none: a session span, or a span
+    /// whose session span is not open), in the trace `trace_id`.
+    fn open(
+        &self,
         name: &'static str,
+        parent: Option<&Self::Span>,
         trace_id: u128,
-        at: Timestamp,
+        at: &Timestamp,
         attrs: Attrs,
-    },
-    Note {
-        key: Key,
-        name: &'static str,
-        at: Timestamp,
-        attrs: Attrs,
-    },
-    Close {
-        key: Key,
-        at: Timestamp,
-        error: Option<String>,
-        attrs: Attrs,
-    },
+    ) -> Self::Span;
+
+    /// Records the event `name` on an open span.
+    fn note(&self, span: &Self::Span, name: &'static str, at: &Timestamp, attrs: Attrs);
+
+    /// Closes a span, in error with `error`.
+    fn close(&self, span: Self::Span, at: &Timestamp, error: Option<String>, attrs: Attrs);
 }
 
-/// The open broadcasts and conflicts of a session, in the order opened.
-#[derive(Default)]
-struct Open {
-    turns: Vec<u64>,
-    broadcasts: Vec<(ShortString, Timestamp)>,
-    conflicts: Vec<ShortString>,
+/// An open broadcast: its id, its last receipt (or when it was sent) and
+/// its span.
+struct Broadcast<S> {
+    id: ShortString,
+    last: Timestamp,
+    span: S,
 }
 
-/// Follows MAP events and says which spans they open and close.
-#[derive(Default)]
-pub(crate) struct Tracker {
-    sessions: HashMap<u128, Open>,
+/// The open spans of a session; turns, broadcasts and conflicts in the
+/// order opened.
+struct Session<S> {
+    span: Option<S>,
+    turns: Vec<(u64, S)>,
+    broadcasts: Vec<Broadcast<S>>,
+    conflicts: Vec<(ShortString, S)>,
+}
+
+impl<S> Default for Session<S> {
+    fn default() -> Self {
+        Session {
+            span: None,
+            turns: Vec::new(),
+            broadcasts: Vec::new(),
+            conflicts: Vec::new(),
+        }
+    }
+}
+
+impl<S> Session<S> {
+    fn len(&self) -> usize {
+        usize::from(self.span.is_some())
+            + self.turns.len()
+            + self.broadcasts.len()
+            + self.conflicts.len()
+    }
+}
+
+/// Keeps `span` under `key` in `list`: in the place of a span already open
+/// under the same key (which is dropped, as a span opened twice replaces
+/// the first), else at the end.
+fn keep<K: PartialEq, S>(list: &mut Vec<(K, S)>, key: K, span: S) {
+    match list.iter_mut().find(|(k, _)| *k == key) {
+        Some(slot) => slot.1 = span,
+        None => list.push((key, span)),
+    }
+}
+
+/// Follows MAP events and keeps the spans they open, by session, until the
+/// events that close them.
+pub(crate) struct Tracker<S> {
+    sessions: HashMap<u128, Session<S>>,
+}
+
+impl<S> Default for Tracker<S> {
+    fn default() -> Self {
+        Tracker {
+            sessions: HashMap::new(),
+        }
+    }
 }
 
 fn str_attr(name: &'static str, value: &str) -> (&'static str, Attr) {
@@ -96,13 +134,31 @@ fn int_attr(name: &'static str, value: u64) -> (&'static str, Attr) {
     (name, Attr::Int(i64::try_from(value).unwrap_or(i64::MAX)))
 }
 
-impl Tracker {
-    /// The actions of one event, in order.
-    pub(crate) fn follow(&mut self, event: &MapEvent) -> Vec<Action> {
+impl<S> Tracker<S> {
+    /// How many spans are open.
+    pub(crate) fn len(&self) -> usize {
+        self.sessions.values().map(Session::len).sum()
+    }
+
+    /// The span of a session while it runs.
+    pub(crate) fn session(&self, session: &mplp_events::SessionId) -> Option<&S> {
+        let sid = trace_id_of(session)?;
+        self.sessions.get(&sid)?.span.as_ref()
+    }
+
+    /// The span of an open turn.
+    pub(crate) fn turn(&self, session: &mplp_events::SessionId, turn: u64) -> Option<&S> {
+        let sid = trace_id_of(session)?;
+        let open = self.sessions.get(&sid)?;
+        open.turns.iter().find(|(t, _)| *t == turn).map(|(_, s)| s)
+    }
+
+    /// Opens, annotates and closes the spans of one event through `backend`.
+    pub(crate) fn follow<B: Backend<Span = S>>(&mut self, backend: &B, event: &MapEvent) {
         let Some(sid) = trace_id_of(&event.session_id) else {
-            return Vec::new();
+            return;
         };
-        let at = event.timestamp.clone();
+        let at = &event.timestamp;
         // Opening and annotating events name the span's session and
         // themselves; closing events add their id as `mplp.end_event_id`.
         let closes = matches!(
@@ -122,63 +178,56 @@ impl Tracker {
         if let (false, Some(role)) = (closes, &event.initiator_role) {
             attrs.push(str_attr("mplp.initiator_role", role));
         }
-        let session = Key::Session(sid);
-        let mut out = Vec::new();
+        if let MapPayload::SessionCompleted(p) = &event.payload {
+            let open = self.sessions.remove(&sid).unwrap_or_default();
+            let left = |what: &str| Some(format!("{what} still open when the session completed"));
+            for (_, span) in open.turns {
+                backend.close(span, at, left("turn"), Vec::new());
+            }
+            for (_, span) in open.conflicts {
+                backend.close(span, at, left("conflict"), Vec::new());
+            }
+            // A broadcast has no end of its own: it ends with its last receipt.
+            for b in open.broadcasts {
+                backend.close(b.span, &b.last, None, Vec::new());
+            }
+            attrs.push(str_attr("mplp.status", &p.status));
+            attrs.push(int_attr("mplp.turns_total", p.turns_total));
+            let error = (p.status != "completed").then(|| format!("session {}", p.status));
+            if let Some(span) = open.span {
+                backend.close(span, at, error, attrs);
+            }
+            return;
+        }
+        let open = self.sessions.entry(sid).or_default();
         match &event.payload {
             MapPayload::SessionStarted(p) => {
-                self.sessions.entry(sid).or_default();
                 attrs.push(str_attr("mplp.mode", &p.mode.to_string()));
                 attrs.push(int_attr("mplp.participant_count", p.participant_count));
-                out.push(Action::Open {
-                    key: session,
-                    parent: None,
-                    name: "mplp.session",
-                    trace_id: sid,
-                    at,
-                    attrs,
-                });
+                open.span = Some(backend.open("mplp.session", None, sid, at, attrs));
             }
             MapPayload::RolesAssigned(p) => {
                 attrs.push(int_attr("mplp.assignments", p.assignments.len() as u64));
-                out.push(Action::Note {
-                    key: session,
-                    name: "mplp.roles_assigned",
-                    at,
-                    attrs,
-                });
+                if let Some(span) = &open.span {
+                    backend.note(span, "mplp.roles_assigned", at, attrs);
+                }
             }
             MapPayload::TurnDispatched(p) => {
-                self.sessions
-                    .entry(sid)
-                    .or_default()
-                    .turns
-                    .push(p.turn_number);
                 attrs.push(str_attr("mplp.role_id", &p.role_id));
                 attrs.push(int_attr("mplp.turn_number", p.turn_number));
                 if let Some(token) = &p.token_id {
                     attrs.push(str_attr("mplp.token_id", token));
                 }
-                out.push(Action::Open {
-                    key: Key::Turn(sid, p.turn_number),
-                    parent: Some(session),
-                    name: "mplp.turn",
-                    trace_id: sid,
-                    at,
-                    attrs,
-                });
+                let span = backend.open("mplp.turn", open.span.as_ref(), sid, at, attrs);
+                keep(&mut open.turns, p.turn_number, span);
             }
             MapPayload::TurnCompleted(p) => {
-                if let Some(open) = self.sessions.get_mut(&sid) {
-                    open.turns.retain(|t| *t != p.turn_number);
-                }
                 attrs.push(str_attr("mplp.status", &p.status));
                 let error = (p.status != "completed").then(|| format!("turn {}", p.status));
-                out.push(Action::Close {
-                    key: Key::Turn(sid, p.turn_number),
-                    at,
-                    error,
-                    attrs,
-                });
+                if let Some(index) = open.turns.iter().position(|(t, _)| *t == p.turn_number) {
+                    let (_, span) = open.turns.remove(index);
+                    backend.close(span, at, error, attrs);
+                }
             }
             MapPayload::BroadcastSent(p) => {
                 let id = p
@@ -194,44 +243,32 @@ impl Tracker {
                     }
                 }
                 attrs.push(str_attr("mplp.broadcast_id", &id));
-                self.sessions
-                    .entry(sid)
-                    .or_default()
-                    .broadcasts
-                    .push((id.clone(), at.clone()));
-                out.push(Action::Open {
-                    key: Key::Broadcast(sid, id),
-                    parent: Some(session),
-                    name: "mplp.broadcast",
-                    trace_id: sid,
-                    at,
-                    attrs,
-                });
+                let span = backend.open("mplp.broadcast", open.span.as_ref(), sid, at, attrs);
+                let last = at.clone();
+                match open.broadcasts.iter_mut().find(|b| b.id == id) {
+                    Some(b) => {
+                        b.span = span;
+                        b.last = last;
+                    }
+                    None => open.broadcasts.push(Broadcast { id, last, span }),
+                }
             }
             MapPayload::BroadcastReceived(p) => {
-                let open = self.sessions.entry(sid).or_default();
                 // The broadcast it answers, or (without a link) the latest one.
-                let link = p
-                    .as_ref()
-                    .and_then(|p| p.broadcast_link().map(str::to_string));
-                let found = match &link {
-                    Some(id) => open.broadcasts.iter_mut().find(|(b, _)| b == id),
+                let link = p.as_ref().and_then(|p| p.broadcast_link());
+                let found = match link {
+                    Some(id) => open.broadcasts.iter_mut().find(|b| &*b.id == id),
                     None => open.broadcasts.last_mut(),
                 };
-                if let Some((id, last)) = found {
-                    *last = at.clone();
+                if let Some(b) = found {
+                    b.last = at.clone();
                     if let Some(role) = p
                         .as_ref()
                         .and_then(|p| p.receiver_role_id.as_ref().or(p.receiver_role.as_ref()))
                     {
                         attrs.push(str_attr("mplp.receiver_role_id", role));
                     }
-                    out.push(Action::Note {
-                        key: Key::Broadcast(sid, id.clone()),
-                        name: "mplp.broadcast_received",
-                        at,
-                        attrs,
-                    });
+                    backend.note(&b.span, "mplp.broadcast_received", at, attrs);
                 }
             }
             MapPayload::ConflictDetected(p) => {
@@ -248,30 +285,18 @@ impl Tracker {
                     }
                 }
                 attrs.push(str_attr("mplp.conflict_id", &id));
-                self.sessions
-                    .entry(sid)
-                    .or_default()
-                    .conflicts
-                    .push(id.clone());
-                out.push(Action::Open {
-                    key: Key::Conflict(sid, id),
-                    parent: Some(session),
-                    name: "mplp.conflict",
-                    trace_id: sid,
-                    at,
-                    attrs,
-                });
+                let span = backend.open("mplp.conflict", open.span.as_ref(), sid, at, attrs);
+                keep(&mut open.conflicts, id, span);
             }
             MapPayload::ConflictResolved(p) => {
-                let open = self.sessions.entry(sid).or_default();
-                let named = p.as_ref().and_then(|p| p.conflict_id.clone());
+                let named = p.as_ref().and_then(|p| p.conflict_id.as_ref());
                 // The conflict it names, or (without an id) the oldest open one.
-                let index = match &named {
-                    Some(id) => open.conflicts.iter().position(|c| c == id),
+                let index = match named {
+                    Some(id) => open.conflicts.iter().position(|(c, _)| c == id),
                     None => (!open.conflicts.is_empty()).then_some(0),
                 };
                 if let Some(index) = index {
-                    let id = open.conflicts.remove(index);
+                    let (_, span) = open.conflicts.remove(index);
                     if let Some(p) = p {
                         if let Some(s) = p.strategy.as_ref().or(p.resolution_strategy.as_ref()) {
                             attrs.push(str_attr("mplp.strategy", s));
@@ -280,54 +305,10 @@ impl Tracker {
                             attrs.push(str_attr("mplp.winner", w));
                         }
                     }
-                    out.push(Action::Close {
-                        key: Key::Conflict(sid, id),
-                        at,
-                        error: None,
-                        attrs,
-                    });
+                    backend.close(span, at, None, attrs);
                 }
             }
-            MapPayload::SessionCompleted(p) => {
-                let open = self.sessions.remove(&sid).unwrap_or_default();
-                let left =
-                    |what: &str| Some(format!("{what} still open when the session completed"));
-                for turn in open.turns {
-                    out.push(Action::Close {
-                        key: Key::Turn(sid, turn),
-                        at: at.clone(),
-                        error: left("turn"),
-                        attrs: Vec::new(),
-                    });
-                }
-                for id in open.conflicts {
-                    out.push(Action::Close {
-                        key: Key::Conflict(sid, id),
-                        at: at.clone(),
-                        error: left("conflict"),
-                        attrs: Vec::new(),
-                    });
-                }
-                // A broadcast has no end of its own: it ends with its last receipt.
-                for (id, last) in open.broadcasts {
-                    out.push(Action::Close {
-                        key: Key::Broadcast(sid, id),
-                        at: last,
-                        error: None,
-                        attrs: Vec::new(),
-                    });
-                }
-                attrs.push(str_attr("mplp.status", &p.status));
-                attrs.push(int_attr("mplp.turns_total", p.turns_total));
-                let error = (p.status != "completed").then(|| format!("session {}", p.status));
-                out.push(Action::Close {
-                    key: session,
-                    at,
-                    error,
-                    attrs,
-                });
-            }
+            MapPayload::SessionCompleted(_) => {}
         }
-        out
     }
 }

@@ -1,14 +1,14 @@
 //! `tracing` spans for the sessions going through an event sink.
 
-use std::collections::HashMap;
 use std::io;
 
+use mplp_core::Timestamp;
 use mplp_events::MapEvent;
 use mplp_events::log::EventSink;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::spans::{Action, Attr, Key, Tracker};
+use crate::spans::{Attr, Attrs, Backend, Tracker};
 
 /// A span of `name` under `parent`, with every field an MPLP span may
 /// record (a `tracing` span only records the fields it declares).
@@ -54,14 +54,13 @@ macro_rules! mplp_span {
 /// span for an agent to run its work in.
 pub struct TracingSink<S> {
     inner: S,
-    tracker: Tracker,
-    open: HashMap<Key, Span>,
+    tracker: Tracker<Span>,
 }
 
 impl<S> std::fmt::Debug for TracingSink<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TracingSink")
-            .field("open_spans", &self.open.len())
+            .field("open_spans", &self.tracker.len())
             .finish_non_exhaustive()
     }
 }
@@ -72,7 +71,6 @@ impl<S> TracingSink<S> {
         TracingSink {
             inner,
             tracker: Tracker::default(),
-            open: HashMap::new(),
         }
     }
 
@@ -83,74 +81,71 @@ impl<S> TracingSink<S> {
 
     /// The span of a session while it runs.
     pub fn session_span(&self, session: &mplp_events::SessionId) -> Option<&Span> {
-        let id = crate::trace_id_of(session)?;
-        self.open.get(&Key::Session(id))
+        self.tracker.session(session)
     }
 
     /// The span of an open turn.
     pub fn turn_span(&self, session: &mplp_events::SessionId, turn: u64) -> Option<&Span> {
-        let id = crate::trace_id_of(session)?;
-        self.open.get(&Key::Turn(id, turn))
+        self.tracker.turn(session, turn)
     }
 
     fn apply(&mut self, event: &MapEvent) {
-        for action in self.tracker.follow(event) {
-            match action {
-                Action::Open {
-                    key,
-                    parent,
-                    name,
-                    trace_id,
-                    attrs,
-                    ..
-                } => {
-                    let parent = parent.and_then(|p| self.open.get(&p)).and_then(Span::id);
-                    let span = match name {
-                        "mplp.session" => mplp_span!(parent, "mplp.session"),
-                        "mplp.turn" => mplp_span!(parent, "mplp.turn"),
-                        "mplp.broadcast" => mplp_span!(parent, "mplp.broadcast"),
-                        _ => mplp_span!(parent, "mplp.conflict"),
-                    };
-                    span.record("trace_id", crate::trace_id_hex(trace_id).as_str());
-                    record(&span, attrs);
-                    self.open.insert(key, span);
-                }
-                Action::Note {
-                    key, name, attrs, ..
-                } => {
-                    if let Some(span) = self.open.get(&key) {
-                        let text = |n: &str| {
-                            attrs.iter().find(|(a, _)| *a == n).map(|(_, v)| match v {
-                                Attr::Str(s) => s.clone(),
-                                Attr::Int(i) => i.to_string(),
-                            })
-                        };
-                        tracing::info!(
-                            parent: span,
-                            mplp.event_id = text("mplp.event_id"),
-                            mplp.receiver_role_id = text("mplp.receiver_role_id"),
-                            mplp.assignments = text("mplp.assignments"),
-                            "{name}"
-                        );
-                    }
-                }
-                Action::Close {
-                    key, error, attrs, ..
-                } => {
-                    if let Some(span) = self.open.remove(&key) {
-                        record(&span, attrs);
-                        if let Some(error) = error {
-                            span.record("error", error.as_str());
-                        }
-                        // Dropped: the span closes once no clone is left.
-                    }
-                }
-            }
-        }
+        self.tracker.follow(&Live, event);
     }
 }
 
-fn record(span: &Span, attrs: crate::spans::Attrs) {
+/// `tracing` spans, opened and closed as the sink sees the events.
+struct Live;
+
+impl Backend for Live {
+    type Span = Span;
+
+    fn open(
+        &self,
+        name: &'static str,
+        parent: Option<&Span>,
+        trace_id: u128,
+        _: &Timestamp,
+        attrs: Attrs,
+    ) -> Span {
+        let parent = parent.and_then(Span::id);
+        let span = match name {
+            "mplp.session" => mplp_span!(parent, "mplp.session"),
+            "mplp.turn" => mplp_span!(parent, "mplp.turn"),
+            "mplp.broadcast" => mplp_span!(parent, "mplp.broadcast"),
+            _ => mplp_span!(parent, "mplp.conflict"),
+        };
+        span.record("trace_id", crate::trace_id_hex(trace_id).as_str());
+        record(&span, attrs);
+        span
+    }
+
+    fn note(&self, span: &Span, name: &'static str, _: &Timestamp, attrs: Attrs) {
+        let text = |n: &str| {
+            attrs.iter().find(|(a, _)| *a == n).map(|(_, v)| match v {
+                Attr::Str(s) => s.clone(),
+                Attr::Int(i) => i.to_string(),
+            })
+        };
+        tracing::info!(
+            parent: span,
+            mplp.event_id = text("mplp.event_id"),
+            mplp.receiver_role_id = text("mplp.receiver_role_id"),
+            mplp.assignments = text("mplp.assignments"),
+            "{name}"
+        );
+    }
+
+    fn close(&self, span: Span, _: &Timestamp, error: Option<String>, attrs: Attrs) {
+        record(&span, attrs);
+        if let Some(error) = error {
+            span.record("error", error.as_str());
+        }
+        // Dropped: the span closes once no clone is left.
+    }
+}
+
+fn record(span: &Span, attrs: Attrs) {
     for (name, value) in attrs {
         match value {
             Attr::Str(s) => span.record(name, s.as_str()),

@@ -65,11 +65,12 @@
 //! - **Cancelling** leaves running steps `in_progress` (warning).
 //!
 //! # Lifecycle index
-//! Every trigger used to rebuild the dependency graph and scan the steps, so
-//! driving an N-step plan cost O(N · (N + E)). The plan now carries an index
-//! (step id → position, the edges both ways, per step the dependencies not
-//! yet done and those failed, the ready set, the steps per status), and a
-//! trigger updates it for the step and its direct dependents only.
+//! A trigger does not rebuild the dependency graph nor scan the steps (which
+//! would make driving an N-step plan cost O(N · (N + E))): the plan carries
+//! an index (step id → position, the edges both ways, per step the
+//! dependencies not yet done and those failed, the ready set, the steps per
+//! status), and a trigger updates it for the step and its direct dependents
+//! only.
 //!
 //! It lives in the [`Plan`] itself, in a field that is not a member
 //! (`#[wire(skip)]`), rather than in a lifecycle driver type beside it:
@@ -108,7 +109,7 @@ impl mplp_core::Document for Plan {
     }
 }
 
-// --- Re-exports and README doc tests (issue 14); keep this block last. ---
+// --- Re-exports and README doc tests; keep this block last. ---
 
 /// What users of this crate need from `mplp-core`, so that depending on
 /// `mplp-plan` alone is enough to read, check and write its documents.

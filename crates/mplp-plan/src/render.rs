@@ -17,6 +17,8 @@
 
 use std::fmt::Write;
 
+use mplp_core::text::{is_line_break, one_line};
+
 use crate::graph::Graph;
 use crate::{Plan, StepStatus};
 
@@ -236,12 +238,6 @@ fn label_lines(step: &crate::PlanStep) -> Vec<String> {
     lines
 }
 
-/// Control characters and Unicode line/paragraph separators: none may
-/// appear raw inside a one-line label.
-fn is_break(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
-}
-
 /// Escapes text for a double-quoted Mermaid label, with Mermaid's entity
 /// codes: nothing in the text can end the label or be read as markup. `%`
 /// is escaped too, so `%%` can never start a comment or a `%%{init}%%`
@@ -262,7 +258,7 @@ pub fn mermaid_escape(text: &str) -> String {
             '&' => out.push_str("#amp;"),
             '`' => out.push_str("#96;"),
             '%' => out.push_str("#37;"),
-            c if is_break(c) => out.push(' '),
+            c if is_line_break(c) => out.push(' '),
             c => out.push(c),
         }
     }
@@ -285,7 +281,7 @@ pub fn dot_escape(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\r' => {}
-            c if is_break(c) => out.push(' '),
+            c if is_line_break(c) => out.push(' '),
             c => out.push(c),
         }
     }
@@ -309,11 +305,7 @@ pub fn dot_escape(text: &str) -> String {
 pub fn mermaid(plan: &Plan) -> String {
     let marks = Marks::of(plan);
     let mut out = String::new();
-    let title: String = plan
-        .title
-        .chars()
-        .map(|c| if is_break(c) { ' ' } else { c })
-        .collect::<String>()
+    let title: String = one_line(&plan.title)
         .replace('\\', "\\\\")
         .replace('"', "\\\"");
     let _ = writeln!(out, "---\ntitle: \"{title}\"\n---\nflowchart TD");

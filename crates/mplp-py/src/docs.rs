@@ -3,8 +3,8 @@
 //! validates), exchanges JSON text or dicts with Python, and raises
 //! `TransitionError` when an operation is refused.
 //!
-//! Only methods of the Rust types are used here (no struct fields), so the
-//! wrappers do not depend on the documents' field layout.
+//! The getters read the documents' typed fields and accessors (an id's
+//! text, a status's wire name), never a serialized copy of the document.
 
 use mplp_core::{CollabMode, ContextId, Document, StepId};
 use mplp_dialog::{ContextManager, DEFAULT_SAFETY_MARGIN, DefaultContextManager, DialogRole};
@@ -38,14 +38,6 @@ fn json_of<T: Document>(doc: &T, pretty: bool) -> String {
     } else {
         doc.to_json()
     }
-}
-
-/// A top-level string member of the document (`status`, `plan_id`, ...).
-fn member<T: Document>(doc: &T, name: &str) -> Option<String> {
-    doc.to_value()
-        .get(name)
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
 }
 
 /// Maps an SDK result into Python, raising `ValidationError`/`TransitionError`.
@@ -205,14 +197,14 @@ impl PyPlan {
 
     /// The plan's id.
     #[getter]
-    fn plan_id(&self) -> Option<String> {
-        member(&self.plan, "plan_id")
+    fn plan_id(&self) -> String {
+        self.plan.plan_id.to_string()
     }
 
     /// The plan's status (`draft`, `proposed`, `approved`, `in_progress`, ...).
     #[getter]
-    fn status(&self) -> Option<String> {
-        member(&self.plan, "status")
+    fn status(&self) -> &'static str {
+        self.plan.status().as_str()
     }
 
     /// `draft -> proposed`.
@@ -324,8 +316,8 @@ impl PyPlan {
     fn __repr__(&self) -> String {
         format!(
             "Plan(plan_id={:?}, status={:?})",
-            self.plan_id().unwrap_or_default(),
-            self.status().unwrap_or_default()
+            self.plan_id(),
+            self.status()
         )
     }
 }
@@ -366,14 +358,14 @@ impl PyDialog {
 
     /// The dialog's id.
     #[getter]
-    fn dialog_id(&self) -> Option<String> {
-        member(&self.dialog, "dialog_id")
+    fn dialog_id(&self) -> String {
+        self.dialog.dialog_id.to_string()
     }
 
     /// The dialog's status (`active`, `paused`, `completed`, `cancelled`).
     #[getter]
-    fn status(&self) -> Option<String> {
-        member(&self.dialog, "status")
+    fn status(&self) -> &'static str {
+        self.dialog.status().as_str()
     }
 
     /// Appends a message stamped now; `role` is `user`, `assistant`, `system` or `agent`.
@@ -467,8 +459,8 @@ impl PyDialog {
     fn __repr__(&self) -> String {
         format!(
             "Dialog(dialog_id={:?}, status={:?})",
-            self.dialog_id().unwrap_or_default(),
-            self.status().unwrap_or_default()
+            self.dialog_id(),
+            self.status()
         )
     }
 }
@@ -496,20 +488,20 @@ impl PyCollab {
 
     /// The collab's id.
     #[getter]
-    fn collab_id(&self) -> Option<String> {
-        member(&self.collab, "collab_id")
+    fn collab_id(&self) -> String {
+        self.collab.collab_id.to_string()
     }
 
     /// The collab's status.
     #[getter]
-    fn status(&self) -> Option<String> {
-        member(&self.collab, "status")
+    fn status(&self) -> &'static str {
+        self.collab.status().as_str()
     }
 
     /// The collaboration mode.
     #[getter]
-    fn mode(&self) -> Option<String> {
-        member(&self.collab, "mode")
+    fn mode(&self) -> &'static str {
+        self.collab.mode().as_str()
     }
 
     /// `draft -> active`.
@@ -551,9 +543,9 @@ impl PyCollab {
     fn __repr__(&self) -> String {
         format!(
             "Collab(collab_id={:?}, mode={:?}, status={:?})",
-            self.collab_id().unwrap_or_default(),
-            self.mode().unwrap_or_default(),
-            self.status().unwrap_or_default()
+            self.collab_id(),
+            self.mode(),
+            self.status()
         )
     }
 }

@@ -1,4 +1,4 @@
-//! Issue 18's table in one run: for each document (plans of 10/100/1000
+//! The performance table in one run: for each document (plans of 10/100/1000
 //! steps, dialogs of 10/100/1000 messages, a collab of 8 participants) and
 //! each NDJSON log (MAP, SA; read line by line), the throughput of the
 //! `IgnoredAny` scan, the `jsonschema` crate (parse + validate) and
@@ -14,7 +14,7 @@
 //! The `Value` baseline allocates a node or a string for almost every
 //! token, and its speed moves with the state of the heap: between two builds
 //! whose `Value` code and instruction counts are the same, it was 13-20%
-//! apart on every row (stop 35), and heap churn before the timing moved it
+//! apart on every row, and heap churn before the timing moved it
 //! by as much within one build. So each round runs on a heap in a state of
 //! its own (`common::heap_state`: 0 to 300,000 blocks left, five states),
 //! the same for every contender of the round, and the medians are taken

@@ -1,4 +1,4 @@
-//! Deep nesting in free-form members of log lines (issue 19): read up to
+//! Deep nesting in free-form members of log lines: read up to
 //! `mplp_core::nesting::MAX_NESTING` levels, refused past it with
 //! `json-depth`, on a thread with the default 2 MiB test stack.
 

@@ -1,5 +1,5 @@
 //! Numbers in event payloads and other free-form members come back with
-//! their exact value (issue 19), on every reading path: a typed payload,
+//! their exact value, on every reading path: a typed payload,
 //! a payload seen before its `event_type`, a flattened learning-sample
 //! body, the log reader and writer.
 

@@ -20,13 +20,11 @@ use layout::core::geometry::Point;
 use layout::core::style::{LineStyleKind, StyleAttr};
 use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
 use layout::topo::layout::VisualGraph;
-use mplp_core::text::xml_escape;
+use mplp_core::text::{SVG_CHAR_WIDTH, one_line, svg_header, xml_escape};
 
-use super::{Marks, colours, is_break, label_lines, shape_name};
+use super::{Marks, colours, label_lines, shape_name};
 use crate::{Plan, StepStatus};
 
-/// Width of one character of label text, in pixels (13 px sans-serif).
-const CHAR_W: f64 = 7.2;
 /// Height of one line of label text.
 const LINE_H: f64 = 16.0;
 /// Space around the graph.
@@ -109,18 +107,11 @@ impl RenderBackend for Drawn {
     }
 }
 
-/// One line of label text, safe for a single SVG line.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if is_break(c) { ' ' } else { c })
-        .collect()
-}
-
 /// The size of a box holding `lines`.
 fn box_size(lines: &[String]) -> Point {
     let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     Point::new(
-        (longest.max(6) as f64) * CHAR_W + 24.0,
+        (longest.max(6) as f64) * SVG_CHAR_WIDTH + 24.0,
         (lines.len().max(1) as f64) * LINE_H + 14.0,
     )
 }
@@ -335,18 +326,16 @@ fn write_svg(plan: &Plan, marks: &Marks, labels: &[Vec<String>], drawn: &Drawn) 
         (MARGIN * 3.0 + graph_w + legend_w).max(title.chars().count() as f64 * 9.5 + 2.0 * MARGIN);
     let height = title_h + MARGIN + graph_h.max(legend_h) + MARGIN;
     let (dx, dy) = (MARGIN - min.x, title_h + MARGIN - min.y);
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif" font-size="13">"#
-    );
-    let _ = write!(
-        out,
-        "\n<title>{}</title>\n<desc>Plan {}: {} step{}</desc>\n",
-        xml_escape(&title),
-        xml_escape(&plan.plan_id.to_string()),
-        steps,
-        mplp_core::text::plural_s(steps)
+    let mut out = svg_header(
+        width,
+        height,
+        &title,
+        &format!(
+            "Plan {}: {} step{}",
+            plan.plan_id,
+            steps,
+            mplp_core::text::plural_s(steps)
+        ),
     );
     for (id, colour) in [("arrow", "#424242"), ("arrow-red", RED)] {
         let _ = writeln!(

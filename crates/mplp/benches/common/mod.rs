@@ -1,5 +1,5 @@
 //! Shared by `benches/validate.rs` and `examples/perf_report.rs`: the
-//! documents and logs of issue 18's table, and the contenders that read them
+//! documents and logs of the performance table, and the contenders that read them
 //! (`IgnoredAny` scan, `Value` parse, `jsonschema` parse + validate,
 //! `validate_json` / the log validators).
 
@@ -8,18 +8,22 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mplp::collab::{Collab, Participant, ParticipantKind};
-use mplp::dialog::{Dialog, DialogRole, Message};
+use mplp::collab::{Collab, Participant};
+use mplp::dialog::Dialog;
 use mplp::events::sa::StepOutcome;
 use mplp::events::{SaEvent, SaId, SaPayload};
 use mplp::plan::Plan;
 use mplp_core::schema::SchemaKind;
-use mplp_core::{CollabMode, ContextId, Document, NonEmptyVec, StepId, Timestamp};
+use mplp_core::{CollabMode, ContextId, Document, StepId};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
 #[path = "../../../mplp-plan/benches/common/mod.rs"]
 mod plan_gen;
+
+#[path = "../../../mplp-dialog/benches/common/mod.rs"]
+mod dialog_gen;
+pub(crate) use dialog_gen::dialog;
 
 #[path = "../../../mplp-events/examples/gen_log/mod.rs"]
 mod gen_log;
@@ -54,7 +58,7 @@ pub(crate) const CONTENDERS: [&str; 5] = [
     "mplp_validate",
 ];
 
-/// Every row of issue 18's table: plans of 10/100/1000 steps, dialogs of
+/// Every row of the performance table: plans of 10/100/1000 steps, dialogs of
 /// 10/100/1000 messages, a collab of 8 participants, a MAP log and an SA log
 /// of about `log_events` events each.
 pub(crate) fn inputs(log_events: u64) -> Vec<Input> {
@@ -103,57 +107,14 @@ pub(crate) fn inputs(log_events: u64) -> Vec<Input> {
     v
 }
 
-const TEXTS: [&str; 4] = [
-    "I was charged twice for my December invoice; can you check what happened?",
-    "Sorry about that. I am asking the billing agent to look up invoice INV-2025-12-0042 and the card captures on it.",
-    "Lookup done: two captures of 49.00 EUR on 2025-12-01; the second capture is a duplicate and can be refunded.",
-    "Yes please.",
-];
-
-/// A support dialog of `n` messages (a system prompt, then users, the
-/// assistant and an agent in turn, one second apart).
-pub(crate) fn dialog(n: usize) -> Dialog {
-    let t0 = Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
-    let mut d = Dialog::new_at(ContextId::new(), t0.clone());
-    d.push_message(Message::new(
-        DialogRole::System,
-        "You are the billing support assistant.",
-        t0,
-    ))
-    .unwrap();
-    let roles = [
-        DialogRole::User,
-        DialogRole::Assistant,
-        DialogRole::Agent,
-        DialogRole::User,
-    ];
-    for i in 1..n {
-        let (h, m, s) = (i / 3600 % 24, i / 60 % 60, i % 60);
-        let at =
-            Timestamp::parse(&format!("2025-12-07T{h:02}:{m:02}:{s:02}.{:03}Z", i % 1000)).unwrap();
-        d.push_message(Message::new(roles[i % 4], TEXTS[i % 4], at))
-            .unwrap();
-    }
-    d
-}
-
 /// A round-robin collab of `n` agent participants, each with a role.
 pub(crate) fn collab(n: usize) -> Collab {
-    let person = |i: usize| {
-        Participant::new(format!("agent-{i}"), ParticipantKind::Agent)
-            .unwrap()
-            .with_role(format!("role-{i}"))
-    };
-    let mut people = NonEmptyVec::new(person(0));
-    for i in 1..n {
-        people.push(person(i));
-    }
     Collab::new(
         ContextId::new(),
         "Code review",
         "Review the pull request and agree on the changes",
         CollabMode::RoundRobin,
-        people,
+        Participant::agents(n, "agent-", "role-").unwrap(),
     )
     .unwrap()
 }
