@@ -127,7 +127,7 @@ fn section(input: &Input, max: usize) -> Section {
         }
     };
     let (kind, report) = mplp_kinds::validate_bytes(None, &bytes);
-    let value: Option<serde_json::Value> = mplp_core::nesting::from_slice(&bytes).ok();
+    let value: Option<serde_json::Value> = mplp_json::nesting::from_slice(&bytes).ok();
     let picture = match (kind, &value) {
         (Some(k), Some(v)) if k.name == mplp_kinds::PLAN.name => {
             <mplp_plan::Plan as mplp_core::Wire>::deserialize_unchecked(v)
@@ -183,7 +183,7 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
             }
             if let Some(list) = events.as_mut() {
                 if let Ok(e) =
-                    mplp_core::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
+                    mplp_json::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
                 {
                     list.push(e);
                 }

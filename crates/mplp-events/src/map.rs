@@ -441,7 +441,7 @@ impl MapPayload {
             MapEventType::BroadcastReceived => MapPayload::BroadcastReceived(None),
             MapEventType::ConflictDetected => MapPayload::ConflictDetected(None),
             MapEventType::ConflictResolved => MapPayload::ConflictResolved(None),
-            _ => return Err(mplp_core::de::missing_member("payload")),
+            _ => return Err(mplp_json::de::missing_member("payload")),
         })
     }
 }

@@ -189,7 +189,7 @@ impl SaPayload {
             SaEventType::PlanEvaluated => SaPayload::PlanEvaluated(None),
             SaEventType::TraceEmitted => SaPayload::TraceEmitted(None),
             SaEventType::Completed => SaPayload::Completed(None),
-            _ => return Err(mplp_core::de::missing_member("payload")),
+            _ => return Err(mplp_json::de::missing_member("payload")),
         })
     }
 }
