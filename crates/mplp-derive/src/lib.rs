@@ -76,6 +76,13 @@
 //! plain Rust (field types, visibility, doc comments) and generates the rest.
 //! It depends only on `syn`, `quote` and `proc-macro2`, which serde's derive
 //! already brings into every build.
+//!
+//! # Layout
+//! `parse` reads the struct and its attributes into a model and reports
+//! every error the derive has (at the span it is about, saying what is
+//! expected); `expand` writes the impls from the model, one function per
+//! impl, and reports none. `tests/ui` holds those errors as rustc prints
+//! them (trybuild).
 
 use proc_macro::TokenStream;
 use syn::DeriveInput;
