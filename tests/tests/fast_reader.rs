@@ -1,4 +1,4 @@
-//! The fast reader (`mplp_core::fast`) against serde_json, for every kind:
+//! The fast reader (`mplp_json::fast`) against serde_json, for every kind:
 //! whenever the fast reader reads a value, serde_json reads the same text
 //! to the same value (so trying the fast reader first never changes a
 //! result), and it does read every valid example, written compactly,

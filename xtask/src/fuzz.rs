@@ -70,7 +70,7 @@ pub(crate) const DUPLICATE_KEY: &str = "duplicate-key";
 /// and any number is valid in a free-form member, but the `jsonschema` side
 /// reads through `serde_json::Value`, which refuses them ("number out of
 /// range"), so it has no verdict; mplp-rs keeps them exactly in free-form
-/// members (`mplp_core::exact`) and checks them as their stand-ins
+/// members (`mplp_json::exact`) and checks them as their stand-ins
 /// (`±f64::MAX`). Recognised when jsonschema's verdict on the input with
 /// those numbers replaced by their stand-ins agrees with mplp-rs.
 pub(crate) const NUMBER_BEYOND_F64: &str = "number-beyond-f64";
@@ -247,9 +247,9 @@ struct Verdict {
 }
 
 fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
-    // Read with the SDK's nesting limit (`mplp_core::nesting`): past it the
+    // Read with the SDK's nesting limit (`mplp_json::nesting`): past it the
     // input is not read on either side (rule `json-depth`).
-    let value: Option<Value> = mplp_core::nesting::from_slice(bytes).ok();
+    let value: Option<Value> = mplp_json::nesting::from_slice(bytes).ok();
     let schema = value
         .as_ref()
         .map(|v| schema::is_valid(kind.schema_for(v), v));
@@ -292,12 +292,12 @@ fn explain(kind: &Kind, bytes: &[u8], v: &Verdict) -> Option<&'static str> {
     if v.schema.is_none() {
         let replaced = std::str::from_utf8(bytes)
             .ok()
-            .and_then(mplp_core::exact::stand_ins)?;
-        let value: Value = mplp_core::nesting::from_slice(replaced.as_bytes()).ok()?;
+            .and_then(mplp_json::exact::stand_ins)?;
+        let value: Value = mplp_json::nesting::from_slice(replaced.as_bytes()).ok()?;
         let agrees = schema::is_valid(kind.schema_for(&value), &value) == v.rust;
         return agrees.then_some(NUMBER_BEYOND_F64);
     }
-    let value: Value = mplp_core::nesting::from_slice(bytes).ok()?;
+    let value: Value = mplp_json::nesting::from_slice(bytes).ok()?;
     mutate::explain_value(kind, &value)
         .or_else(|| mutate::explain_together(kind, &value).then_some(SEVERAL_EXCEPTIONS))
 }

@@ -287,7 +287,7 @@ pub(crate) static KINDS: &[Kind] = &[
 /// mplp-core's registry ([`mplp_core::rules::SCHEMA_RULES`]); anything else
 /// is a semantic or SDK rule.
 ///
-/// `json-depth` counts too: input nested past `mplp_core::nesting::MAX_NESTING`
+/// `json-depth` counts too: input nested past `mplp_json::nesting::MAX_NESTING`
 /// is not read on either side (the schema side reads JSON with the same
 /// limit), as `json-syntax` input is not.
 pub(crate) fn is_schema_rule(rule: &str) -> bool {

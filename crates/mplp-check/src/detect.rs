@@ -250,7 +250,7 @@ fn guess(bytes: &[u8]) -> Option<&'static DocKind> {
 /// member there is no guess, and [`detect`] reads the document as before.
 fn guess_at(text: &str) -> Option<usize> {
     let found = std::cell::Cell::new(None);
-    let _ = mplp_core::fast::from_str_seed(text, Guess(&found));
+    let _ = mplp_json::fast::from_str_seed(text, Guess(&found));
     found.get()
 }
 
@@ -353,7 +353,7 @@ fn is_marked(i: usize, kind: &DocKind, probe: &Probe) -> bool {
 pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
     if let Some(found) = json_type_name(bytes) {
         // Not an object: a syntax error if it is not JSON, else a type error.
-        return Err(match mplp_core::nesting::from_slice::<IgnoredAny>(bytes) {
+        return Err(match mplp_json::nesting::from_slice::<IgnoredAny>(bytes) {
             Err(e) => mplp_core::document::syntax_violation_in(bytes, &e),
             Ok(_) => Violation::error(
                 "",
@@ -366,13 +366,13 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
     // string); the same errors as `from_slice` on valid UTF-8, and input
     // that is not UTF-8 still goes through `from_slice`.
     // Input nested deeper than serde_json's limit is read again without it
-    // (up to `mplp_core::nesting::MAX_NESTING`).
+    // (up to `mplp_json::nesting::MAX_NESTING`).
     let probe = match std::str::from_utf8(bytes) {
         Ok(text) => serde_json::from_str::<Probe>(text),
         Err(_) => serde_json::from_slice::<Probe>(bytes),
     }
     .or_else(|first| {
-        mplp_core::nesting::retry_deep(bytes, first, |de| {
+        mplp_json::nesting::retry_deep(bytes, first, |de| {
             let probe = Probe::deserialize(&mut *de)?;
             de.end()?;
             Ok(probe)
@@ -439,7 +439,7 @@ fn unknown_kind_message(bytes: &[u8]) -> String {
 /// the name of its kind. Read only when no kind was recognised.
 fn near_misses(bytes: &[u8]) -> Vec<(String, &'static str, &'static str)> {
     let Ok(top) =
-        mplp_core::nesting::from_slice::<std::collections::BTreeMap<String, IgnoredAny>>(bytes)
+        mplp_json::nesting::from_slice::<std::collections::BTreeMap<String, IgnoredAny>>(bytes)
     else {
         return Vec::new();
     };
@@ -449,7 +449,7 @@ fn near_misses(bytes: &[u8]) -> Vec<(String, &'static str, &'static str)> {
         .collect();
     top.into_keys()
         .filter_map(|key| {
-            let member = mplp_core::check::near_miss(&key, &members)?;
+            let member = mplp_json::de::near_miss(&key, &members)?;
             let kind = KINDS
                 .iter()
                 .filter(|k| k.recognise.members.contains(&member))
@@ -497,7 +497,7 @@ pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'stat
         .split(|b| *b == b'\n')
         .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
         .unwrap_or(&[]);
-    let probe: Option<EventTypeProbe> = mplp_core::nesting::from_slice(first).ok();
+    let probe: Option<EventTypeProbe> = mplp_json::nesting::from_slice(first).ok();
     let et = probe.and_then(|p| p.event_type).unwrap_or_default();
     Ok(if et.starts_with("SA") {
         &SA_LOG

@@ -76,7 +76,7 @@ fn decide<R: BufRead>(reader: &mut R, prefix: &mut Vec<u8>) -> io::Result<bool> 
     };
     let line = prefix.get(first..).unwrap_or_default();
     let object = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    if !object || mplp_core::nesting::from_slice::<IgnoredAny>(line).is_err() {
+    if !object || mplp_json::nesting::from_slice::<IgnoredAny>(line).is_err() {
         return Ok(false);
     }
     // Anything but blank space after it?

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use mplp_check::{MAP_LOG, PLAN, detect, validate_bytes, validate_file};
-use mplp_core::nesting::MAX_NESTING;
+use mplp_json::nesting::MAX_NESTING;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -87,15 +87,15 @@ fn validate_file_skips_a_byte_order_mark_with_a_warning_for_documents_and_logs()
 fn deep_free_form_members_are_read_to_the_limit_by_detect_and_validate() {
     on_small_stack(|| {
         let text = deep_plan(MAX_NESTING);
-        assert_eq!(mplp_core::nesting::depth(text.as_bytes()), MAX_NESTING);
+        assert_eq!(mplp_json::nesting::depth(text.as_bytes()), MAX_NESTING);
         assert_eq!(detect(text.as_bytes()).map(|k| k.name), Ok("plan"));
         let (kind, report) = validate_bytes(None, text.as_bytes());
         assert_eq!(kind.map(|k| k.name), Some("plan"));
         assert!(report.is_valid(), "{report:?}");
         // The round trip writes the same attributes back.
         let back = PLAN.round_trip(text.as_bytes()).unwrap().unwrap();
-        let written: serde_json::Value = mplp_core::nesting::from_slice(back.as_bytes()).unwrap();
-        let read: serde_json::Value = mplp_core::nesting::from_slice(text.as_bytes()).unwrap();
+        let written: serde_json::Value = mplp_json::nesting::from_slice(back.as_bytes()).unwrap();
+        let read: serde_json::Value = mplp_json::nesting::from_slice(text.as_bytes()).unwrap();
         assert_eq!(written, read);
 
         let text = deep_plan(MAX_NESTING + 1);

@@ -59,7 +59,7 @@ fn render(format: RenderFormat, path: &str) -> ExitCode {
         // Invalid: draw it anyway, with what is wrong marked, when its
         // members can be read (a cycle, a missing dependency).
         Err(_) => {
-            let unchecked = mplp_core::nesting::from_slice::<serde_json::Value>(&bytes)
+            let unchecked = mplp_json::nesting::from_slice::<serde_json::Value>(&bytes)
                 .ok()
                 .and_then(|v| <Plan as mplp_core::Wire>::deserialize_unchecked(&v).ok());
             match unchecked {

@@ -191,7 +191,7 @@ fn section(input: &Input, max: usize) -> Section {
     } else {
         std::fs::read(&path).ok().and_then(|bytes| {
             let (json, _) = mplp_core::document::strip_bom(&bytes);
-            mplp_core::nesting::from_slice(json).ok()
+            mplp_json::nesting::from_slice(json).ok()
         })
     };
     let picture = match (found.document, found.kind, &value) {
@@ -245,7 +245,7 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
             }
             if let Some(list) = events.as_mut() {
                 if let Ok(e) =
-                    mplp_core::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
+                    mplp_json::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
                 {
                     list.push(e);
                 }

@@ -624,7 +624,7 @@ fn deep_plan(total: usize) -> String {
 
 #[test]
 fn deep_free_form_members_are_read_to_the_limit_and_refused_past_it_by_name() {
-    let limit = mplp_core::nesting::MAX_NESTING;
+    let limit = mplp_json::nesting::MAX_NESTING;
     let dir = scratch("deep");
     for (total, valid) in [(limit, true), (limit + 1, false), (limit * 50, false)] {
         let text = deep_plan(total);

@@ -99,11 +99,11 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
 
     /// Validates an already parsed JSON value.
     fn validate_value(value: &Value) -> Validation<Self> {
-        crate::de::take_raised();
+        mplp_json::de::take_raised();
         match Self::deserialize_unchecked(value) {
             Ok(doc) => finish(doc),
             Err(e) => {
-                let rule = crate::de::take_raised().unwrap_or(Rule::TYPE);
+                let rule = mplp_json::de::take_raised().unwrap_or(Rule::TYPE);
                 let mut report = Report::new();
                 Self::check_value(value, &Pointer::root(), &mut report);
                 if report.is_valid() {
@@ -143,9 +143,9 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     /// The document as a JSON value.
     ///
     /// A `Value` cannot hold every JSON number: numbers that free-form
-    /// members keep exactly (see [`crate::exact`]) become their stand-ins.
+    /// members keep exactly (see [`mplp_json::exact`]) become their stand-ins.
     fn to_value(&self) -> Value {
-        crate::exact::write_stand_ins(|| serde_json::to_value(self)).unwrap_or(Value::Null)
+        mplp_json::exact::write_stand_ins(|| serde_json::to_value(self)).unwrap_or(Value::Null)
     }
 }
 
@@ -172,7 +172,7 @@ fn keep_if_valid<T: Document>(validation: &mut Validation<T>) {
 /// Reads `T` from JSON bytes with its schema rules only (no semantic rules),
 /// refusing trailing input.
 ///
-/// The [fast reader](crate::fast) tries first; when it gives up, serde_json
+/// The [fast reader](mplp_json::fast) tries first; when it gives up, serde_json
 /// reads the input, and its values and errors are the result.
 ///
 /// Checking UTF-8 once for the whole input lets serde_json skip the check
@@ -181,11 +181,11 @@ fn keep_if_valid<T: Document>(validation: &mut Validation<T>) {
 /// UTF-8 goes through `SliceRead` as before, so errors are unchanged.
 ///
 /// Input nested deeper than serde_json's limit of 128 levels is parsed again
-/// without it, up to [`crate::nesting::MAX_NESTING`] levels.
+/// without it, up to [`mplp_json::nesting::MAX_NESTING`] levels.
 ///
 /// Free-form members are read with their exact numbers (see
-/// [`crate::exact`]); one nested deeper than serde_json's limit makes the
-/// whole input measured against [`crate::nesting::MAX_NESTING`], and input
+/// [`mplp_json::exact`]); one nested deeper than serde_json's limit makes the
+/// whole input measured against [`mplp_json::nesting::MAX_NESTING`], and input
 /// past it gets serde_json's recursion error (which
 /// [`syntax_violation_in`] reports as [`JSON_DEPTH`](crate::rules::JSON_DEPTH)).
 #[inline]
@@ -206,9 +206,9 @@ fn parse_into<T: Wire>(
     text: Option<&str>,
     slot: &mut Option<T>,
 ) -> Result<(), serde_json::Error> {
-    crate::exact::take_deep_member();
+    mplp_json::exact::take_deep_member();
     if let Some(text) = text
-        && crate::fast::read_into(text, slot)
+        && mplp_json::fast::read_into(text, slot)
     {
         // The fast reader gives up before nesting that could make a
         // free-form member deep (see `take_deep_member`).
@@ -228,10 +228,10 @@ pub fn with_slice_unchecked<T: Wire, R>(
     input: &[u8],
     f: impl FnOnce(&T) -> R,
 ) -> Result<R, serde_json::Error> {
-    crate::exact::take_deep_member();
+    mplp_json::exact::take_deep_member();
     let text = std::str::from_utf8(input).ok();
     let f = match text {
-        Some(text) => match crate::fast::read::<T, R, _>(text, f) {
+        Some(text) => match mplp_json::fast::read::<T, R, _>(text, f) {
             // As in `from_slice_unchecked`.
             Ok(read) => return Ok(read),
             Err(f) => f,
@@ -245,17 +245,17 @@ pub fn with_slice_unchecked<T: Wire, R>(
 #[cold]
 fn serde_json_unchecked<T: Wire>(input: &[u8], text: Option<&str>) -> Result<T, serde_json::Error> {
     // What the fast reader's attempt may have noted belongs to no error.
-    crate::de::take_raised();
-    crate::exact::take_deep_member();
+    mplp_json::de::take_raised();
+    mplp_json::exact::take_deep_member();
     let read = from_slice_within_serde_limit(input, text).or_else(|first| {
-        crate::nesting::retry_deep(input, first, |de| {
+        mplp_json::nesting::retry_deep(input, first, |de| {
             let value = T::deserialize_unchecked(&mut *de)?;
             de.end()?;
             Ok(value)
         })
     });
-    if crate::exact::take_deep_member()
-        && crate::nesting::depth(input) > crate::nesting::MAX_NESTING
+    if mplp_json::exact::take_deep_member()
+        && mplp_json::nesting::depth(input) > mplp_json::nesting::MAX_NESTING
     {
         // serde_json's recursion error, which the thorough pass reports as
         // `json-depth`.
@@ -338,13 +338,13 @@ pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -
     // Numbers beyond f64's range (valid JSON, which free-form members keep)
     // are checked as their stand-ins.
     let mut checked = std::borrow::Cow::Borrowed(input);
-    let value: Value = match crate::nesting::from_slice(input) {
+    let value: Value = match mplp_json::nesting::from_slice(input) {
         Ok(v) => v,
         Err(e) => match std::str::from_utf8(input)
             .ok()
-            .and_then(crate::exact::stand_ins)
+            .and_then(mplp_json::exact::stand_ins)
         {
-            Some(replaced) => match crate::nesting::from_slice(replaced.as_bytes()) {
+            Some(replaced) => match mplp_json::nesting::from_slice(replaced.as_bytes()) {
                 Ok(v) => {
                     checked = std::borrow::Cow::Owned(replaced.into_bytes());
                     v
@@ -438,10 +438,10 @@ pub fn bom_warning() -> Violation {
 /// assert!(v.message.contains("UTF-8 byte-order mark"), "{}", v.message);
 /// ```
 ///
-/// Input nested deeper than [`crate::nesting::MAX_NESTING`] levels, which
+/// Input nested deeper than [`mplp_json::nesting::MAX_NESTING`] levels, which
 /// serde_json stops at its own limit, gets the
 /// [`JSON_DEPTH`](crate::rules::JSON_DEPTH) violation that names the limit
-/// (see [`crate::nesting`]), not a syntax error.
+/// (see [`mplp_json::nesting`]), not a syntax error.
 pub fn syntax_violation_in(input: &[u8], e: &serde_json::Error) -> Violation {
     if let Some(v) = depth_violation(input, e) {
         return v;
@@ -459,14 +459,15 @@ pub fn syntax_violation_in(input: &[u8], e: &serde_json::Error) -> Violation {
 
 /// The `json-depth` violation when `e` is serde_json's recursion limit
 /// stopping a parse of `input` that nests deeper than
-/// [`crate::nesting::MAX_NESTING`]: the error lies at or after the bracket
+/// [`mplp_json::nesting::MAX_NESTING`]: the error lies at or after the bracket
 /// that opens serde_json's last level (an error before it is a real syntax
 /// error).
 fn depth_violation(input: &[u8], e: &serde_json::Error) -> Option<Violation> {
     if !e.is_syntax() {
         return None;
     }
-    let offset = crate::nesting::offset_of_level(input, crate::nesting::SERDE_JSON_NESTING)?;
+    let offset =
+        mplp_json::nesting::offset_of_level(input, mplp_json::nesting::SERDE_JSON_NESTING)?;
     let before = &input[..offset];
     let line = 1 + before.iter().filter(|b| **b == b'\n').count();
     let column = offset
@@ -478,7 +479,12 @@ fn depth_violation(input: &[u8], e: &serde_json::Error) -> Option<Violation> {
     if (e.line(), e.column()) < (line, column) {
         return None;
     }
-    crate::nesting::too_deep(input)
+    let pointer = mplp_json::nesting::past_limit(input)?;
+    Some(Violation::error(
+        pointer,
+        crate::rules::JSON_DEPTH,
+        mplp_json::nesting::too_deep_message(Some(mplp_json::nesting::MAX_NESTING + 1)),
+    ))
 }
 
 /// A `json-syntax` violation for a parse error, with its line and column.
@@ -502,16 +508,16 @@ pub fn syntax_violation(e: &serde_json::Error) -> Violation {
 /// The serde error of `input`, located with serde_path_to_error, with the
 /// rule recorded where it was raised (`type` for the parser's own errors).
 fn located_serde_error<T: Wire>(input: &[u8]) -> Violation {
-    let mut de = crate::nesting::slice_deserializer(input);
+    let mut de = mplp_json::nesting::slice_deserializer(input);
     let mut track = serde_path_to_error::Track::new();
-    crate::de::take_raised();
+    mplp_json::de::take_raised();
     let result =
         T::deserialize_unchecked(serde_path_to_error::Deserializer::new(&mut de, &mut track))
             .and_then(|_| de.end());
     match result {
         Ok(()) => Violation::error("", Rule::TYPE, "the document could not be read"),
         Err(e) => {
-            let rule = crate::de::take_raised().unwrap_or(Rule::TYPE);
+            let rule = mplp_json::de::take_raised().unwrap_or(Rule::TYPE);
             let pointer = path_to_pointer(&track.path());
             Violation::error(pointer, rule, e.to_string())
         }
@@ -560,7 +566,7 @@ impl std::error::Error for RulesError {}
 /// `Deserialize` call, so that every way of reading a document yields a
 /// valid one.
 ///
-/// The rule id travels with the error as [`crate::de::raise`] records it.
+/// The rule id travels with the error as [`mplp_json::de::raise`] records it.
 pub fn enforce_rules<T: Document>(doc: &T) -> Result<(), RulesError> {
     let mut report = Report::new();
     doc.check_rules(&mut report);
@@ -570,7 +576,7 @@ pub fn enforce_rules<T: Document>(doc: &T) -> Result<(), RulesError> {
         Some(first) => {
             let more = errors.count();
             // Record the rule for callers that locate the error.
-            crate::de::note(first.rule);
+            mplp_json::de::note(first.rule);
             Err(RulesError { first, more })
         }
     }
@@ -600,7 +606,7 @@ pub fn path_to_pointer(path: &serde_path_to_error::Path) -> String {
 /// ```
 pub fn duplicate_keys(input: &[u8]) -> Vec<Violation> {
     let mut found = Vec::new();
-    let mut de = crate::nesting::slice_deserializer(input);
+    let mut de = mplp_json::nesting::slice_deserializer(input);
     // A syntax error simply ends the scan; the caller reports it.
     let _ = DupScan {
         at: Pointer::root(),

@@ -119,7 +119,7 @@ impl Serialize for EventType {
 impl<'de> Deserialize<'de> for EventType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        EventType::new(s).map_err(|e| crate::de::raise(crate::Rule::PATTERN, e))
+        EventType::new(s).map_err(|e| mplp_json::de::raise(crate::Rule::PATTERN, e))
     }
 }
 

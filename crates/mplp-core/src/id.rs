@@ -352,7 +352,7 @@ impl serde::de::Visitor<'_> for IdVisitor {
 #[cold]
 #[inline(never)]
 fn refuse_id<E: serde::de::Error>(name: &str, s: &str, e: IdError) -> E {
-    crate::de::raise(
+    mplp_json::de::raise(
         crate::Rule::PATTERN,
         format_args!("invalid {name} `{s}`: {e}"),
     )
@@ -704,7 +704,7 @@ mod tests {
             "{err}"
         );
         let _ = serde_json::from_str::<StepId>("\"x\"").unwrap_err();
-        assert_eq!(crate::de::take_raised(), Some(Rule::PATTERN));
+        assert_eq!(mplp_json::de::take_raised(), Some(Rule::PATTERN));
         let at = Pointer::root().key("id");
         let mut report = Report::new();
         PlanId::check_value(&serde_json::json!(u.to_string()), &at, &mut report);

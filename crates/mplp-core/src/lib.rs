@@ -35,14 +35,14 @@
 //!
 //! # Dependencies, and why
 //! - `serde`/`serde_json`: the wire format (serde_json's `unbounded_depth`
-//!   feature lifts its recursion limit for [`nesting`], which bounds the
+//!   feature lifts its recursion limit for [`mplp_json::nesting`], which bounds the
 //!   depth itself). `serde_path_to_error` locates the
 //!   rare serde error that the thorough pass does not explain itself.
 //! - `uuid`, `time`: identifiers and RFC 3339 timestamps.
-//! - `thiserror`: the error types. `strsim`: near-miss suggestions for unknown
-//!   fields (`protocolVersion` → `protocol_version`).
-//! - `memchr`: the vectorised search for the end of a long string in the
-//!   fast reader.
+//! - `thiserror`: the error types.
+//! - `mplp-json`: the JSON engine (the fast reader, exact numbers, nesting
+//!   limits, the derive's deserialization helpers); [`Rule`], [`Pointer`],
+//!   [`JsonObject`] and [`StrictValue`] are its types, re-exported here.
 //! - `compact_str`: the inline storage of [`ShortString`] (roles, actors,
 //!   MAP ids), a well-kept crate whose `unsafe` we would otherwise have to
 //!   write (this workspace forbids it).
@@ -58,23 +58,18 @@
 //! - `integer` fields refuse `1.0` (JSON Schema would accept it): a fraction
 //!   is never written by any MPLP SDK, and accepting it would break the exact
 //!   round trip. `-0` is the integer 0; a number beyond the member's range
-//!   gets a message that names the range ([`check::read_integer`]).
-//! - Input may nest up to [`nesting::MAX_NESTING`] (1,024) levels, not
+//!   gets a message that names the range (`mplp_json::integer::read_integer`).
+//! - Input may nest up to `mplp_json::nesting::MAX_NESTING` (1,024) levels, not
 //!   serde_json's 128; deeper input is refused with `json-depth`.
 //! - Duplicate keys in an object are an error (`duplicate-key`), at any depth.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod check;
-pub mod de;
 pub mod document;
 mod error;
 mod event;
-pub mod exact;
-pub mod fast;
 pub mod id;
 mod meta;
-pub mod nesting;
-mod pointer;
 mod refs;
 pub mod rules;
 #[cfg(feature = "schema")]
@@ -88,7 +83,7 @@ pub mod wire_enum;
 
 pub use check::CheckValue;
 pub use document::{Document, Validation};
-pub use error::{Error, Report, Rule, Severity, TransitionError, Violation};
+pub use error::{Error, Report, Severity, TransitionError, Violation};
 pub use event::{BaseEvent, EVENT_TYPE_PATTERN, EventType, EventTypeError};
 pub use id::{
     CollabId, ConfirmId, ContextId, DialogId, EventId, IdError, MplpId, PlanId, SpanId, StepId,
@@ -97,20 +92,22 @@ pub use id::{
 pub use meta::{CrossCutting, Meta};
 /// `#[derive(Wire)]`: see the [`mplp_derive`] crate.
 pub use mplp_derive::Wire;
-pub use pointer::Pointer;
 pub use refs::{CollabMode, Governance, ModuleName, Ref, TraceBase};
 pub use timestamp::{Timestamp, TimestampError};
 pub use values::{
-    DuplicateItemError, EmptyStringError, EmptyVecError, JsonObject, NonEmpty, NonEmptyShortString,
-    NonEmptyString, NonEmptyVec, ShortString, StrictValue, UniqueVec, VERSION_PATTERN, Version,
-    VersionError,
+    DuplicateItemError, EmptyStringError, EmptyVecError, NonEmpty, NonEmptyShortString,
+    NonEmptyString, NonEmptyVec, ShortString, UniqueVec, VERSION_PATTERN, Version, VersionError,
 };
+// Defined by the JSON engine; part of this crate's API (violations carry a
+// rule and a pointer, documents hold free-form objects).
+pub use mplp_json::{JsonObject, Pointer, Rule, StrictValue};
 pub use wire::Wire;
 pub use wire_enum::UnknownVariant;
 
 /// Re-exports for the macros of this crate. Not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use mplp_json;
     #[cfg(feature = "schemars")]
     pub use schemars;
     pub use serde;

@@ -194,7 +194,7 @@ macro_rules! declare_rules {
         $list_vis:vis const $list:ident;
         $(
             $(#[$meta:meta])*
-            $vis:vis const $name:ident = $id:literal {
+            $vis:vis const $name:ident = $id:tt {
                 strict: $strict:ident,
                 scope: $scope:ident,
                 source: $source:expr,
@@ -204,7 +204,7 @@ macro_rules! declare_rules {
     ) => {
         $(
             $(#[$meta])*
-            $vis const $name: $crate::Rule = $crate::Rule::new($id);
+            $vis const $name: $crate::Rule = $crate::__rule_id!($id);
         )*
         $(#[$list_meta])*
         $list_vis const $list: &[$crate::rules::RuleInfo] = &[
@@ -218,6 +218,19 @@ macro_rules! declare_rules {
                 ),
             )*
         ];
+    };
+}
+
+/// The id of a rule in [`declare_rules!`]: a literal, or (in parentheses)
+/// a [`Rule`] declared elsewhere (an implementation detail of the macro).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rule_id {
+    ($id:literal) => {
+        $crate::Rule::new($id)
+    };
+    (($rule:expr)) => {
+        $rule
     };
 }
 
@@ -369,9 +382,10 @@ crate::declare_rules! {
     }
 
     /// Arrays and objects nested deeper than
-    /// [`MAX_NESTING`](crate::nesting::MAX_NESTING) levels: not read, to keep
-    /// the stack safe (the canonical schemas set no depth).
-    pub const JSON_DEPTH = "json-depth" {
+    /// [`MAX_NESTING`](mplp_json::nesting::MAX_NESTING) levels: not read, to keep
+    /// the stack safe (the canonical schemas set no depth). The JSON engine
+    /// raises it, so its id is [`Rule::JSON_DEPTH`].
+    pub const JSON_DEPTH = (Rule::JSON_DEPTH) {
         strict: Error,
         scope: Api,
         source: Source::Sdk { note: "Nesting" },

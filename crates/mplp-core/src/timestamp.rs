@@ -814,7 +814,7 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
             }
             #[inline]
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Timestamp, E> {
-                Timestamp::parse(s).map_err(|e| crate::de::raise(crate::Rule::FORMAT, e))
+                Timestamp::parse(s).map_err(|e| mplp_json::de::raise(crate::Rule::FORMAT, e))
             }
         }
         d.deserialize_str(V)
@@ -1297,7 +1297,7 @@ mod tests {
             err.to_string().contains("is not an RFC 3339 date-time"),
             "{err}"
         );
-        assert_eq!(crate::de::take_raised(), Some(Rule::FORMAT));
+        assert_eq!(mplp_json::de::take_raised(), Some(Rule::FORMAT));
         let err = serde_json::from_str::<Timestamp>("5").unwrap_err();
         assert!(
             err.to_string()

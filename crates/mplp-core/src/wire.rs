@@ -16,27 +16,7 @@
 //! assert!(serde_json::from_str::<Meta>(r#"["1.0.0", "1.0.0"]"#).is_err());
 //! ```
 
-/// An MPLP object declared with `#[derive(Wire)]`.
-pub trait Wire: Sized {
-    /// The Rust name of the object (used in messages).
-    const NAME: &'static str;
-    /// Every member name the object declares, in declaration (and writing) order.
-    const FIELDS: &'static [&'static str];
-    /// The members that must be present.
-    const REQUIRED: &'static [&'static str];
-    /// Whether the object takes members it does not declare (an
-    /// `#[wire(extra)]` map). When false, a successful
-    /// [`Wire::deserialize_unchecked`] proves that every member of the input
-    /// is one of [`Wire::FIELDS`]. The default (`true`) claims nothing.
-    const OPEN: bool = true;
-
-    /// Reads the object with its schema rules only: for a document, the
-    /// module's semantic rules do not run (the public `Deserialize` runs
-    /// them). [`Document::validate_json`](crate::Document::validate_json)
-    /// uses this, then runs the rules itself so that it can report their
-    /// warnings too.
-    fn deserialize_unchecked<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
-}
+pub use mplp_json::Wire;
 
 /// A payload whose type a sibling member names (MAP and SA events: the
 /// `payload` member is read as the type `event_type` says), declared on the
@@ -89,7 +69,7 @@ pub enum TaggedSlot<P> {
     /// Read with the tag's type.
     Typed(P),
     /// Seen before the tag (with its exact numbers).
-    Early(crate::exact::ExactValue),
+    Early(mplp_json::exact::ExactValue),
 }
 
 struct TaggedSeed<P: Tagged>(P::Tag);
@@ -112,11 +92,11 @@ impl<P: Tagged> TaggedSlot<P> {
         name: &str,
     ) -> Result<(), A::Error> {
         if !matches!(self, TaggedSlot::Empty) {
-            return Err(crate::de::duplicate_member(name));
+            return Err(mplp_json::de::duplicate_member(name));
         }
         *self = match tag {
             Some(tag) => TaggedSlot::Typed(map.next_value_seed(TaggedSeed::<P>(tag))?),
-            None => TaggedSlot::Early(map.next_value::<crate::exact::ExactValue>()?),
+            None => TaggedSlot::Early(map.next_value::<mplp_json::exact::ExactValue>()?),
         };
         Ok(())
     }
@@ -201,7 +181,7 @@ pub trait FlattenedSchema {
 
 /// The members `names` of `extra`, taken out of it (absent ones skipped),
 /// as one object: what a [`Flattened`] body reads. Numbers the map holds
-/// only as stand-ins (see [`crate::exact`]) lose their exact text: a body
+/// only as stand-ins (see [`mplp_json::exact`]) lose their exact text: a body
 /// read with [`take_members_exact`] and [`read_exact`] keeps it.
 pub fn take_members(extra: &mut crate::JsonObject, names: &[&str]) -> serde_json::Value {
     take_members_exact(extra, names).into_value()
@@ -211,7 +191,7 @@ pub fn take_members(extra: &mut crate::JsonObject, names: &[&str]) -> serde_json
 pub fn take_members_exact(
     extra: &mut crate::JsonObject,
     names: &[&str],
-) -> crate::exact::ExactValue {
+) -> mplp_json::exact::ExactValue {
     let mut out = crate::JsonObject::new();
     for name in names {
         if let Some(v) = extra.remove_exact(name) {
@@ -248,12 +228,12 @@ impl<P: Tagged> ReadWith<P> for ReadTagged<P> {
 
 /// Reads a value taken from a larger one: from its `serde_json::Value`
 /// when that holds every number exactly, else from its JSON text, so that
-/// free-form members inside keep their exact numbers (see [`crate::exact`]).
+/// free-form members inside keep their exact numbers (see [`mplp_json::exact`]).
 ///
 /// # Errors
 /// The error of reading, as `E`.
 pub fn read_exact<T, E: serde::de::Error>(
-    v: crate::exact::ExactValue,
+    v: mplp_json::exact::ExactValue,
     with: impl ReadWith<T>,
 ) -> Result<T, E> {
     if v.is_plain() {
@@ -262,7 +242,7 @@ pub fn read_exact<T, E: serde::de::Error>(
     let text = serde_json::to_string(&v).map_err(E::custom)?;
     let mut de = serde_json::Deserializer::from_str(&text);
     with.read(&mut de)
-        .map_err(|e| E::custom(crate::exact::message_of(&e)))
+        .map_err(|e| E::custom(mplp_json::exact::message_of(&e)))
 }
 
 /// The members `names` of the object `value` (a copy): what a

@@ -145,7 +145,7 @@ impl<T> serde::de::Visitor<'_> for EnumVisitor<T> {
     #[inline]
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
         (self.from)(s).ok_or_else(|| {
-            crate::de::note(crate::Rule::ENUM);
+            mplp_json::de::note(crate::Rule::ENUM);
             E::unknown_variant(s, self.names)
         })
     }
@@ -161,7 +161,7 @@ pub fn check_enum_value(
 ) {
     if let Some(s) = crate::check::expect_str(value, at, report) {
         if !names.contains(&s) {
-            let hint = crate::check::near_miss(s, names)
+            let hint = mplp_json::de::near_miss(s, names)
                 .map(|n| format!(" (did you mean `{n}`?)"))
                 .unwrap_or_default();
             report.error(

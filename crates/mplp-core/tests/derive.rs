@@ -111,7 +111,7 @@ impl Tagged for Body {
             BodyKind::Number => Body::Number(u64::deserialize(d)?),
             BodyKind::Text => Body::Text(String::deserialize(d)?),
             BodyKind::Nothing => {
-                return Err(mplp_core::de::raise(
+                return Err(mplp_json::de::raise(
                     Rule::new("no_body"),
                     "a `nothing` has no body",
                 ));
@@ -121,7 +121,7 @@ impl Tagged for Body {
     fn absent<E: serde::de::Error>(tag: BodyKind) -> Result<Self, E> {
         match tag {
             BodyKind::Nothing => Ok(Body::Nothing),
-            _ => Err(mplp_core::de::missing_member("body")),
+            _ => Err(mplp_json::de::missing_member("body")),
         }
     }
     fn check_tag(value: &Value, at: &Pointer, report: &mut Report) {
@@ -421,7 +421,7 @@ struct Lists {
 /// through serde_json alike.
 #[test]
 fn vec_members_take_one_allocation_for_short_arrays() {
-    use mplp_core::de::List;
+    use mplp_json::de::List;
     let text = r#"{"all":[1,2,3],"some":["a"]}"#;
     let fast: Lists = mplp_core::document::from_slice_unchecked(text.as_bytes()).unwrap();
     let serde: Lists = serde_json::from_str(text).unwrap();

@@ -391,7 +391,7 @@ fn a_member_inserted_with_its_exact_numbers_equals_one_read_whole() {
     let full: JsonObject = serde_json::from_str(whole).unwrap();
     let mut built: JsonObject =
         serde_json::from_str(r#"{"a":{"x":1e400,"y":1e-400},"c":[1e400]}"#).unwrap();
-    let b: mplp_core::exact::ExactValue = serde_json::from_str(
+    let b: mplp_json::exact::ExactValue = serde_json::from_str(
         r#"{"p":18446744073709551617,"q":[1e400,3.141592653589793238462643383279],"r":{"s":-1e400}}"#,
     )
     .unwrap();

@@ -1,4 +1,4 @@
-//! The fast reader (`mplp_core::fast`) against serde_json on an object with
+//! The fast reader (`mplp_json::fast`) against serde_json on an object with
 //! every kind of member the derive reads (ids, timestamps, enums, text,
 //! integers, options, lists, any JSON value, free-form objects, nested
 //! objects): generated values, respelled with random whitespace and
@@ -172,7 +172,7 @@ const GOOD: &str = r#"{"meta":{"protocol_version":"1.0.0","schema_version":"1.0.
 #[test]
 fn a_plain_document_is_read_with_its_values() {
     assert_eq!(compare::<Doc>(GOOD), Outcome::Read);
-    let doc = mplp_core::fast::from_str::<Doc>(GOOD).unwrap();
+    let doc = mplp_json::fast::from_str::<Doc>(GOOD).unwrap();
     assert_eq!(doc.items[0].mode, CollabMode::Pair);
     assert_eq!(
         doc.items[0].data.as_ref().unwrap()["a"],
@@ -210,7 +210,7 @@ fn numbers_take_serde_json_s_reading() {
     ] {
         let text = GOOD.replace(r#""n":0"#, &format!(r#""n":0,"i":{i}"#));
         assert_eq!(compare::<Doc>(&text), Outcome::Read, "{i}");
-        let doc = mplp_core::fast::from_str::<Doc>(&text).unwrap();
+        let doc = mplp_json::fast::from_str::<Doc>(&text).unwrap();
         assert_eq!(doc.items[0].i, Some(expected));
     }
     // Any JSON value: fractions are serde_json's (the same f64).
@@ -356,7 +356,7 @@ fn member_names_are_matched_whole_in_any_order() {
     // expected next one.
     let reversed = r#"{"items":[{"data":{"a":1},"n":0,"text":"t","mode":"pair","at":"2025-12-07T00:00:00Z","id":"550e8400-e29b-41d4-a716-446655440000"}],"name":"x","meta":{"schema_version":"1.0.0","protocol_version":"1.0.0"}}"#;
     assert_eq!(compare::<Doc>(reversed), Outcome::Read);
-    let doc = mplp_core::fast::from_str::<Doc>(reversed).unwrap();
+    let doc = mplp_json::fast::from_str::<Doc>(reversed).unwrap();
     assert_eq!(doc.name.as_str(), "x");
     assert_eq!(doc.items[0].text, "t");
     for (from, to, expected) in [
@@ -399,10 +399,10 @@ fn member_names_are_matched_whole_in_any_order() {
 #[test]
 fn read_lends_the_whole_input_only() {
     let name = |doc: &Doc| doc.name.as_str().to_owned();
-    assert_eq!(mplp_core::fast::read(GOOD, name).ok(), Some("x".to_owned()));
+    assert_eq!(mplp_json::fast::read(GOOD, name).ok(), Some("x".to_owned()));
     let spaced = format!(" \n{GOOD}\t ");
     assert_eq!(
-        mplp_core::fast::read(&spaced, name).ok(),
+        mplp_json::fast::read(&spaced, name).ok(),
         Some("x".to_owned())
     );
     // Trailing input, a cut document, a wrong value: `f` comes back
@@ -414,7 +414,7 @@ fn read_lends_the_whole_input_only() {
         GOOD.replace(r#""n":0"#, r#""n":-1"#),
     ] {
         let mut called = false;
-        let back = mplp_core::fast::read(&bad, |_: &Doc| called = true);
+        let back = mplp_json::fast::read(&bad, |_: &Doc| called = true);
         assert!(back.is_err(), "{bad}");
         assert!(!called, "{bad}");
     }
@@ -428,7 +428,7 @@ fn a_nullable_member_reads_null_and_values() {
     ] {
         let text = GOOD.replace(r#""n":0"#, &format!(r#""n":0,"maybe":{maybe}"#));
         assert_eq!(compare::<Doc>(&text), Outcome::Read, "{maybe}");
-        let doc = mplp_core::fast::from_str::<Doc>(&text).unwrap();
+        let doc = mplp_json::fast::from_str::<Doc>(&text).unwrap();
         let got = doc.items[0]
             .maybe
             .clone()
@@ -440,7 +440,7 @@ fn a_nullable_member_reads_null_and_values() {
 #[test]
 fn giving_up_says_so() {
     assert_eq!(
-        mplp_core::fast::GaveUp.to_string(),
+        mplp_json::fast::GaveUp.to_string(),
         "the fast reader gave up"
     );
 }
@@ -516,16 +516,16 @@ fn an_object_its_visitor_left_unfinished_is_not_read() {
     // leaves is read as if it belonged to the parent, and the reader cannot
     // end where the input ends.
     let whole = r#"{"x":{"a":1},"y":3}"#;
-    assert_eq!(mplp_core::fast::from_str::<Holder>(whole), None);
+    assert_eq!(mplp_json::fast::from_str::<Holder>(whole), None);
     for text in [
         r#"{"x":{"a":1,"b":2},"y":3}"#,
         r#"{"x":{"a":1,"y":2}}"#,
         r#"{"x":{"a":1,"y":2},"y":3}"#,
         r#"[{"x":{"a":1,"y":2}}]"#,
     ] {
-        assert_eq!(mplp_core::fast::from_str::<Holder>(text), None, "{text}");
+        assert_eq!(mplp_json::fast::from_str::<Holder>(text), None, "{text}");
         let mut called = false;
-        assert!(mplp_core::fast::read(text, |_: &Holder| called = true).is_err());
+        assert!(mplp_json::fast::read(text, |_: &Holder| called = true).is_err());
         assert!(!called, "{text}");
     }
     // serde_json still reads the whole document (for the caller).
@@ -539,7 +539,7 @@ fn an_object_its_visitor_left_unfinished_is_not_read() {
     );
     // A visitor that reads to the end is read as before, the empty object
     // included.
-    let doc = mplp_core::fast::from_str::<Doc>(GOOD).unwrap();
+    let doc = mplp_json::fast::from_str::<Doc>(GOOD).unwrap();
     assert_eq!(doc.name.as_str(), "x");
     let empty = GOOD.replace(r#""data":{"a":[1,-2,0,{"b":null}]}"#, r#""data":{}"#);
     assert_ne!(empty, GOOD);
@@ -585,7 +585,7 @@ fn names_announced_to_another_deserializer_do_not_reach_the_next_map() {
     // the names left, the free-form map after it would match its member
     // `a` as `Named`'s, and the fast reader would give up.
     let text = r#"{"first":{"a":1},"second":{"a":2}}"#;
-    let read = mplp_core::fast::from_str::<Around>(text).unwrap();
+    let read = mplp_json::fast::from_str::<Around>(text).unwrap();
     assert_eq!(read.first, ViaValue(Named { a: 1 }));
     assert_eq!(serde_json::to_value(&read.second).unwrap(), json!({"a": 2}));
 }

@@ -307,7 +307,7 @@ pub fn family_members(family: CoreFamily) -> &'static [&'static str] {
     }
 }
 
-fn read<T: Wire, E: serde::de::Error>(v: mplp_core::exact::ExactValue) -> Result<T, E> {
+fn read<T: Wire, E: serde::de::Error>(v: mplp_json::exact::ExactValue) -> Result<T, E> {
     mplp_core::wire::read_exact(v, mplp_core::wire::Unchecked)
 }
 

@@ -90,7 +90,7 @@ macro_rules! format_string {
                         f.write_str(concat!("a string of format `", $format, "`"))
                     }
                     fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
-                        $name::new(s).map_err(|e| mplp_core::de::raise(Rule::FORMAT, e))
+                        $name::new(s).map_err(|e| mplp_json::de::raise(Rule::FORMAT, e))
                     }
                 }
                 d.deserialize_str(V)
@@ -251,7 +251,7 @@ macro_rules! bounded_number {
                 if $name::in_bounds(&n) {
                     Ok($name(n))
                 } else {
-                    Err(mplp_core::de::raise($name::rule_for(&n), $name::bound_message(&n)))
+                    Err(mplp_json::de::raise($name::rule_for(&n), $name::bound_message(&n)))
                 }
             }
         }

@@ -409,7 +409,7 @@ impl SampleBody {
     }
 }
 
-fn read<T: Wire, E: serde::de::Error>(v: mplp_core::exact::ExactValue) -> Result<T, E> {
+fn read<T: Wire, E: serde::de::Error>(v: mplp_json::exact::ExactValue) -> Result<T, E> {
     mplp_core::wire::read_exact(v, mplp_core::wire::Unchecked)
 }
 

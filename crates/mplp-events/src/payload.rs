@@ -373,7 +373,7 @@ macro_rules! event_types {
                 let slot = match tag {
                     $( $Type::$V => <$P as $crate::payload::PayloadSlot>::absent().map($Payload::$V), )+
                 };
-                slot.ok_or_else(|| mplp_core::de::missing_member("payload"))
+                slot.ok_or_else(|| mplp_json::de::missing_member("payload"))
             }
 
             fn check_tag(value: &::serde_json::Value, at: &mplp_core::Pointer, report: &mut mplp_core::Report) {

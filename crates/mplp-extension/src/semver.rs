@@ -218,7 +218,7 @@ impl<'de> Deserialize<'de> for SemVer {
                 f.write_str("a SemVer 2.0.0 version string")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<SemVer, E> {
-                SemVer::parse(s).map_err(|e| mplp_core::de::raise(Rule::PATTERN, e))
+                SemVer::parse(s).map_err(|e| mplp_json::de::raise(Rule::PATTERN, e))
             }
         }
         d.deserialize_str(V)

@@ -33,7 +33,7 @@ pub(crate) enum Outcome {
 /// Reads `text` both ways; fails when the fast reader reads a value that
 /// serde_json does not (or reads differently).
 pub(crate) fn compare<T: Wire + PartialEq + Debug>(text: &str) -> Outcome {
-    let fast = mplp_core::fast::from_str::<T>(text);
+    let fast = mplp_json::fast::from_str::<T>(text);
     let slow = serde_json_read::<T>(text);
     match (fast, slow) {
         (Some(f), Some(s)) => {

@@ -1,10 +1,10 @@
 //! Deep nesting in free-form members of log lines: read up to
-//! `mplp_core::nesting::MAX_NESTING` levels, refused past it with
+//! `mplp_json::nesting::MAX_NESTING` levels, refused past it with
 //! `json-depth`, on a thread with the default 2 MiB test stack.
 
-use mplp_core::nesting::MAX_NESTING;
 use mplp_events::MapEvent;
 use mplp_events::log::{LogReader, validate_map_log};
+use mplp_json::nesting::MAX_NESTING;
 
 const LOG: &str = include_str!("../../../../schemas/examples/valid/map-log-round-robin.ndjson");
 
@@ -27,7 +27,7 @@ fn a_log_line_nested_to_the_limit_is_valid_and_round_trips() {
     on_small_stack(|| {
         let log = log_with_depth(MAX_NESTING);
         assert_eq!(
-            mplp_core::nesting::depth(log.lines().next().unwrap().as_bytes()),
+            mplp_json::nesting::depth(log.lines().next().unwrap().as_bytes()),
             MAX_NESTING
         );
         let report = validate_map_log(log.as_bytes());

@@ -19,7 +19,7 @@
 //! numbers in free-form members".
 //!
 //! ```
-//! use mplp_core::JsonObject;
+//! use mplp_json::JsonObject;
 //! // (keys in the map's order: sorted)
 //! let text = r#"{"big":18446744073709551617,"huge":1e400,"ok":1.5,"pi":3.141592653589793238462643383279,"tiny":1e-400}"#;
 //! let o: JsonObject = serde_json::from_str(text).unwrap();
@@ -77,7 +77,7 @@ pub fn take_deep_member() -> bool {
 }
 
 /// Runs `f` with free-form members writing their stand-ins instead of
-/// their exact numbers: what [`Document::to_value`](crate::Document::to_value)
+/// their exact numbers: what mplp-core's `Document::to_value`
 /// does, since a `serde_json::Value` cannot hold them.
 pub fn write_stand_ins<R>(f: impl FnOnce() -> R) -> R {
     let before = STAND_INS.with(|s| s.replace(true));
@@ -376,7 +376,7 @@ fn parse_strict(raw: &str) -> Result<Value, serde_json::Error> {
     fn strict(
         de: &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
     ) -> Result<Value, serde_json::Error> {
-        let v = de.deserialize_any(crate::values::StrictValueVisitor)?;
+        let v = de.deserialize_any(crate::value::StrictValueVisitor)?;
         de.end()?;
         Ok(v)
     }
@@ -387,11 +387,8 @@ fn parse_strict(raw: &str) -> Result<Value, serde_json::Error> {
             let depth = crate::nesting::depth(raw.as_bytes());
             if depth > MAX_NESTING {
                 return Err(crate::de::raise(
-                    crate::rules::JSON_DEPTH,
-                    format_args!(
-                        "arrays and objects nested more than {MAX_NESTING} levels deep; mplp-rs \
-                         reads nesting up to {MAX_NESTING} levels"
-                    ),
+                    crate::Rule::JSON_DEPTH,
+                    crate::nesting::too_deep_message(None),
                 ));
             }
             if depth < SERDE_JSON_NESTING {
@@ -408,7 +405,7 @@ fn parse_strict(raw: &str) -> Result<Value, serde_json::Error> {
 
 /// serde_json's message without its position (which is in the member's
 /// text, not the input's).
-pub(crate) fn message_of(e: &serde_json::Error) -> String {
+pub fn message_of(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let at = format!(" at line {} column {}", e.line(), e.column());
     match text.strip_suffix(&at) {
@@ -485,16 +482,16 @@ impl<'de> Visitor<'de> for ExactVisitor {
             Text::Borrowed(s) => s.to_owned(),
             Text::Owned(s) => s,
         };
-        crate::values::StrictValueVisitor::finish_map(first, map).map(plain)
+        crate::value::StrictValueVisitor::finish_map(first, map).map(plain)
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<ExactValue, D::Error> {
-        d.deserialize_any(crate::values::StrictValueVisitor)
+        d.deserialize_any(crate::value::StrictValueVisitor)
             .map(plain)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ExactValue, A::Error> {
-        crate::values::StrictValueVisitor.visit_seq(seq).map(plain)
+        crate::value::StrictValueVisitor.visit_seq(seq).map(plain)
     }
     fn visit_bool<E>(self, v: bool) -> Result<ExactValue, E> {
         Ok(plain(Value::Bool(v)))

@@ -1,11 +1,11 @@
-//! RFC 6901 JSON pointers, as carried by every [`Violation`](crate::Violation).
+//! RFC 6901 JSON pointers, as carried by every violation (mplp-core's `Violation`).
 
 use std::fmt;
 
 /// A JSON pointer being built while walking a document.
 ///
 /// ```
-/// use mplp_core::Pointer;
+/// use mplp_json::Pointer;
 /// let p = Pointer::root().key("steps").index(2).key("a/b~c");
 /// assert_eq!(p.as_str(), "/steps/2/a~1b~0c");
 /// ```

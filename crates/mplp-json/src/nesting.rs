@@ -10,26 +10,25 @@
 //! by an iterative scan of the bytes (no recursion, so no stack risk), and the
 //! input parsed again without serde_json's limit when it is deep but within
 //! [`MAX_NESTING`]. Deeper input is refused with the rule
-//! [`JSON_DEPTH`](crate::rules::JSON_DEPTH), a message that names the limit
-//! and the pointer of the first value past it.
+//! [`Rule::JSON_DEPTH`](crate::Rule::JSON_DEPTH), a message that names the limit ([`too_deep_message`])
+//! and the pointer of the first value past it ([`past_limit`]).
 //!
 //! ```
-//! use mplp_core::nesting::{self, MAX_NESTING};
+//! use mplp_json::nesting::{self, MAX_NESTING};
 //! let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
 //! assert!(serde_json::from_str::<serde_json::Value>(&deep).is_err());
 //! let value: serde_json::Value = nesting::from_slice(deep.as_bytes()).unwrap();
 //! assert!(value.is_array());
 //!
 //! let too_deep = format!("{{\"a\": {}{}}}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
-//! let v = nesting::too_deep(too_deep.as_bytes()).unwrap();
-//! assert_eq!(v.rule.as_str(), "json-depth");
-//! assert!(v.pointer.starts_with("/a/0/0/"));
+//! let pointer = nesting::past_limit(too_deep.as_bytes()).unwrap();
+//! assert!(pointer.as_str().starts_with("/a/0/0/"));
 //! ```
 
 use serde::de::DeserializeOwned;
 use serde_json::de::SliceRead;
 
-use crate::{Pointer, Violation};
+use crate::Pointer;
 
 /// The deepest nesting of arrays and objects mplp-rs reads (the top-level
 /// value is level 1). serde_json's own limit is 128 levels; this one is
@@ -45,9 +44,8 @@ pub const SERDE_JSON_NESTING: usize = 128;
 /// nesting up to [`MAX_NESTING`]: `parse` runs once with serde_json's limit;
 /// when that fails with a syntax error and `input` nests deeper than the
 /// limit but no deeper than [`MAX_NESTING`], it runs again without the
-/// limit. Input nested deeper keeps the first error, which
-/// [`crate::document::syntax_violation_in`] reports as
-/// [`JSON_DEPTH`](crate::rules::JSON_DEPTH).
+/// limit. Input nested deeper keeps the first error, which mplp-core's
+/// `document::syntax_violation_in` reports as [`Rule::JSON_DEPTH`](crate::Rule::JSON_DEPTH).
 ///
 /// # Errors
 /// The error of `parse`.
@@ -120,25 +118,26 @@ pub fn depth(input: &[u8]) -> usize {
     capped_depth(input)
 }
 
-/// The [`JSON_DEPTH`](crate::rules::JSON_DEPTH) violation of `input` when it
-/// nests deeper than [`MAX_NESTING`], pointing at the first value past the
-/// limit.
-pub fn too_deep(input: &[u8]) -> Option<Violation> {
-    let (_, pointer) = first_past(input, MAX_NESTING)?;
-    Some(Violation::error(
-        pointer,
-        crate::rules::JSON_DEPTH,
-        format!(
-            "arrays and objects nested more than {MAX_NESTING} levels deep; mplp-rs reads \
-             nesting up to {MAX_NESTING} levels (the value here is level {})",
-            MAX_NESTING + 1
-        ),
-    ))
+/// Where `input` nests deeper than [`MAX_NESTING`]: the pointer of the
+/// first value past the limit (the place of a [`Rule::JSON_DEPTH`](crate::Rule::JSON_DEPTH)
+/// violation), or `None` when it nests no deeper.
+pub fn past_limit(input: &[u8]) -> Option<Pointer> {
+    first_past(input, MAX_NESTING).map(|(_, pointer)| pointer)
+}
+
+/// The message of a [`Rule::JSON_DEPTH`](crate::Rule::JSON_DEPTH) violation: `level` is the level of
+/// the value it points at (`None` when that is not known).
+pub fn too_deep_message(level: Option<usize>) -> String {
+    let at = level.map_or(String::new(), |l| format!(" (the value here is level {l})"));
+    format!(
+        "arrays and objects nested more than {MAX_NESTING} levels deep; mplp-rs reads \
+         nesting up to {MAX_NESTING} levels{at}"
+    )
 }
 
 /// The byte offset of the bracket that opens level `level` (1-based), if
 /// `input` nests that deep.
-pub(crate) fn offset_of_level(input: &[u8], level: usize) -> Option<usize> {
+pub fn offset_of_level(input: &[u8], level: usize) -> Option<usize> {
     first_past(input, level.saturating_sub(1)).map(|(offset, _)| offset)
 }
 
@@ -239,40 +238,13 @@ fn pointer_of(frames: &[Frame]) -> Pointer {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/support/small_stack.rs"]
-mod small_stack;
-
-#[cfg(test)]
 mod tests {
-    use super::small_stack::on_small_stack;
     use super::*;
-    use crate::Document;
     use proptest::prelude::*;
-
-    /// A document with a free-form member.
-    #[derive(Debug, PartialEq, crate::Wire)]
-    #[wire(crate = "crate", document)]
-    struct Doc {
-        source: String,
-        data: crate::JsonObject,
-    }
-
-    impl Document for Doc {
-        const KIND: &'static str = "doc";
-    }
 
     /// `levels` nested arrays holding `1`.
     fn arrays(levels: usize) -> String {
         format!("{}1{}", "[".repeat(levels), "]".repeat(levels))
-    }
-
-    /// A document whose `data` member holds arrays so that it nests `total`
-    /// levels (the document is level 1, `data` level 2).
-    fn event(total: usize) -> String {
-        format!(
-            r#"{{"source":"plan","data":{{"deep":{}}}}}"#,
-            arrays(total - 2)
-        )
     }
 
     #[test]
@@ -285,7 +257,7 @@ mod tests {
         // A string cut off at the end of the input (or after a backslash).
         assert_eq!(depth(br#"[{"a"#), 2);
         assert_eq!(depth(br#"[{"a\"#), 2);
-        assert_eq!(too_deep(br#"[{"a"#), None);
+        assert_eq!(past_limit(br#"[{"a"#), None);
     }
 
     /// The pointer of a too-deep value names the member it is in, even when
@@ -294,16 +266,16 @@ mod tests {
     #[test]
     fn the_depth_pointer_keeps_the_member_name_over_string_values() {
         let text = format!(r#"{{"a": "x" {}"#, "[".repeat(MAX_NESTING + 5));
-        let v = too_deep(text.as_bytes()).unwrap();
-        assert!(v.pointer.starts_with("/a/0/0/"), "{}", v.pointer);
+        let v = past_limit(text.as_bytes()).unwrap();
+        assert!(v.as_str().starts_with("/a/0/0/"), "{v:?}");
         // Well-formed: the next member's name after a string value.
         let text = format!(
             r#"{{"a": "x", "b": {}{}}}"#,
             "[".repeat(MAX_NESTING),
             "]".repeat(MAX_NESTING)
         );
-        let v = too_deep(text.as_bytes()).unwrap();
-        assert!(v.pointer.starts_with("/b/0/0/"), "{}", v.pointer);
+        let v = past_limit(text.as_bytes()).unwrap();
+        assert!(v.as_str().starts_with("/b/0/0/"), "{v:?}");
     }
 
     #[test]
@@ -316,71 +288,15 @@ mod tests {
     }
 
     #[test]
-    fn a_document_at_the_limit_reads_checks_writes_and_drops_on_a_small_stack() {
-        on_small_stack(|| {
-            let text = event(MAX_NESTING);
-            assert_eq!(depth(text.as_bytes()), MAX_NESTING);
-            let validation = Doc::validate_json(&text);
-            assert!(validation.report.is_valid(), "{:?}", validation.report);
-            let doc = validation.value.unwrap();
-            assert_eq!(doc.to_json(), text);
-            // The thorough pass too (a wrong member beside the deep one).
-            let wrong = text.replace(r#""source":"plan""#, r#""source":5"#);
-            let report = Doc::validate_json(&wrong).report;
-            let found: Vec<_> = report
-                .errors()
-                .map(|v| (v.pointer.as_str(), v.rule.as_str()))
-                .collect();
-            assert_eq!(found, [("/source", "type")]);
-        });
-    }
-
-    #[test]
-    fn a_document_past_the_limit_names_the_limit_and_the_pointer() {
-        on_small_stack(|| {
-            let text = event(MAX_NESTING + 1);
-            let report = Doc::validate_json(&text).report;
-            let errors: Vec<_> = report.errors().collect();
-            assert_eq!(errors.len(), 1, "{errors:?}");
-            let v = errors[0];
-            assert_eq!(v.rule, crate::rules::JSON_DEPTH);
-            assert!(v.message.contains("1024 levels"), "{}", v.message);
-            let expected = format!("/data/deep{}", "/0".repeat(MAX_NESTING - 2));
-            assert_eq!(v.pointer, expected);
-            // Far deeper: the same violation, and no stack overflow.
-            let text = event(MAX_NESTING * 20);
-            let report = Doc::validate_json(&text).report;
-            assert_eq!(
-                report.errors().next().unwrap().rule,
-                crate::rules::JSON_DEPTH
-            );
-        });
-    }
-
-    #[test]
-    fn a_syntax_error_before_the_deep_part_stays_a_syntax_error() {
-        let text = format!("{{\"a\": tru, \"b\": {}}}", arrays(MAX_NESTING + 5));
-        let report = Doc::validate_json(&text).report;
-        let v = report.errors().next().unwrap();
-        assert_eq!(v.rule, crate::Rule::JSON_SYNTAX, "{v:?}");
-        // Deep but within the limit, with a syntax error past level 128.
-        let text = format!("{{\"a\": {}}}", arrays(300).replacen('1', "tru", 1));
-        let report = Doc::validate_json(&text).report;
-        let v = report.errors().next().unwrap();
-        assert_eq!(v.rule, crate::Rule::JSON_SYNTAX, "{v:?}");
-        assert!(v.message.contains("column"), "{}", v.message);
-    }
-
-    #[test]
     fn the_pointer_follows_keys_and_indexes() {
         let text = format!(
             r#"{{"a": [1, "x]", {{"b\"c": 2, "d~/": {}}}]}}"#,
             arrays(MAX_NESTING)
         );
-        let v = too_deep(text.as_bytes()).unwrap();
+        let v = past_limit(text.as_bytes()).unwrap();
         let expected = format!("/a/2/d~0~1{}", "/0".repeat(MAX_NESTING - 3));
-        assert_eq!(v.pointer, expected);
-        assert!(too_deep(arrays(MAX_NESTING).as_bytes()).is_none());
+        assert_eq!(v.as_str(), expected);
+        assert!(past_limit(arrays(MAX_NESTING).as_bytes()).is_none());
     }
 
     proptest! {

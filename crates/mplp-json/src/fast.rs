@@ -6,7 +6,7 @@
 //! thing it does not handle or does not expect: a syntax error, a type the
 //! visitor did not ask for, a number that is not a plain integer, nesting
 //! deeper than [`MAX_DEPTH`], or any error a visitor raises. Giving up
-//! costs nothing but time: [`crate::document::from_slice_unchecked`] then
+//! costs nothing but time: mplp-core's `document::from_slice_unchecked` then
 //! reads the input with serde_json as before, which gives the values and
 //! the errors it always gave. So the fast reader never has to produce an
 //! error message, a position or a rule, and it must only ever accept what
@@ -53,7 +53,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use crate::wire::Wire;
+use crate::Wire;
 
 /// How deep arrays and objects may nest before the fast reader gives up
 /// (serde_json's own limit is 128; a raw value's nesting counts too).
@@ -241,9 +241,9 @@ pub fn from_str<T: Wire>(text: &str) -> Option<T> {
 /// was read, false (and `slot` as it was) when the fast reader gave up. A
 /// value returned through `Result`s and `Option`s is copied at each; one
 /// read into its place is not (see
-/// [`crate::document::from_slice_unchecked`]).
+/// mplp-core's `document::from_slice_unchecked`).
 #[inline]
-pub(crate) fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
+pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
     let mut de = Reader::new(text);
     match T::deserialize_unchecked(&mut de) {
         Ok(value) if de.at_end() => {
@@ -259,7 +259,7 @@ pub(crate) fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
 /// caller's other reader). A caller that only looks at the value spares a
 /// large one (a MAP event is some 400 bytes) the copies through `Result`s
 /// and `Option`s on its way out (see
-/// [`crate::document::with_slice_unchecked`]).
+/// mplp-core's `document::with_slice_unchecked`).
 #[inline]
 pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Result<R, F> {
     let mut de = Reader::new(text);

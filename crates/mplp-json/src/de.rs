@@ -4,7 +4,7 @@
 //! [`raise`], which records the rule id at the place the error is raised.
 //! serde's error types carry only a message, so the rule id travels beside
 //! it, in a thread-local slot that the thorough pass of
-//! [`Document::validate_json`](crate::Document::validate_json) reads when
+//! mplp-core's `Document::validate_json` reads when
 //! it has to locate an error itself. The only errors raised elsewhere are
 //! the parser's own (syntax, and "invalid type: expected X"), whose rule is
 //! `json-syntax` or `type`. No rule id is ever guessed from message text.
@@ -22,7 +22,7 @@ thread_local! {
 /// records the rule so that the caller can report it.
 ///
 /// ```
-/// use mplp_core::{Rule, de::raise};
+/// use mplp_json::{Rule, de::raise};
 /// let e: serde_json::Error = raise(Rule::MIN_LENGTH, "expected a non-empty string");
 /// assert_eq!(e.to_string(), "expected a non-empty string");
 /// ```
@@ -62,7 +62,7 @@ pub fn missing_member<E: serde::de::Error>(name: &str) -> E {
 /// The error for a member the object does not allow
 /// (`additional-properties`), with a near-miss suggestion.
 pub fn unknown_member<E: serde::de::Error>(name: &str, known: &[&str]) -> E {
-    match crate::check::near_miss(name, known) {
+    match near_miss(name, known) {
         Some(near) => raise(
             Rule::ADDITIONAL_PROPERTIES,
             format_args!("unknown member `{name}`: did you mean `{near}`?"),
@@ -82,14 +82,14 @@ pub fn unknown_member<E: serde::de::Error>(name: &str, known: &[&str]) -> E {
 }
 
 /// Reads an integer member of type `T` with the verdicts and messages of
-/// [`crate::check::read_integer`] (what the thorough pass reports too):
+/// [`crate::integer::read_integer`] (what the thorough pass reports too):
 /// `-0` is 0, a fraction or exponent is refused, and a number beyond `T`'s
 /// range gets a message that names the range. `#[derive(Wire)]` reads every
 /// integer member through it.
 ///
 /// ```
 /// use serde::de::DeserializeSeed;
-/// use mplp_core::de::Integer;
+/// use mplp_json::de::Integer;
 /// let mut de = serde_json::Deserializer::from_str("-0");
 /// assert_eq!(Integer::<u64>::new().deserialize(&mut de).unwrap(), 0);
 /// let mut de = serde_json::Deserializer::from_str("18446744073709551616");
@@ -111,13 +111,13 @@ impl<T> Default for Integer<T> {
     }
 }
 
-impl<T: crate::check::WireInteger> Integer<T> {
+impl<T: crate::integer::WireInteger> Integer<T> {
     fn read<E: serde::de::Error>(n: serde_json::Number) -> Result<T, E> {
-        crate::check::read_integer::<T>(&n).map_err(|(rule, message)| raise(rule, message))
+        crate::integer::read_integer::<T>(&n).map_err(|(rule, message)| raise(rule, message))
     }
 }
 
-impl<'de, T: crate::check::WireInteger> serde::de::DeserializeSeed<'de> for Integer<T> {
+impl<'de, T: crate::integer::WireInteger> serde::de::DeserializeSeed<'de> for Integer<T> {
     type Value = T;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
         if T::MIN < 0 {
@@ -128,7 +128,7 @@ impl<'de, T: crate::check::WireInteger> serde::de::DeserializeSeed<'de> for Inte
     }
 }
 
-impl<'de, T: crate::check::WireInteger> serde::de::Visitor<'de> for Integer<T> {
+impl<'de, T: crate::integer::WireInteger> serde::de::Visitor<'de> for Integer<T> {
     type Value = T;
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "an integer from {} to {}", T::MIN, T::MAX)
@@ -160,7 +160,7 @@ impl<'de, T: crate::check::WireInteger> serde::de::Visitor<'de> for Integer<T> {
 ///
 /// ```
 /// use serde::de::DeserializeSeed;
-/// use mplp_core::de::List;
+/// use mplp_json::de::List;
 /// let mut de = serde_json::Deserializer::from_str("[1, 2, 3]");
 /// let v: Vec<u8> = List::new().deserialize(&mut de).unwrap();
 /// assert_eq!((v.as_slice(), v.capacity()), (&[1, 2, 3][..], 16));
@@ -225,6 +225,37 @@ impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for List<T> {
         }
         Ok(values)
     }
+}
+
+/// The known name that `key` most probably meant, if any: the same name in
+/// another case convention (`protocolVersion` → `protocol_version`), or one a
+/// small edit away.
+///
+/// ```
+/// use mplp_json::de::near_miss;
+/// let known = ["protocol_version", "schema_version", "tags"];
+/// assert_eq!(near_miss("protocolVersion", &known), Some("protocol_version"));
+/// assert_eq!(near_miss("tag", &known), Some("tags"));
+/// assert_eq!(near_miss("source", &known), None);
+/// ```
+pub fn near_miss<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    let folded = fold(key);
+    if let Some(k) = known.iter().find(|k| fold(k) == folded) {
+        return Some(k);
+    }
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(key, k), *k))
+        .filter(|(d, k)| *d <= 2 && *d < k.len().max(key.len()) / 2 + 1)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,7 @@
+// A generic struct.
+#[derive(mplp_core::Wire)]
+struct Holder<T> {
+    item: T,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// A misspelt field attribute.
+#[derive(mplp_core::Wire)]
+struct Note {
+    #[wire(renam = "name")]
+    title: String,
+}
+
+fn main() {}
