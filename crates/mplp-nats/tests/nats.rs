@@ -44,6 +44,11 @@ fn participant(url: &str, session: &SessionId, index: usize, extra: &[&str]) -> 
     child
 }
 
+/// The session the remote participants join: `n` agents in `mode`.
+fn remote_collab(mode: CollabMode, n: usize) -> Collab {
+    Collab::of_agents(ContextId::new(), "remote", "work across processes", mode, n).unwrap()
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -132,14 +137,7 @@ fn round_robin_across_three_processes_validates() {
     let Some(server) = Server::start() else {
         return;
     };
-    let c = Collab::of_agents(
-        ContextId::new(),
-        "remote",
-        "work across processes",
-        CollabMode::RoundRobin,
-        3,
-    )
-    .unwrap();
+    let c = remote_collab(CollabMode::RoundRobin, 3);
     let session = SessionId::from(c.collab_id);
     let mut children: Vec<Child> = (0..3)
         .map(|i| participant(&server.url(), &session, i, &[]))
@@ -205,14 +203,7 @@ fn orchestrated_session_with_conflicts_validates() {
     let Some(server) = Server::start() else {
         return;
     };
-    let c = Collab::of_agents(
-        ContextId::new(),
-        "remote",
-        "work across processes",
-        CollabMode::Orchestrated,
-        3,
-    )
-    .unwrap();
+    let c = remote_collab(CollabMode::Orchestrated, 3);
     let session = SessionId::from(c.collab_id);
     let children: Vec<Child> = (1..3)
         .map(|i| participant(&server.url(), &session, i, &["--stale"]))
@@ -264,14 +255,7 @@ fn a_crashed_participant_fails_its_turns_and_the_session_goes_on() {
     let Some(server) = Server::start() else {
         return;
     };
-    let c = Collab::of_agents(
-        ContextId::new(),
-        "remote",
-        "work across processes",
-        CollabMode::RoundRobin,
-        3,
-    )
-    .unwrap();
+    let c = remote_collab(CollabMode::RoundRobin, 3);
     let session = SessionId::from(c.collab_id);
     let mut crashing = participant(&server.url(), &session, 1, &["--crash-on-turn", "2"]);
     let others: Vec<Child> = [0, 2]
@@ -343,14 +327,7 @@ fn a_server_restart_loses_and_duplicates_nothing() {
     let Some(mut server) = Server::start() else {
         return;
     };
-    let c = Collab::of_agents(
-        ContextId::new(),
-        "remote",
-        "work across processes",
-        CollabMode::RoundRobin,
-        2,
-    )
-    .unwrap();
+    let c = remote_collab(CollabMode::RoundRobin, 2);
     let session = SessionId::from(c.collab_id);
     let rt = runtime();
     let (transport, subjects) = rt.block_on(connect(&server.url()));
@@ -386,14 +363,7 @@ fn batched_publishing_across_a_restart_loses_and_duplicates_nothing() {
     let Some(mut server) = Server::start() else {
         return;
     };
-    let c = Collab::of_agents(
-        ContextId::new(),
-        "remote",
-        "work across processes",
-        CollabMode::RoundRobin,
-        2,
-    )
-    .unwrap();
+    let c = remote_collab(CollabMode::RoundRobin, 2);
     let session = SessionId::from(c.collab_id);
     let rt = runtime();
     let (transport, subjects) = rt.block_on(connect(&server.url()));
@@ -437,14 +407,7 @@ fn a_session_log_holds_only_its_own_events() {
     };
     let logs: Vec<(SessionId, Vec<u8>)> = (0..2)
         .map(|_| {
-            let c = Collab::of_agents(
-                ContextId::new(),
-                "remote",
-                "work across processes",
-                CollabMode::RoundRobin,
-                2,
-            )
-            .unwrap();
+            let c = remote_collab(CollabMode::RoundRobin, 2);
             let session = SessionId::from(c.collab_id);
             let log = runtime().block_on(drive(
                 &server.url(),
