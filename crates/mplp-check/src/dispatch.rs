@@ -432,7 +432,7 @@ fn check_stream<R: BufRead>(
         return stream_log(kind, &mut Cursor::new(head).chain(reader), at.options, sink);
     }
     let max = at.options.max_document_bytes;
-    match read_capped(reader, max) {
+    match read_capped_sized(reader, max, at.len) {
         Ok(Some(bytes)) => check_document(kind, &bytes, bom, checked, sink),
         Ok(None) => unreadable(
             checked,
@@ -652,7 +652,20 @@ fn first_line(reader: &mut impl BufRead) -> std::io::Result<(Vec<u8>, &'static D
 /// # Errors
 /// When the reader fails.
 pub fn read_capped(reader: impl Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
+    read_capped_sized(reader, max, None)
+}
+
+/// [`read_capped`] into a buffer sized for `len` bytes when the input's
+/// size is known (a file's), so that a document is read without the
+/// buffer growing (and being copied) on the way.
+fn read_capped_sized(
+    reader: impl Read,
+    max: u64,
+    len: Option<u64>,
+) -> std::io::Result<Option<Vec<u8>>> {
+    // One byte more than the size: reading it finds the end at once.
+    let room = len.map_or(0, |len| len.min(max).saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
@@ -696,7 +709,27 @@ impl<S: Sink> Sink for Profiled<'_, S> {
 
 #[cfg(test)]
 mod tests {
-    use super::read_capped;
+    use super::{read_capped, read_capped_sized};
+
+    /// A size hint (right, wrong or absent) changes only the first
+    /// allocation, never what is read or refused.
+    #[test]
+    fn a_size_hint_does_not_change_the_verdict() {
+        let text = b"0123456789";
+        for max in 0..=12u64 {
+            let plain = read_capped(&text[..], max).unwrap();
+            for hint in [None, Some(0), Some(5), Some(10), Some(11), Some(u64::MAX)] {
+                let sized = read_capped_sized(&text[..], max, hint).unwrap();
+                assert_eq!(sized, plain, "max {max}, hint {hint:?}");
+                if let (Some(bytes), Some(len)) = (&sized, hint) {
+                    assert!(
+                        bytes.capacity() > len.min(max) as usize,
+                        "max {max}, hint {hint:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_document_of_the_limit_is_read_whole_and_one_byte_more_is_refused() {

@@ -48,8 +48,8 @@ pub(crate) struct Input {
 
 /// The contenders, in the table's column order; `Value` is the baseline.
 /// `mplp_validate` is what `mplp validate FILE` does with the bytes of a
-/// file: [`mplp_check::validate_source`] over the bytes of a file of that
-/// name (the kind recognised, then that kind's validator).
+/// file, past reading it: [`mplp_check::validate_source`] without a kind
+/// (the kind recognised, then that kind's validator).
 pub(crate) const CONTENDERS: [&str; 5] = [
     "value",
     "ignored_any",
@@ -203,11 +203,18 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
             Kind::SaLog => mplp::events::log::validate_sa_log(bytes).is_valid(),
         },
         "mplp_validate" => {
-            // The CLI's path: the one dispatch over a named file's bytes.
-            let name = if log { "input.ndjson" } else { "input.json" };
+            // The one dispatch without a kind: a log streamed as a file of
+            // that name, a document from memory (as the Python bindings
+            // give it; the CLI reads a file into memory first).
             let mut report = mplp_core::Report::new();
-            let source = mplp_check::Source::file(name, Some(bytes.len() as u64), bytes);
-            mplp_check::validate_source(None, source, &mplp_check::Options::default(), &mut report);
+            let options = mplp_check::Options::default();
+            if log {
+                let source = mplp_check::Source::file("input.ndjson", None, bytes);
+                mplp_check::validate_source(None, source, &options, &mut report);
+            } else {
+                let source = mplp_check::Source::text(bytes);
+                mplp_check::validate_source(None, source, &options, &mut report);
+            }
             report.is_valid()
         }
         other => panic!("unknown contender {other}"),
