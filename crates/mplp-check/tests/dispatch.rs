@@ -13,7 +13,7 @@ use mplp_check::{
     AnyDocument, Checked, DocKind, MAP_LOG, Options, PLAN, Profile, SA_LOG, Sink, Source,
     validate_bytes, validate_source,
 };
-use mplp_core::{Report, Violation};
+use mplp_core::{Report, Severity, Violation};
 use proptest::prelude::*;
 
 fn examples() -> Vec<(String, Vec<u8>)> {
@@ -319,4 +319,177 @@ fn a_stream_is_sniffed_a_text_is_not() {
         report.warnings().next().map(|v| v.rule.as_str()),
         Some("input-bom")
     );
+}
+
+fn round_robin() -> Vec<String> {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/examples/valid/map-log-round-robin.ndjson"),
+    )
+    .unwrap()
+    .lines()
+    .map(str::to_owned)
+    .collect()
+}
+
+/// `(rule, severity)` of each violation of a MAP log checked with `options`,
+/// from memory (`Source::text`) or as a log stream.
+fn log_findings(log: &str, options: &Options, text: bool) -> Vec<(String, Severity)> {
+    let source = if text {
+        Source::text(log.as_bytes())
+    } else {
+        Source::log("session", log.as_bytes())
+    };
+    let mut report = Report::new();
+    validate_source(Some(&MAP_LOG), source, options, &mut report);
+    report
+        .violations()
+        .iter()
+        .map(|v| (v.rule.as_str().to_owned(), v.severity))
+        .collect()
+}
+
+/// Each option reaches the log validator, from memory and from a stream:
+/// the profile relaxes an SDK rule, the event-id window finds or skips a
+/// repeated id, `partial` makes what is open at the end a warning.
+#[test]
+fn the_options_reach_the_log_validator_and_the_profile_relaxes_sdk_rules() {
+    let lines = round_robin();
+    // The roles assigned twice: the same line again, so its id repeats too.
+    let mut twice = lines.clone();
+    twice.insert(2, lines[1].clone());
+    let twice = twice.join("\n") + "\n";
+    // The session never completed.
+    let open = lines[..lines.len() - 1].join("\n") + "\n";
+    let again = ("map_roles_assigned_once".to_owned(), Severity::Error);
+    let repeat =
+        |found: &[(String, Severity)]| found.iter().any(|(r, _)| r == "log_unique_event_ids");
+    for text in [false, true] {
+        let strict = log_findings(&twice, &Options::default(), text);
+        assert!(strict.contains(&again), "{strict:?}");
+        assert!(repeat(&strict), "{strict:?}");
+        let canonical = log_findings(
+            &twice,
+            &Options::default().profile(Profile::Canonical),
+            text,
+        );
+        assert!(
+            canonical.contains(&("map_roles_assigned_once".to_owned(), Severity::Warning)),
+            "{canonical:?}"
+        );
+        let blind = log_findings(&twice, &Options::default().event_id_window(0), text);
+        assert!(!repeat(&blind) && blind.contains(&again), "{blind:?}");
+        let complete = log_findings(&open, &Options::default(), text);
+        assert!(
+            complete.iter().any(|(_, s)| *s == Severity::Error),
+            "{complete:?}"
+        );
+        let partial = log_findings(&open, &Options::default().partial(true), text);
+        assert_eq!(partial.len(), complete.len(), "{partial:?}");
+        assert!(
+            partial.iter().all(|(_, s)| *s == Severity::Warning),
+            "{partial:?}"
+        );
+    }
+}
+
+/// Blank lines before a log's first event: its kind still comes from the
+/// event (read whole, line after line).
+#[test]
+fn a_log_kind_comes_from_the_first_event_after_blank_lines() {
+    let log = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/examples/valid/sa-log-code-review.ndjson"),
+    )
+    .unwrap();
+    let mut padded = b"\n  \n\t\n".to_vec();
+    padded.extend(&log);
+    let mut report = Report::new();
+    let checked = validate_source(
+        None,
+        Source::log("live", &padded[..]),
+        &Options::default(),
+        &mut report,
+    );
+    assert_eq!(checked.kind, Some(&SA_LOG));
+    assert!(report.is_valid(), "{report:?}");
+}
+
+/// A sink lent as `&mut` is told all a sink is told.
+#[test]
+fn a_sink_lent_mutably_hears_everything() {
+    let plan = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/examples/valid/plan-minimal.json"),
+    )
+    .unwrap();
+    let mut record = Record::default();
+    let mut lent = &mut record;
+    validate_source(None, Source::text(&plan), &Options::default(), &mut lent);
+    assert_eq!(record.kinds, [Some("plan")]);
+    assert_eq!(record.documents, ["plan"]);
+    let mut record = Record::default();
+    let mut lent = &mut record;
+    let options = Options::default().max_document_bytes(1);
+    validate_source(None, Source::stream("-", &plan[..]), &options, &mut lent);
+    assert_eq!(record.unreadable.len(), 1);
+}
+
+/// A file exactly at the size limit is read; a reader interrupted before
+/// its byte-order mark is read again.
+#[test]
+fn a_file_at_the_limit_is_read_and_an_interrupted_read_is_retried() {
+    let plan = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/examples/valid/plan-minimal.json"),
+    )
+    .unwrap();
+    let len = plan.len() as u64;
+    let mut record = Record::default();
+    let options = Options::default().max_document_bytes(len);
+    let checked = validate_source(
+        None,
+        Source::file("plan.json", Some(len), &plan[..]),
+        &options,
+        &mut record,
+    );
+    assert_eq!((checked.kind, checked.unreadable), (Some(&PLAN), false));
+
+    struct Interrupted<'a> {
+        bytes: &'a [u8],
+        once: bool,
+    }
+    impl Read for Interrupted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if !std::mem::replace(&mut self.once, true) {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            self.bytes.read(buf)
+        }
+    }
+    let marked = with_bom(&plan);
+    let reader = BufReader::new(Interrupted {
+        bytes: &marked,
+        once: false,
+    });
+    let mut record = Record::default();
+    let checked = validate_source(
+        None,
+        Source::file("plan.json", None, reader),
+        &Options::default(),
+        &mut record,
+    );
+    assert_eq!((checked.kind, checked.unreadable), (Some(&PLAN), false));
+    assert_eq!(record.violations, [mplp_core::document::bom_warning()]);
+}
+
+/// The documented defaults.
+#[test]
+fn the_defaults_are_the_documented_ones() {
+    assert_eq!(mplp_check::DEFAULT_EVENT_ID_WINDOW, 229_376);
+    assert_eq!(mplp_check::DEFAULT_MAX_DOCUMENT_BYTES, 256 * 1024 * 1024);
+    let options = Options::default();
+    assert_eq!(options.profile, Profile::Strict);
+    assert!(!options.partial);
+    assert_eq!(options.event_id_window, mplp_check::DEFAULT_EVENT_ID_WINDOW);
 }
