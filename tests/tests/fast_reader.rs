@@ -38,6 +38,7 @@ fn reader(name: &str) -> Read {
         ("sa-event-", compare::<mplp_events::SaEvent>),
         ("sa-log-", compare::<mplp_events::SaEvent>),
         ("event-", compare::<mplp_events::CoreEvent>),
+        ("module-event-", compare::<mplp_core::BaseEvent>),
         (
             "learning-sample-",
             compare::<mplp_events::learning::LearningSample>,

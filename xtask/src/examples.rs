@@ -243,27 +243,32 @@ fn repeat_below(found: &str, expect: &Expect) -> bool {
 fn check_log(shown: &str, name: &str, text: &str, valid: bool, out: &mut Outcome) {
     // The log kind from the kinds table (by the example's name), and the
     // schema of its lines from schema-check's table (by the line kind).
-    let log = mplp_check::for_example(name).filter(|k| k.is_log());
-    let line_schema = log
-        .and_then(|k| k.line_kind)
-        .and_then(|line| crate::kinds::KINDS.iter().find(|k| k.name == line.name))
-        .map(|k| k.schema);
-    let (Some(log), Some(kind)) = (log, line_schema) else {
+    // An event log's lines are each of their own kind (as the table detects it).
+    let Some(log) = mplp_check::for_example(name).filter(|k| k.is_log()) else {
         out.problems.push(format!("{shown}: unknown log kind"));
         return;
     };
+    let row = |name: &str| crate::kinds::KINDS.iter().find(|k| k.name == name);
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let ok = serde_json::from_str::<Value>(line)
-            .map(|v| schema::is_valid(kind, &v))
-            .unwrap_or(false);
+        let value = serde_json::from_str::<Value>(line).ok();
+        let line_kind = match log.line_kind {
+            Some(k) => row(k.name),
+            None => mplp_check::detect(line.as_bytes())
+                .ok()
+                .and_then(|k| row(k.name)),
+        };
+        let schema_kind = line_kind.zip(value.as_ref()).map(|(k, v)| k.schema_for(v));
+        let ok = schema_kind
+            .zip(value.as_ref())
+            .is_some_and(|(k, v)| schema::is_valid(k, v));
         if !ok && valid {
             out.problems.push(format!(
                 "{shown}: line {} refused by jsonschema ({})",
                 i + 1,
-                kind.name()
+                schema_kind.map_or("no schema", |k| k.name())
             ));
         }
     }

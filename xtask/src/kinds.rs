@@ -133,12 +133,18 @@ pub(crate) static KINDS: &[Kind] = &[
         SchemaKind::TraceBase,
         "trace"
     ),
-    block!(
-        "base-event",
-        mplp_core::BaseEvent,
-        SchemaKind::BaseEvent,
-        "events"
-    ),
+    // A document of its own (`module-event`) and a block of every module's
+    // `events`: its seeds are both.
+    Kind {
+        seed_key: Some("events"),
+        ..doc!(
+            mplp_check::MODULE_EVENT,
+            mplp_core::BaseEvent,
+            SchemaKind::BaseEvent,
+            None,
+            Some(rust_schema::<mplp_core::BaseEvent>)
+        )
+    },
     block!("ref", mplp_core::Ref, SchemaKind::Ref, "lastConfirmRef"),
     block!(
         "governance",

@@ -579,14 +579,15 @@ pub(crate) fn seed_of(s: &str) -> u64 {
 pub(crate) fn seeds(kind: &Kind, valid_examples: &[(String, Value)]) -> Vec<Value> {
     let mut out = Vec::new();
     for (name, doc) in valid_examples {
-        match (kind.doc_kind, kind.seed_key) {
-            (Some(_), _)
-                if crate::kinds::for_example(name).is_some_and(|k| k.name == kind.name) =>
-            {
-                out.push(doc.clone());
-            }
-            (None, Some(key)) => collect_members(doc, key, &mut out),
-            _ => {}
+        if kind.doc_kind.is_some()
+            && crate::kinds::for_example(name).is_some_and(|k| k.name == kind.name)
+        {
+            out.push(doc.clone());
+        }
+        // A block (or a document that is also a block of others: the
+        // module event, found in every `events` list).
+        if let Some(key) = kind.seed_key {
+            collect_members(doc, key, &mut out);
         }
     }
     out.retain(|v| schema::is_valid(kind.schema_for(v), v));

@@ -21,7 +21,7 @@ use std::io::BufRead;
 use mplp_core::{Rule, Violation};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::{DocKind, KINDS, MAP_LOG, SA_LOG, UNKNOWN_KIND};
+use crate::{DocKind, EVENT_LOG, KINDS, MAP_LOG, SA_LOG, UNKNOWN_KIND};
 
 /// What one pass over a document's top level found: which kinds have one of
 /// their members present (a bit per row of [`KINDS`]), and the last
@@ -478,9 +478,12 @@ struct EventTypeProbe {
     event_type: Option<String>,
 }
 
-/// Recognises a log's kind from its first non-blank line without consuming
-/// it: [`SA_LOG`] when that line's `event_type` starts with `SA`, else
-/// [`MAP_LOG`]. Only looks at what the reader has buffered.
+/// Recognises a log's kind from its first lines without consuming them:
+/// the first line whose kind can be told decides, [`SA_LOG`] when its
+/// `event_type` starts with `SA`, [`MAP_LOG`] when it starts with `MAP`,
+/// [`EVENT_LOG`] when it is another event ([`EVENT_KINDS`](crate::EVENT_KINDS));
+/// [`MAP_LOG`] when no buffered line tells. Only looks at what the reader
+/// has buffered.
 ///
 /// # Errors
 /// When the reader fails.
@@ -493,18 +496,27 @@ struct EventTypeProbe {
 /// ```
 pub fn detect_log<R: BufRead + ?Sized>(reader: &mut R) -> std::io::Result<&'static DocKind> {
     let buf = reader.fill_buf()?;
-    let first = buf
+    let lines = buf
         .split(|b| *b == b'\n')
-        .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
-        .unwrap_or(&[]);
-    let probe: Option<EventTypeProbe> = mplp_json::nesting::from_slice(first).ok();
-    let et = probe.and_then(|p| p.event_type).unwrap_or_default();
-    Ok(if et.starts_with("SA") {
-        &SA_LOG
-    } else {
-        &MAP_LOG
-    })
+        .filter(|l| l.iter().any(|b| !b.is_ascii_whitespace()));
+    for line in lines.take(LOG_DETECT_LINES) {
+        let probe: Option<EventTypeProbe> = mplp_json::nesting::from_slice(line).ok();
+        let et = probe.and_then(|p| p.event_type).unwrap_or_default();
+        if et.starts_with("SA") {
+            return Ok(&SA_LOG);
+        }
+        if et.starts_with("MAP") {
+            return Ok(&MAP_LOG);
+        }
+        if detect(line).is_ok_and(|k| crate::EVENT_KINDS.contains(&k)) {
+            return Ok(&EVENT_LOG);
+        }
+    }
+    Ok(&MAP_LOG)
 }
+
+/// How many non-blank lines [`detect_log`] looks at, at most.
+const LOG_DETECT_LINES: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -626,7 +638,17 @@ mod guess_tests {
             .collect();
         assert_eq!(
             unsettled,
-            ["sa-event", "event", "learning-sample", "map-log", "sa-log"]
+            // The module event declares `event_type`, which marks MAP and
+            // SA events when it starts so.
+            [
+                "sa-event",
+                "event",
+                "learning-sample",
+                "module-event",
+                "map-log",
+                "sa-log",
+                "event-log"
+            ]
         );
         for (i, k) in KINDS.iter().enumerate() {
             assert_eq!(is_settled(i), settled(k), "{k}");

@@ -35,7 +35,8 @@ pub struct DocKind {
     pub description: &'static str,
     /// One document, or a log.
     pub shape: Shape,
-    /// For logs: the kind of each line.
+    /// For logs: the kind of each line (`None` for [`EVENT_LOG`], whose
+    /// lines are each of their own kind).
     pub line_kind: Option<&'static DocKind>,
     /// How [`detect`](crate::detect) recognises a document of this kind.
     pub recognise: Recognise,
@@ -236,7 +237,7 @@ macro_rules! kinds {
         logs {
             $(
                 $(#[$log_attr:meta])*
-                $log:ident: $log_name:literal, $log_description:literal, $line:ident, $stream:path;
+                $log:ident: $log_name:literal, $log_description:literal, $line:expr, $stream:path;
             )*
         }
     ) => {
@@ -269,7 +270,7 @@ macro_rules! kinds {
                 name: $log_name,
                 description: $log_description,
                 shape: Shape::Log,
-                line_kind: Some(&$line),
+                line_kind: $line,
                 recognise: Recognise::NEVER,
                 reader: Reader::Log(|reader, options, on| $stream(reader, options, on)),
             };
@@ -383,16 +384,43 @@ kinds! {
         CI_EVENT: CiEvent(mplp_events::integration::CiEvent),
             "One CI integration event",
             Recognise::members(33, &["ci_provider"]);
+        /// One module event (`common/events.schema.json`: the entries of a
+        /// module document's `events`, and the lines of runtime logs).
+        MODULE_EVENT: ModuleEvent(mplp_core::BaseEvent),
+            "One module event (common/events: event_id, event_type, source, timestamp)",
+            // `source` is its alone; before the Trace (it may carry `trace_id`).
+            Recognise::members(37, &["source"]);
     }
     logs {
         /// An NDJSON log of MAP events.
-        MAP_LOG: "map-log", "An NDJSON log of MAP events", MAP_EVENT,
+        MAP_LOG: "map-log", "An NDJSON log of MAP events", Some(&MAP_EVENT),
             mplp_events::log::stream_map_log;
         /// An NDJSON log of SA events.
-        SA_LOG: "sa-log", "An NDJSON log of SA events", SA_EVENT,
+        SA_LOG: "sa-log", "An NDJSON log of SA events", Some(&SA_EVENT),
             mplp_events::log::stream_sa_log;
+        /// An NDJSON log of events of any kind (module, core, learning,
+        /// integration, MAP, SA events): each line is validated as the kind
+        /// it is recognised as, and event ids are unique across the log.
+        EVENT_LOG: "event-log",
+            "An NDJSON log of events of any kind, each line validated as its own kind",
+            None, crate::event_log::stream_event_log;
     }
 }
+
+/// The kinds a line of an [`EVENT_LOG`] may be: every event and learning
+/// sample of the table.
+pub static EVENT_KINDS: &[&DocKind] = &[
+    &MODULE_EVENT,
+    &EVENT,
+    &MAP_EVENT,
+    &SA_EVENT,
+    &TOOL_EVENT,
+    &FILE_UPDATE_EVENT,
+    &GIT_EVENT,
+    &CI_EVENT,
+    &LEARNING_SAMPLE,
+    &COMMON_LEARNING_SAMPLE,
+];
 
 /// The kind called `name` (`plan`, `map-log`, ...).
 pub fn by_name(name: &str) -> Option<&'static DocKind> {

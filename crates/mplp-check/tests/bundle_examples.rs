@@ -122,16 +122,19 @@ fn each_invalid_bundle_breaks_the_one_binding_it_names() {
     );
 }
 
+/// A document with schema errors keeps them, and still answers the
+/// references to its id (its other members are not trusted, so the rules
+/// that read them are not checked): the confirm and the trace that name an
+/// invalid plan are neither broken bindings nor bindings to a partner
+/// outside the bundle.
 #[test]
-fn a_document_with_errors_binds_nothing_and_keeps_its_errors() {
+fn a_document_with_errors_keeps_them_and_still_answers_to_its_id() {
     let dir = tempdir("broken-plan");
     let valid = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../schemas/examples/bundles/valid/plan-approved-and-running");
     for f in ["context.json", "confirm.json", "trace.json"] {
         std::fs::copy(valid.join(f), dir.join(f)).unwrap();
     }
-    // The plan has a schema error: it is reported, and the confirm and the
-    // trace that name it are not broken bindings (there is no valid plan).
     let mut plan: Value =
         serde_json::from_str(&std::fs::read_to_string(valid.join("plan.json")).unwrap()).unwrap();
     plan["status"] = "done".into();
@@ -143,9 +146,63 @@ fn a_document_with_errors_binds_nothing_and_keeps_its_errors() {
         "enum".into(),
         Severity::Error
     )));
+    assert!(got.iter().all(|f| f.0 == "plan.json"), "{got:?}");
+    // A plan whose id cannot be read answers nothing: for the trace, the
+    // bundle then holds no plan at all.
+    plan["plan_id"] = 7.into();
+    std::fs::write(dir.join("plan.json"), plan.to_string()).unwrap();
+    let got = findings(&dir);
     assert!(
-        got.iter()
-            .all(|f| f.0 == "plan.json" || f.2 == "bundle_partner_outside"),
+        got.iter().any(|f| f.0 == "trace.json" && f.2 == "bundle_partner_outside"),
+        "{got:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A Context that fails its schema still binds the others through its
+/// readable `context_id`: a plan bound to it gets nothing, a plan bound to
+/// another Context gets the broken binding (the bundle holds a Context),
+/// and nobody is told the bundle holds no Context.
+#[test]
+fn an_invalid_context_still_binds_through_its_id() {
+    let dir = tempdir("broken-context");
+    let valid = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/examples/bundles/valid/context-with-collab-and-dialog");
+    for entry in std::fs::read_dir(&valid).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let mut context: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("context.json")).unwrap()).unwrap();
+    context["status"] = "sleeping".into();
+    std::fs::write(dir.join("context.json"), context.to_string()).unwrap();
+    let got = findings(&dir);
+    assert!(got.iter().all(|f| f.0 == "context.json"), "{got:?}");
+    assert!(got.iter().any(|f| f.1 == "/status"), "{got:?}");
+    // The collab now names another Context.
+    let mut collab: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("collab.json")).unwrap()).unwrap();
+    collab["context_id"] = "6a0c9d3e-2f41-4b7a-9e15-0c8d7b6a5f02".into();
+    std::fs::write(dir.join("collab.json"), collab.to_string()).unwrap();
+    let got = findings(&dir);
+    assert!(
+        got.contains(&(
+            "collab.json".into(),
+            "/context_id".into(),
+            "bundle_collab_context_binding".into(),
+            Severity::Error
+        )),
+        "{got:?}"
+    );
+    let report = mplp_check::bundle::check_dir(&dir).unwrap();
+    let msg = report
+        .violations()
+        .find(|(_, v)| v.rule.as_str() == "bundle_collab_context_binding")
+        .map(|(_, v)| v.message.clone())
+        .unwrap();
+    assert!(msg.contains("context.json` (invalid)"), "{msg}");
+    assert!(
+        !got.iter().any(|f| f.2 == "bundle_partner_outside"),
         "{got:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use mplp_conformance::{RunReport, Status};
+use mplp_conformance::{GlobalInvariants, RunReport, Status};
 
 /// How results are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -26,6 +26,14 @@ pub(crate) struct ConformanceArgs {
     /// Exit 1 also when a flow was skipped (only partly checked).
     #[arg(long)]
     deny_skipped: bool,
+    /// The global invariants (`*.yaml`, each file's invariants reading the
+    /// document its stem names). Default: the `invariants/` directory beside
+    /// the flows directory, as in the published `golden/` layout.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_global_invariants")]
+    global_invariants: Option<String>,
+    /// Apply no global invariants.
+    #[arg(long)]
+    no_global_invariants: bool,
     /// A directory of flows laid out like the published `golden/flows/`, or one flow.
     #[arg(value_name = "DIR")]
     dir: String,
@@ -35,7 +43,15 @@ pub(crate) struct ConformanceArgs {
 /// flows are counted and named, and fail the run only with
 /// `--deny-skipped`), 1 when a flow failed, 2 for usage and I/O errors.
 pub(crate) fn run(args: &ConformanceArgs) -> ExitCode {
-    let report = match mplp_conformance::run_dir(Path::new(&args.dir), args.flow.as_deref()) {
+    let options = mplp_conformance::RunOptions {
+        only: args.flow.clone(),
+        global_invariants: match (&args.global_invariants, args.no_global_invariants) {
+            (_, true) => GlobalInvariants::Off,
+            (Some(d), false) => GlobalInvariants::Dir(d.into()),
+            (None, false) => GlobalInvariants::Beside,
+        },
+    };
+    let report = match mplp_conformance::run_dir_with(Path::new(&args.dir), &options) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("mplp conformance: {e}");
@@ -71,6 +87,7 @@ fn json(report: &RunReport) -> String {
             "failed": report.count(Status::Fail),
             "skipped": report.count(Status::Skipped),
         },
+        "global_invariants": report.global_invariants,
     });
     format!("{value}\n")
 }

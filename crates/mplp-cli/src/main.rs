@@ -72,8 +72,39 @@ enum Command {
     Watch(watch::WatchArgs),
 }
 
+/// What `mplp --version` prints after `mplp `: the SDK's version, then
+/// what it implements of MPLP.
+fn version_text() -> String {
+    use mplp_core::protocol as p;
+    let frozen = {
+        let mut ids: Vec<&str> = mplp_check::all_rules()
+            .filter_map(|r| match r.source {
+                mplp_core::rules::Source::Invariant { id, .. } => Some(id),
+                _ => None,
+            })
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len()
+    };
+    format!(
+        "{}\nprotocol: MPLP {} (frozen {})\nschema bundle: {} ({})\ninvariant bundle: {} ({frozen} frozen invariants)",
+        env!("CARGO_PKG_VERSION"),
+        p::PROTOCOL_VERSION,
+        p::FREEZE_DATE,
+        p::SCHEMA_BUNDLE_VERSION,
+        p::SCHEMA_BUNDLE_HASH,
+        p::INVARIANT_BUNDLE_VERSION,
+    )
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().version(version_text()).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Plan(cmd) => cmd_plan::run(cmd),

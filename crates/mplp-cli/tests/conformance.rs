@@ -66,3 +66,76 @@ fn json_output_has_flows_checks_and_a_summary() {
     assert_eq!(bad["checks"][0]["findings"][0]["pointer"], "/plan_id");
     assert_eq!(bad["checks"][0]["findings"][0]["rule"], "pattern");
 }
+
+/// `mplp --version` names the SDK and what it implements of MPLP.
+#[test]
+fn version_names_the_protocol_and_the_bundles() {
+    let o = mplp(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("mplp {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(lines[1], "protocol: MPLP 1.0.0 (frozen 2025-12-03)");
+    assert!(
+        lines[2].starts_with("schema bundle: 1.0.0 (sha256:78ea3511"),
+        "{text}"
+    );
+    assert_eq!(lines[3], "invariant bundle: 1.0.0 (61 frozen invariants)");
+}
+
+/// The global invariants beside the flows are applied, listed in the JSON
+/// output, and can be turned off or named.
+#[test]
+fn global_invariants_are_applied_and_listed() {
+    let dir = std::env::temp_dir().join(format!("mplp-cli-globals-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let flows = dir.join("flows");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../mplp-conformance/tests/fixtures/flows/good-plan");
+    std::fs::create_dir_all(flows.join("good-plan/expected")).unwrap();
+    for f in std::fs::read_dir(src.join("expected")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, flows.join("good-plan/expected").join(f.file_name().unwrap())).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("invariants")).unwrap();
+    std::fs::write(
+        dir.join("invariants/plan.yaml"),
+        "- id: plan_title_is_long\n  path: title\n  rule: min-length(500)\n\
+         - id: confirm_is_known\n  path: status\n  rule: one-of([\"approved\"])\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("invariants/confirm.yaml"),
+        "- id: confirm_status\n  path: status\n  rule: one-of([\"approved\"])\n",
+    )
+    .unwrap();
+    let flows_arg = flows.to_str().unwrap();
+    let o = mplp(&["conformance", "--format", "json", flows_arg]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let checks = v["flows"][0]["checks"].as_array().unwrap();
+    let global = checks
+        .iter()
+        .find(|c| c["name"] == "global invariant plan_title_is_long")
+        .unwrap();
+    assert_eq!(global["status"], "fail");
+    assert_eq!(global["reason"], "from invariants/plan.yaml");
+    assert_eq!(
+        v["flows"][0]["not_applicable"][0]["invariant"],
+        "confirm_status"
+    );
+    assert_eq!(
+        v["global_invariants"]["invariants"].as_array().unwrap().len(),
+        3
+    );
+    let o = mplp(&["conformance", "--no-global-invariants", flows_arg]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = mplp(&[
+        "conformance",
+        "--global-invariants",
+        dir.join("none").to_str().unwrap(),
+        flows_arg,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "a missing directory is a finding");
+    let _ = std::fs::remove_dir_all(&dir);
+}

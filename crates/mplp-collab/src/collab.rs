@@ -65,6 +65,46 @@ mplp_core::declare_rules! {
         summary: "a participant `kind` outside agent, human, system, external (reported as `enum`)",
     }
 
+    /// `map_collab_mode_valid`: `mode` is one of the five coordination
+    /// modes. Enforced by the schema's `enum` (reported as `enum`) and by
+    /// the type [`CollabMode`].
+    pub const MAP_COLLAB_MODE_VALID = "map_collab_mode_valid" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_collab_mode_valid" },
+        summary: "`mode` outside broadcast, round_robin, orchestrated, swarm, pair (reported as `enum`)",
+    }
+
+    /// `map_session_id_is_uuid`: `collab_id` is a UUID v4. Enforced by the
+    /// schema's identifier pattern (reported as `pattern`, `format` or
+    /// `type`) and by the type [`CollabId`](mplp_core::CollabId).
+    pub const MAP_SESSION_ID_IS_UUID = "map_session_id_is_uuid" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_session_id_is_uuid" },
+        summary: "`collab_id` is not a UUID v4 (reported as `pattern`, `format` or `type`)",
+    }
+
+    /// `map_role_ids_non_empty`: a participant's `role_id`, when present,
+    /// is a string (reported as the schema's `type`).
+    pub const MAP_ROLE_IDS_NON_EMPTY = "map_role_ids_non_empty" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_role_ids_non_empty" },
+        summary: "a participant's `role_id` is not a string (reported as `type`)",
+    }
+
+    /// `map_participant_ids_are_non_empty`: every `participant_id` is a
+    /// string with a character that is not white space. A missing, empty or
+    /// non-string id is the schema's (reported as `required`, `min-length`,
+    /// `type`); a blank one, which the schema lets through, with this id.
+    pub const MAP_PARTICIPANT_IDS_ARE_NON_EMPTY = "map_participant_ids_are_non_empty" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: MAP_INV, id: "map_participant_ids_are_non_empty" },
+        summary: "a blank `participant_id` (missing, empty or not a string: reported as `required`, `min-length`, `type`)",
+    }
+
     /// `map_participants_have_role_ids`: every participant names a non-empty
     /// `role_id`. A **warning**: the schema makes `role_id` optional.
     pub const MAP_PARTICIPANTS_HAVE_ROLE_IDS = "map_participants_have_role_ids" {
@@ -466,54 +506,119 @@ impl Collab {
     /// warning.
     pub fn check_structure(&self, report: &mut Report) {
         // Written only for a violation: a valid session allocates nothing.
-        let at = || Pointer::root().key("participants");
         let ps: &[Participant] = &self.participants;
         for_each_repeat(
             ps,
             |p| p.participant_id.as_str(),
-            |i, first| {
-                report.error(
-                    at().index(i).key("participant_id"),
-                    MAP_UNIQUE_PARTICIPANT_IDS,
-                    format!(
-                        "participant_id `{}` is already used by participant {first}; participant ids must be unique",
-                        ps[i].participant_id
-                    ),
-                );
-            },
+            |i, first| repeated_participant(report, i, first, ps[i].participant_id.as_str()),
         );
-        if self.mode == CollabMode::Pair && ps.len() != 2 {
-            report.error(
-                at(),
-                MAP_PAIR_TWO_PARTICIPANTS,
-                format!(
-                    "a `pair` session has exactly 2 participants, found {}",
-                    ps.len()
-                ),
-            );
+        for (i, p) in ps.iter().enumerate() {
+            blank_participant_id(report, i, p.participant_id.as_str());
         }
+        pair_rule(Some(self.mode), ps.len(), report);
         // The orchestrator rule lives in crate::orchestrator.
         self.check_orchestrator(crate::orchestrator::Designation::ByName, report);
         for (i, p) in ps.iter().enumerate() {
-            match p.role_id.as_deref() {
-                None => report.warn(
-                    at().index(i),
-                    MAP_PARTICIPANTS_HAVE_ROLE_IDS,
-                    format!(
-                        "participant `{}` has no role_id; MAP events will name it by its participant_id",
-                        p.participant_id
-                    ),
-                ),
-                Some("") => report.warn(
-                    at().index(i).key("role_id"),
-                    MAP_PARTICIPANTS_HAVE_ROLE_IDS,
-                    format!(
-                        "participant `{}` has an empty role_id; MAP events will name it by its participant_id",
-                        p.participant_id
-                    ),
-                ),
-                Some(_) => {}
-            }
+            role_rule(report, i, p.participant_id.as_str(), p.role_id.as_deref());
+        }
+    }
+}
+
+/// `map_unique_participant_ids`: participant `i` repeats the id of `first`.
+fn repeated_participant(report: &mut Report, i: usize, first: usize, id: &str) {
+    report.error(
+        Pointer::root()
+            .key("participants")
+            .index(i)
+            .key("participant_id"),
+        MAP_UNIQUE_PARTICIPANT_IDS,
+        format!(
+            "participant_id `{id}` is already used by participant {first}; participant ids must be unique"
+        ),
+    );
+}
+
+/// `map_participant_ids_are_non_empty`: a blank id (an empty one is the
+/// schema's `minLength`, reported under the same id).
+fn blank_participant_id(report: &mut Report, i: usize, id: &str) {
+    if !id.is_empty() && id.trim().is_empty() {
+        report.error(
+            Pointer::root()
+                .key("participants")
+                .index(i)
+                .key("participant_id"),
+            MAP_PARTICIPANT_IDS_ARE_NON_EMPTY,
+            format!("expected a participant_id with a character that is not white space, found {id:?}"),
+        );
+    }
+}
+
+/// `map_pair_two_participants`.
+fn pair_rule(mode: Option<CollabMode>, participants: usize, report: &mut Report) {
+    if mode == Some(CollabMode::Pair) && participants != 2 {
+        report.error(
+            "/participants",
+            MAP_PAIR_TWO_PARTICIPANTS,
+            format!("a `pair` session has exactly 2 participants, found {participants}"),
+        );
+    }
+}
+
+/// `map_participants_have_role_ids` for participant `i` (`role`: its
+/// `role_id`, `None` when absent).
+fn role_rule(report: &mut Report, i: usize, id: &str, role: Option<&str>) {
+    let at = || Pointer::root().key("participants").index(i);
+    match role {
+        None => report.warn(
+            at(),
+            MAP_PARTICIPANTS_HAVE_ROLE_IDS,
+            format!(
+                "participant `{id}` has no role_id; MAP events will name it by its participant_id"
+            ),
+        ),
+        Some("") => report.warn(
+            at().key("role_id"),
+            MAP_PARTICIPANTS_HAVE_ROLE_IDS,
+            format!(
+                "participant `{id}` has an empty role_id; MAP events will name it by its participant_id"
+            ),
+        ),
+        Some(_) => {}
+    }
+}
+
+/// The participation rules over what can still be read of a Collab that
+/// failed its schema (see [`Document::check_rules_of_value`]): the same
+/// functions as [`Collab::check_structure`], without the orchestrator rule
+/// (which reads every participant whole).
+pub(crate) fn participation_of_value(value: &serde_json::Value, report: &mut Report) {
+    use serde_json::Value;
+    let Some(ps) = value.get("participants").and_then(Value::as_array) else {
+        return;
+    };
+    let ids: Vec<(usize, &str)> = ps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, p.get("participant_id")?.as_str()?)))
+        .collect();
+    for_each_repeat(
+        &ids,
+        |e| e.1,
+        |k, first| repeated_participant(report, ids[k].0, ids[first].0, ids[k].1),
+    );
+    for &(i, id) in &ids {
+        blank_participant_id(report, i, id);
+    }
+    let mode = value
+        .get("mode")
+        .and_then(Value::as_str)
+        .and_then(|m| m.parse().ok());
+    pair_rule(mode, ps.len(), report);
+    for &(i, id) in &ids {
+        match ps[i].get("role_id") {
+            None => role_rule(report, i, id, None),
+            Some(Value::String(r)) => role_rule(report, i, id, Some(r.as_str())),
+            Some(_) => {}
         }
     }
 }
@@ -535,5 +640,9 @@ impl Document for Collab {
 
     fn check_rules(&self, report: &mut Report) {
         self.check_structure(report);
+    }
+
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        participation_of_value(value, report);
     }
 }

@@ -384,59 +384,80 @@ impl Confirm {
     /// ids, decisions that follow the table, a status that matches the last
     /// decision.
     pub fn check_decisions(&self, report: &mut Report) {
-        let at = Pointer::root().key("decisions");
         let ds = self.decisions();
-        for (i, d) in ds.iter().enumerate() {
-            if let Some(first) = ds[..i].iter().position(|e| e.decision_id == d.decision_id) {
+        decision_rules(
+            Some(self.status),
+            ds.iter()
+                .map(|d| (Some(d.decision_id.to_string()), Some(d.status))),
+            report,
+        );
+    }
+}
+
+/// The decision rules over what can be read of a Confirm: its status and,
+/// per decision, its id and status (`None` where unreadable, in a document
+/// that failed its schema: a rule that needs a member that cannot be read
+/// is not checked). One function for the typed document and the value.
+fn decision_rules(
+    status: Option<ConfirmStatus>,
+    decisions: impl Iterator<Item = (Option<String>, Option<DecisionStatus>)>,
+    report: &mut Report,
+) {
+    let at = Pointer::root().key("decisions");
+    let ds: Vec<(Option<String>, Option<DecisionStatus>)> = decisions.collect();
+    for (i, (id, _)) in ds.iter().enumerate() {
+        let Some(id) = id else { continue };
+        if let Some(first) = ds[..i].iter().position(|(e, _)| e.as_ref() == Some(id)) {
+            report.error(
+                at.index(i).key("decision_id"),
+                CONFIRM_UNIQUE_DECISION_IDS,
+                format!(
+                    "decision_id {id} is already used by decision {first}; decision ids must be unique"
+                ),
+            );
+        }
+    }
+    let mut replayed = ConfirmStatus::Pending;
+    for (i, (_, d)) in ds.iter().enumerate() {
+        // A decision whose status cannot be read ends the replay.
+        let Some(d) = d else { return };
+        match replayed.decide(*d) {
+            Ok(next) => replayed = next,
+            Err(e) => {
                 report.error(
-                    at.index(i).key("decision_id"),
-                    CONFIRM_UNIQUE_DECISION_IDS,
-                    format!(
-                        "decision_id {} is already used by decision {first}; decision ids must be unique",
-                        d.decision_id
-                    ),
+                    at.index(i).key("status"),
+                    CONFIRM_DECISION_SEQUENCE,
+                    format!("decision {i} cannot follow the earlier ones: {}", e.reason),
                 );
+                return;
             }
         }
-        let mut replayed = ConfirmStatus::Pending;
-        for (i, d) in ds.iter().enumerate() {
-            match replayed.decide(d.status) {
-                Ok(next) => replayed = next,
-                Err(e) => {
-                    report.error(
-                        at.index(i).key("status"),
-                        CONFIRM_DECISION_SEQUENCE,
-                        format!("decision {i} cannot follow the earlier ones: {}", e.reason),
-                    );
-                    return;
-                }
-            }
-        }
-        match (self.status, ds.last()) {
-            (ConfirmStatus::Pending, Some(last)) => report.warn(
-                "/status",
-                CONFIRM_STATUS_MATCHES_DECISIONS,
-                format!(
-                    "the Confirm is `pending` but carries {} decision(s), the last `{}`",
-                    ds.len(),
-                    last.status
-                ),
+    }
+    let Some(status) = status else { return };
+    match (status, ds.last()) {
+        (ConfirmStatus::Pending, Some((_, Some(last)))) => report.warn(
+            "/status",
+            CONFIRM_STATUS_MATCHES_DECISIONS,
+            format!(
+                "the Confirm is `pending` but carries {} decision(s), the last `{}`",
+                ds.len(),
+                last
             ),
-            (ConfirmStatus::Pending, None) => {}
-            (status, None) => report.warn(
-                "/status",
-                CONFIRM_STATUS_MATCHES_DECISIONS,
-                format!("the Confirm is `{status}` but records no decision"),
+        ),
+        (ConfirmStatus::Pending, _) => {}
+        (status, None) => report.warn(
+            "/status",
+            CONFIRM_STATUS_MATCHES_DECISIONS,
+            format!("the Confirm is `{status}` but records no decision"),
+        ),
+        (status, Some(_)) if status != replayed => report.error(
+            "/status",
+            CONFIRM_STATUS_MATCHES_DECISIONS,
+            format!(
+                "the Confirm is `{status}` but its decisions lead to `{replayed}` (expected the status of the last decision)"
             ),
-            (status, Some(_)) if status != replayed => report.error(
-                "/status",
-                CONFIRM_STATUS_MATCHES_DECISIONS,
-                format!(
-                    "the Confirm is `{status}` but its decisions lead to `{replayed}` (expected the status of the last decision)"
-                ),
-            ),
-            _ => {}
-        }
+        ),
+        _ => {}
     }
 }
 
@@ -449,6 +470,28 @@ impl DecisionStatus {
 
 impl Document for Confirm {
     const KIND: &'static str = "confirm";
+
+    /// The decision rules over what can still be read.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        fn read(v: Option<&serde_json::Value>) -> Option<&str> {
+            v.and_then(serde_json::Value::as_str)
+        }
+        let status = read(value.get("status")).and_then(|s| s.parse().ok());
+        let decisions = value
+            .get("decisions")
+            .and_then(serde_json::Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        decision_rules(
+            status,
+            decisions.iter().map(|d| {
+                (
+                    read(d.get("decision_id")).map(str::to_owned),
+                    read(d.get("status")).and_then(|s| s.parse().ok()),
+                )
+            }),
+            report,
+        );
+    }
 
     fn check_rules(&self, report: &mut Report) {
         self.check_decisions(report);

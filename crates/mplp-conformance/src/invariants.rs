@@ -13,12 +13,19 @@
 //! | `positive-integer` | is an integer > 0 |
 //! | `min-length(N)` | is an array of at least N items, or a string of at least N characters |
 //! | `enum(a,b,...)` | is one of the strings listed (items may be quoted: `enum("a", "b")`) |
+//! | `one-of([LIT, ...])` | equals one of the JSON literals of the array |
+//! | `if(PATH == LIT, RULE)` | holds RULE, when every value at `PATH` (read in the same document; absent is `null`) compares so; `!=` too |
 //! | `eq(scope.path)` / `eq("text")` | equals the one value at `scope.path` in the flow, or the literal |
 //! | `exists(PATH)` (no `path`) | at least one non-null value is at `PATH` |
 //! | `PATH == LIT` / `PATH != LIT` (no `path`) | every value at `PATH` compares so with the JSON literal |
 //!
 //! Paths: `a.b`, `a[2]`, `a[*]`, `a[?key=="value"]` (items whose member `key`
-//! equals the literal; `!=` too).
+//! equals the literal; `!=` too). An absent member that `[*]` or `[?...]`
+//! ranges over is an empty array: a rule over its items holds of none.
+//!
+//! The global invariants (`golden/invariants/*.yaml`, beside `flows/`) are
+//! lists whose scope is their file's stem; the runner applies them to
+//! every flow as the reference harness does (see [`crate::run_dir_with`]).
 //!
 //! Where the reference harness is lenient, this interpreter is strict (see
 //! `docs/spec-notes.md`, "Golden-flow runner"): a member the path needs but
@@ -43,6 +50,9 @@ pub struct Invariant {
     pub path: Option<String>,
     /// The `rule` member, as written.
     pub rule: String,
+    /// The file a global invariant came from (`invariants/plan.yaml`);
+    /// `None` for a flow's own `invariants.yaml`.
+    pub source: Option<String>,
 }
 
 /// A parsed rule.
@@ -55,6 +65,14 @@ enum RuleKind {
     PositiveInteger,
     MinLength(usize),
     Enum(Vec<String>),
+    OneOf(Vec<Value>),
+    If {
+        cond: Path,
+        op: CmpOp,
+        lit: Value,
+        cond_text: String,
+        then: Box<RuleKind>,
+    },
     EqLiteral(Value),
     EqRef(Path, String),
     ExistsAt(Path),
@@ -64,7 +82,11 @@ enum RuleKind {
 impl RuleKind {
     /// Whether the rule carries its own path (and the invariant must not have one).
     fn has_own_path(&self) -> bool {
-        matches!(self, RuleKind::ExistsAt(_) | RuleKind::Compare(..))
+        match self {
+            RuleKind::ExistsAt(_) | RuleKind::Compare(..) => true,
+            RuleKind::If { then, .. } => then.has_own_path(),
+            _ => false,
+        }
     }
 }
 
@@ -74,6 +96,25 @@ pub(crate) const RULE_SYNTAX: &str = "invariants-syntax";
 /// Reads an `invariants.yaml` (a mapping with `invariants:` or a bare
 /// list). Returns the invariants, or findings naming what is wrong.
 pub fn parse_invariants(text: &str, file: &str) -> Result<Vec<Invariant>, Vec<Finding>> {
+    parse_list(text, file, None)
+}
+
+/// Reads a global invariants file (`golden/invariants/plan.yaml`): a list
+/// whose invariants read the document named by `scope` (the file's stem,
+/// as the reference harness takes it) unless they name their own.
+pub fn parse_global_invariants(
+    text: &str,
+    file: &str,
+    scope: &str,
+) -> Result<Vec<Invariant>, Vec<Finding>> {
+    parse_list(text, file, Some(scope))
+}
+
+fn parse_list(
+    text: &str,
+    file: &str,
+    global_scope: Option<&str>,
+) -> Result<Vec<Invariant>, Vec<Finding>> {
     let docs = YamlLoader::load_from_str(text).map_err(|e| {
         vec![Finding::new(
             file,
@@ -139,7 +180,8 @@ pub fn parse_invariants(text: &str, file: &str) -> Result<Vec<Invariant>, Vec<Fi
             }
         };
         let id = field("id", true);
-        let scope = field("scope", true);
+        let scope = field("scope", global_scope.is_none())
+            .or_else(|| global_scope.map(str::to_owned));
         let rule = field("rule", true);
         let path = field("path", false);
         if let (Some(id), Some(scope), Some(rule)) = (id, scope, rule) {
@@ -148,6 +190,7 @@ pub fn parse_invariants(text: &str, file: &str) -> Result<Vec<Invariant>, Vec<Fi
                 scope,
                 path,
                 rule,
+                source: global_scope.map(|_| file.to_owned()),
             });
         }
     }
@@ -211,9 +254,53 @@ fn parse_rule(rule: &str) -> Result<RuleKind, String> {
                 }
             }
             ("exists", Some(a)) => RuleKind::ExistsAt(Path::parse(a)?),
+            ("one-of", Some(a)) => {
+                let values = match serde_json::from_str::<Value>(a.trim()) {
+                    Ok(Value::Array(items)) if !items.is_empty() => items,
+                    Ok(Value::Array(_)) => return Err(format!("`{rule}`: one-of() lists no value")),
+                    _ => {
+                        return Err(format!(
+                            "`{rule}`: expected a JSON array of literals in one-of([...])"
+                        ));
+                    }
+                };
+                if values.iter().any(|v| v.is_array() || v.is_object()) {
+                    return Err(format!("`{rule}`: one-of() takes scalar literals only"));
+                }
+                RuleKind::OneOf(values)
+            }
+            ("if", Some(a)) => {
+                let Some((cond_text, then_text)) = split_top_level_comma(a) else {
+                    return Err(format!("`{rule}`: expected if(PATH == LITERAL, RULE)"));
+                };
+                let Some((left, op, right)) = split_comparison(cond_text) else {
+                    return Err(format!(
+                        "`{rule}`: the condition `{}` is not PATH == LITERAL or PATH != LITERAL",
+                        cond_text.trim()
+                    ));
+                };
+                let chars: Vec<char> = right.trim().chars().collect();
+                let (lit, end) = parse_literal(rule, &chars, 0, &[])?;
+                if end != chars.len() {
+                    return Err(format!("`{rule}`: unexpected text after the literal"));
+                }
+                let then = parse_rule(then_text)?;
+                if then.has_own_path() {
+                    return Err(format!(
+                        "`{rule}`: the rule applied must take the invariant's path, not carry its own"
+                    ));
+                }
+                RuleKind::If {
+                    cond: Path::parse(left)?,
+                    op,
+                    lit,
+                    cond_text: cond_text.trim().to_owned(),
+                    then: Box::new(then),
+                }
+            }
             (
                 known @ ("uuid-v4" | "non-empty-string" | "iso-datetime" | "positive-integer"
-                | "min-length" | "enum" | "eq"),
+                | "min-length" | "enum" | "eq" | "one-of" | "if"),
                 _,
             ) => {
                 return Err(format!(
@@ -228,6 +315,30 @@ fn parse_rule(rule: &str) -> Result<RuleKind, String> {
             (other, _) => return Err(format!("unknown rule kind `{other}`")),
         };
     Ok(kind)
+}
+
+/// Splits `A, B` at the first comma outside brackets, parentheses and quotes.
+fn split_top_level_comma(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        if quoted {
+            match b {
+                b'\\' if !escaped => escaped = true,
+                b'"' if !escaped => quoted = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match b {
+            b'"' => quoted = true,
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => return Some((&text[..i], &text[i + 1..])),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Splits `PATH == LIT` / `PATH != LIT` at the first operator outside
@@ -314,8 +425,50 @@ pub fn evaluate(
             Err(e) => return vec![fail("", format!("cannot evaluate path: {e}"))],
         },
     };
+    // `if(COND, RULE)`: RULE applies only where COND holds.
+    let mut rule = &rule;
+    let mut applies_since = Vec::new();
+    while let RuleKind::If {
+        cond,
+        op,
+        lit,
+        cond_text,
+        then,
+    } = rule
+    {
+        if !condition_holds(cond, *op, lit, doc) {
+            return Vec::new();
+        }
+        applies_since.push(cond_text.as_str());
+        rule = then;
+    }
+    let mut findings = evaluate_rule(rule, path, inv, doc, scopes, &fail);
+    if !applies_since.is_empty() {
+        let since = applies_since.join("` and `");
+        for f in &mut findings {
+            f.message = format!("{} (the rule applies because `{since}`)", f.message);
+        }
+    }
+    findings
+}
+
+/// Whether every value at `cond` (absent: `null`) compares with `lit` by `op`.
+fn condition_holds(cond: &Path, op: CmpOp, lit: &Value, doc: &Value) -> bool {
+    let r = cond.resolve(doc);
+    let absent_holds = r.missing.is_empty() || op.holds(&Value::Null, lit);
+    absent_holds && r.nodes.iter().all(|n| op.holds(n.value, lit))
+}
+
+fn evaluate_rule(
+    rule: &RuleKind,
+    path: Option<Path>,
+    inv: &Invariant,
+    doc: &Value,
+    scopes: &Scopes,
+    fail: &dyn Fn(&str, String) -> Finding,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
-    match (&rule, path) {
+    match (rule, path) {
         (RuleKind::ExistsAt(p), _) => {
             let r = p.resolve(doc);
             if !r.nodes.iter().any(|n| !n.value.is_null()) {
@@ -409,6 +562,11 @@ fn expectation(rule: &RuleKind) -> String {
         RuleKind::PositiveInteger => "expected a positive integer".into(),
         RuleKind::MinLength(n) => format!("expected an array or string of length >= {n}"),
         RuleKind::Enum(vs) => format!("expected one of {}", vs.join(", ")),
+        RuleKind::OneOf(vs) => format!(
+            "expected one of {}",
+            vs.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        RuleKind::If { then, .. } => expectation(then),
         RuleKind::EqLiteral(v) => format!("expected {v}"),
         RuleKind::EqRef(_, t) => format!("expected the value of `{t}`"),
         RuleKind::ExistsAt(_) | RuleKind::Compare(..) => "expected a value".into(),
@@ -431,6 +589,8 @@ fn check_value(rule: &RuleKind, v: &Value, target: Option<&Value>) -> Option<Str
             _ => false,
         },
         RuleKind::Enum(vs) => v.as_str().is_some_and(|s| vs.iter().any(|x| x == s)),
+        RuleKind::OneOf(vs) => vs.contains(v),
+        RuleKind::If { then, .. } => return check_value(then, v, target),
         RuleKind::EqLiteral(_) | RuleKind::EqRef(..) => target.is_some_and(|t| t == v),
         RuleKind::ExistsAt(_) | RuleKind::Compare(..) => true,
     };

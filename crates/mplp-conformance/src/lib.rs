@@ -17,7 +17,14 @@
 //!    `expected/`, each read as one bundle;
 //! 4. evaluates `invariants.yaml` with an interpreter of its rule language
 //!    (see [`invariants`]) over the flow's documents: `expected/` first,
-//!    then `pack/artifacts/`, then `input/`, by scope name (file stem).
+//!    then `pack/artifacts/`, then `input/`, by scope name (file stem);
+//! 5. applies the global invariants (`golden/invariants/*.yaml`, found
+//!    beside the flows directory, or named with
+//!    [`GlobalInvariants::Dir`]) as the reference harness does: to the
+//!    flow's module documents (`expected/` first, then `input/`; not the
+//!    pack's evidence artifacts), each file's invariants to the document
+//!    its stem names. A flow without that document lists the invariant as
+//!    not applicable ([`FlowReport::not_applicable`]); it does not fail.
 //!
 //! A flow is `fail` if any check failed, else `skipped` if any check could
 //! not be run, else `pass`. The CLI (`mplp conformance DIR`) exits 0 when no
@@ -63,7 +70,7 @@ use serde_json::Value;
 
 pub use invariants::{Invariant, Scopes};
 pub use registry::Validator;
-pub use report::{Check, Finding, FlowReport, RunReport, Status};
+pub use report::{Check, Finding, FlowReport, GlobalSet, NotApplicable, RunReport, Status};
 
 /// Why a run could not start.
 #[derive(Debug)]
@@ -102,9 +109,98 @@ pub fn is_flow_dir(dir: &Path) -> bool {
         || dir.join("invariants.yaml").is_file()
 }
 
+/// Where a run finds the global invariants.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum GlobalInvariants {
+    /// The `invariants/` directory beside the flows directory (the
+    /// published layout: `golden/flows/` and `golden/invariants/`), when
+    /// there is one; for a single flow, beside its parent.
+    #[default]
+    Beside,
+    /// The `*.yaml` files of this directory.
+    Dir(PathBuf),
+    /// None.
+    Off,
+}
+
+/// How a run goes.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Run only the flow with this directory name.
+    pub only: Option<String>,
+    /// Where the global invariants are.
+    pub global_invariants: GlobalInvariants,
+}
+
+/// The global invariants of a run, read once.
+struct Globals {
+    invariants: Vec<Invariant>,
+    /// What is wrong with the files (each flow gets them as a failing check).
+    problems: Vec<Finding>,
+}
+
+impl Globals {
+    fn load(dir: Option<&Path>) -> (Globals, Option<PathBuf>) {
+        let mut g = Globals {
+            invariants: Vec::new(),
+            problems: Vec::new(),
+        };
+        let Some(dir) = dir else { return (g, None) };
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(rd) => rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.is_file()
+                        && p.extension()
+                            .is_some_and(|e| e == "yaml" || e == "yml")
+                })
+                .collect(),
+            Err(e) => {
+                g.problems.push(Finding::new(
+                    &dir.display().to_string(),
+                    "",
+                    "io",
+                    format!("cannot list the global invariants: {e}"),
+                ));
+                return (g, Some(dir.to_path_buf()));
+            }
+        };
+        files.sort();
+        for path in files {
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let file = format!("invariants/{name}");
+            let scope = name.split('.').next().unwrap_or_default().to_owned();
+            let parsed = std::fs::read_to_string(&path)
+                .map_err(|e| vec![Finding::new(&file, "", "io", format!("cannot read: {e}"))])
+                .and_then(|text| invariants::parse_global_invariants(&text, &file, &scope));
+            match parsed {
+                Ok(list) => g.invariants.extend(list),
+                Err(findings) => g.problems.extend(findings),
+            }
+        }
+        (g, Some(dir.to_path_buf()))
+    }
+}
+
 /// Runs every flow below `dir` (its subdirectories that look like flows, in
 /// name order), or only the one named `only`. If `dir` is itself a flow, runs it.
+/// The global invariants beside the flows apply ([`GlobalInvariants::Beside`]).
 pub fn run_dir(dir: &Path, only: Option<&str>) -> Result<RunReport, RunError> {
+    run_dir_with(
+        dir,
+        &RunOptions {
+            only: only.map(str::to_owned),
+            ..RunOptions::default()
+        },
+    )
+}
+
+/// [`run_dir`] with every option.
+pub fn run_dir_with(dir: &Path, options: &RunOptions) -> Result<RunReport, RunError> {
+    let only = options.only.as_deref();
     let io = |e| RunError::Io(dir.to_path_buf(), e);
     let mut flows: Vec<PathBuf> = if is_flow_dir(dir) {
         vec![dir.to_path_buf()]
@@ -120,6 +216,17 @@ pub fn run_dir(dir: &Path, only: Option<&str>) -> Result<RunReport, RunError> {
         found
     };
     flows.sort();
+    let globals_dir = match &options.global_invariants {
+        GlobalInvariants::Off => None,
+        GlobalInvariants::Dir(d) => Some(d.clone()),
+        GlobalInvariants::Beside => {
+            let flows_dir = if is_flow_dir(dir) { dir.parent() } else { Some(dir) };
+            flows_dir
+                .and_then(Path::parent)
+                .map(|p| p.join("invariants"))
+                .filter(|p| p.is_dir())
+        }
+    };
     if let Some(name) = only {
         let available: Vec<String> = flows.iter().map(|p| flow_name(p)).collect();
         flows.retain(|p| flow_name(p) == name);
@@ -130,8 +237,13 @@ pub fn run_dir(dir: &Path, only: Option<&str>) -> Result<RunReport, RunError> {
             });
         }
     }
+    let (globals, global_dir) = Globals::load(globals_dir.as_deref());
     Ok(RunReport {
-        flows: flows.iter().map(|p| run_flow(p)).collect(),
+        flows: flows.iter().map(|p| run_flow_with(p, &globals)).collect(),
+        global_invariants: global_dir.map(|d| report::GlobalSet {
+            dir: d.display().to_string(),
+            invariants: globals.invariants.iter().map(|i| i.id.clone()).collect(),
+        }),
     })
 }
 
@@ -164,8 +276,18 @@ impl Docs {
     }
 }
 
-/// Runs one flow directory.
+/// Runs one flow directory, without global invariants.
 pub fn run_flow(dir: &Path) -> FlowReport {
+    run_flow_with(
+        dir,
+        &Globals {
+            invariants: Vec::new(),
+            problems: Vec::new(),
+        },
+    )
+}
+
+fn run_flow_with(dir: &Path, globals: &Globals) -> FlowReport {
     let name = flow_name(dir);
     let mut checks = Vec::new();
     let mut docs = Docs {
@@ -185,6 +307,15 @@ pub fn run_flow(dir: &Path) -> FlowReport {
         if dir.join(sub).is_dir() {
             checks.push(bundle_check(dir, sub));
         }
+    }
+    // The global invariants read the module documents only, as the
+    // reference harness (it loads `input/` and `expected/`).
+    let mut modules = Docs {
+        scopes: Scopes::new(),
+        files: Vec::new(),
+    };
+    for (stem, file, value) in expected.iter().chain(&input) {
+        modules.offer(stem, file, value.clone());
     }
     for (stem, file, value) in expected.into_iter().chain(artifacts).chain(input) {
         docs.offer(&stem, &file, value);
@@ -216,7 +347,31 @@ pub fn run_flow(dir: &Path) -> FlowReport {
             },
         }
     }
-    FlowReport::new(name, checks)
+    if !globals.problems.is_empty() {
+        checks.push(Check::from_findings(
+            "global invariants",
+            globals.problems.clone(),
+        ));
+    }
+    let mut not_applicable = Vec::new();
+    for inv in &globals.invariants {
+        let source = inv.source.clone().unwrap_or_default();
+        if !modules.scopes.contains_key(&inv.scope) {
+            not_applicable.push(NotApplicable {
+                invariant: inv.id.clone(),
+                source,
+                reason: format!("the flow has no `{}` document", inv.scope),
+            });
+            continue;
+        }
+        let findings = invariants::evaluate(inv, &modules.scopes, &|s| modules.file_of(s));
+        let mut check = Check::from_findings(format!("global invariant {}", inv.id), findings);
+        check.reason = Some(format!("from {source}"));
+        checks.push(check);
+    }
+    let mut report = FlowReport::new(name, checks);
+    report.not_applicable = not_applicable;
+    report
 }
 
 /// Validates the `.json`/`.ndjson` files of `dir/sub`; returns the JSON
@@ -312,7 +467,16 @@ fn read_artifacts(dir: &Path, checks: &mut Vec<Check>) -> Vec<(String, String, V
     let mut out = Vec::new();
     let mut findings = Vec::new();
     for (stem, rel, path) in list_docs(&dir.join("pack/artifacts"), "pack/artifacts", checks) {
-        let bytes = std::fs::read(&path).unwrap_or_default();
+        let Some(name) = path.file_name() else {
+            continue;
+        };
+        let bytes = match pack::read_inside(&dir.join("pack"), &format!("artifacts/{}", name.to_string_lossy())) {
+            Ok(b) => b,
+            Err(e) => {
+                findings.push(Finding::new(&rel, "", "pack-integrity", format!("cannot read: {e}")));
+                continue;
+            }
+        };
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(v) => out.push((stem, rel, v)),
             Err(_) => findings.push(json_syntax(&rel, &bytes)),

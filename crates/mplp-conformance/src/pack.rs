@@ -3,7 +3,7 @@
 //! and `artifacts/*.json`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -19,6 +19,33 @@ pub const REQUIRED: &[&str] = &[
 
 const INTEGRITY: &str = "integrity/sha256sums.txt";
 
+/// Where `path` (in the pack) really is, when that is outside the pack:
+/// a symbolic link, or a path through one, that leaves it. `None` when it
+/// stays inside, or when it cannot be resolved (then reading it fails and
+/// says so).
+fn outside(pack_dir: &Path, path: &Path) -> Option<PathBuf> {
+    let root = std::fs::canonicalize(pack_dir).ok()?;
+    let real = std::fs::canonicalize(path).ok()?;
+    (!real.starts_with(&root)).then_some(real)
+}
+
+/// Reads the pack file `rel`, unless it resolves outside the pack: a
+/// symbolic link leaving the pack is never followed (the walk of
+/// [`check_pack`] reports it as `pack-integrity`).
+pub(crate) fn read_inside(pack_dir: &Path, rel: &str) -> std::io::Result<Vec<u8>> {
+    let path = pack_dir.join(rel);
+    if let Some(real) = outside(pack_dir, &path) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "a symbolic link to `{}`, outside the pack: not followed",
+                real.display()
+            ),
+        ));
+    }
+    std::fs::read(path)
+}
+
 /// Checks the pack in `pack_dir` of flow `flow_name`: required files,
 /// manifest, timeline and integrity list. `prefix` is how files are named
 /// in findings (`pack/`).
@@ -26,7 +53,7 @@ pub fn check_pack(pack_dir: &Path, flow_name: &str, prefix: &str) -> Vec<Check> 
     let name = |rel: &str| format!("{prefix}{rel}");
     let mut missing = Vec::new();
     for rel in REQUIRED {
-        if !pack_dir.join(rel).is_file() {
+        if !pack_dir.join(rel).is_file() || outside(pack_dir, &pack_dir.join(rel)).is_some() {
             missing.push(Finding::new(
                 &name(rel),
                 "",
@@ -65,7 +92,7 @@ pub fn check_pack(pack_dir: &Path, flow_name: &str, prefix: &str) -> Vec<Check> 
 }
 
 fn check_manifest(pack_dir: &Path, flow_name: &str, file: &str) -> Vec<Finding> {
-    let Ok(bytes) = std::fs::read(pack_dir.join("manifest.json")) else {
+    let Ok(bytes) = read_inside(pack_dir, "manifest.json") else {
         return Vec::new(); // reported by "pack files"
     };
     let doc: Value = match serde_json::from_slice(&bytes) {
@@ -138,7 +165,7 @@ fn check_manifest(pack_dir: &Path, flow_name: &str, file: &str) -> Vec<Finding> 
 }
 
 fn check_timeline(pack_dir: &Path, file: &str) -> Vec<Finding> {
-    let Ok(text) = std::fs::read(pack_dir.join("timeline/events.ndjson")) else {
+    let Ok(text) = read_inside(pack_dir, "timeline/events.ndjson") else {
         return Vec::new(); // reported by "pack files"
     };
     let mut out = Vec::new();
@@ -231,7 +258,10 @@ fn safe_relative(rel: &str) -> bool {
 
 fn check_integrity(pack_dir: &Path, prefix: &str) -> Vec<Finding> {
     let file = format!("{prefix}{INTEGRITY}");
-    let Ok(text) = std::fs::read_to_string(pack_dir.join(INTEGRITY)) else {
+    let Some(text) = read_inside(pack_dir, INTEGRITY)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
         return Vec::new(); // reported by "pack files"
     };
     let mut out = Vec::new();
@@ -266,7 +296,7 @@ fn check_integrity(pack_dir: &Path, prefix: &str) -> Vec<Finding> {
             out.push(bad(format!("`{rel}` is listed twice")));
             continue;
         }
-        match std::fs::read(pack_dir.join(rel)) {
+        match read_inside(pack_dir, rel) {
             Ok(bytes) => {
                 let actual = hex_digest(&bytes);
                 if !actual.eq_ignore_ascii_case(hex) {
@@ -280,7 +310,19 @@ fn check_integrity(pack_dir: &Path, prefix: &str) -> Vec<Finding> {
         }
     }
     let mut present = Vec::new();
-    list_files(pack_dir, "", &mut present);
+    let mut leaving = Vec::new();
+    list_files(pack_dir, pack_dir, "", &mut present, &mut leaving);
+    for (rel, real) in leaving {
+        out.push(Finding::new(
+            &file,
+            "",
+            "pack-integrity",
+            format!(
+                "`{rel}` is a symbolic link to `{}`, outside the pack: not followed",
+                real.display()
+            ),
+        ));
+    }
     for rel in present {
         if rel != INTEGRITY && !listed.contains(&rel) {
             out.push(Finding::new(
@@ -304,8 +346,17 @@ fn hex_digest(bytes: &[u8]) -> String {
     s
 }
 
-/// Every file below `dir`, as `/`-separated paths relative to the pack, sorted.
-fn list_files(dir: &Path, rel: &str, out: &mut Vec<String>) {
+/// Every file below `dir`, as `/`-separated paths relative to the pack,
+/// sorted; symbolic links that leave the pack go to `leaving` (with where
+/// they point), and are not followed. A link to a directory inside the
+/// pack is listed, not walked (a link can make a loop).
+fn list_files(
+    pack_dir: &Path,
+    dir: &Path,
+    rel: &str,
+    out: &mut Vec<String>,
+    leaving: &mut Vec<(String, PathBuf)>,
+) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -319,8 +370,14 @@ fn list_files(dir: &Path, rel: &str, out: &mut Vec<String>) {
             format!("{rel}/{name}")
         };
         let path = e.path();
-        if path.is_dir() {
-            list_files(&path, &child, out);
+        let is_link = e.file_type().is_ok_and(|t| t.is_symlink());
+        if is_link {
+            match outside(pack_dir, &path) {
+                Some(real) => leaving.push((child, real)),
+                None => out.push(child),
+            }
+        } else if path.is_dir() {
+            list_files(pack_dir, &path, &child, out, leaving);
         } else {
             out.push(child);
         }

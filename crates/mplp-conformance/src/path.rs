@@ -135,10 +135,16 @@ impl Path {
             pointer: Pointer::root(),
             value: root,
         }];
-        for step in &self.steps {
+        for (n, step) in self.steps.iter().enumerate() {
+            // An absent member whose items the next step ranges over (`[*]`,
+            // `[?...]`) is an empty array: "every item" holds of none.
+            let ranged = matches!(
+                self.steps.get(n + 1),
+                Some(Step::Wildcard | Step::Filter { .. })
+            );
             let mut next = Vec::new();
             for node in nodes {
-                step_into(step, node, &mut next, &mut out.missing);
+                step_into(step, node, ranged, &mut next, &mut out.missing);
             }
             nodes = next;
         }
@@ -150,6 +156,7 @@ impl Path {
 fn step_into<'a>(
     step: &Step,
     node: Node<'a>,
+    ranged: bool,
     next: &mut Vec<Node<'a>>,
     missing: &mut Vec<Missing>,
 ) {
@@ -159,6 +166,7 @@ fn step_into<'a>(
                 pointer: node.pointer.key(k),
                 value: v,
             }),
+            None if ranged => {}
             None => missing.push(Missing {
                 pointer: node.pointer.key(k),
                 reason: format!("member `{k}` is absent"),

@@ -133,6 +133,30 @@ pub struct FlowReport {
     pub status: Status,
     /// Every check, in order.
     pub checks: Vec<Check>,
+    /// The global invariants that do not apply to this flow (it lacks the
+    /// document they read), as the reference harness skips them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_applicable: Vec<NotApplicable>,
+}
+
+/// A global invariant a flow was not checked against, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotApplicable {
+    /// The invariant's id.
+    pub invariant: String,
+    /// Its file (`invariants/confirm.yaml`).
+    pub source: String,
+    /// Why it does not apply (`the flow has no `confirm` document`).
+    pub reason: String,
+}
+
+/// The global invariants a run applied.
+#[derive(Clone, Debug, Serialize)]
+pub struct GlobalSet {
+    /// The directory they were read from.
+    pub dir: String,
+    /// Their ids, in file and then list order.
+    pub invariants: Vec<String>,
 }
 
 impl FlowReport {
@@ -154,6 +178,7 @@ impl FlowReport {
             name: name.into(),
             status,
             checks,
+            not_applicable: Vec::new(),
         }
     }
 
@@ -168,6 +193,8 @@ impl FlowReport {
 pub struct RunReport {
     /// One report per flow, in name order.
     pub flows: Vec<FlowReport>,
+    /// The global invariants applied to every flow, if any were found.
+    pub global_invariants: Option<GlobalSet>,
 }
 
 impl RunReport {
@@ -232,6 +259,14 @@ impl RunReport {
             self.flows.len(),
             if self.flows.len() == 1 { "" } else { "s" },
         );
+        if let Some(g) = &self.global_invariants {
+            let _ = writeln!(
+                out,
+                "global invariants: {} from {} (each applied to the flows that have its document)",
+                g.invariants.len(),
+                g.dir,
+            );
+        }
         if s > 0 {
             let _ = writeln!(
                 out,

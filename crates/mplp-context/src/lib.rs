@@ -60,6 +60,15 @@ mplp_core::declare_rules! {
         source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_context_must_be_active" },
         summary: "`sa_context_must_be_active`: agents execute only in an `active` Context (canonical id from `invariants/sa-invariants.yaml`).",
     }
+    /// `sa_requires_context`: a Context's `context_id` is a UUID v4. Enforced
+    /// by the schema's identifier pattern (reported as `pattern`, `format` or
+    /// `type`) and by the type [`ContextId`](mplp_core::ContextId).
+    pub const SA_REQUIRES_CONTEXT = "sa_requires_context" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_requires_context" },
+        summary: "`sa_requires_context`: the Context's `context_id` is not a UUID v4 (reported as `pattern`, `format` or `type`).",
+    }
 }
 
 /// Every rule of this crate ([`RULES`]).

@@ -92,6 +92,15 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     /// `report`. Runs only on documents that passed the schema rules.
     fn check_rules(&self, _report: &mut Report) {}
 
+    /// Adds the semantic rules whose inputs can still be read in `value`, a
+    /// document that failed its schema rules, so that one pass reports
+    /// every error (a Collab with a bad participant `kind` also gets
+    /// `map_unique_participant_ids`). Each rule is the function
+    /// [`Document::check_rules`] runs, fed from the value; members that
+    /// cannot be read are left out (never guessed). The default adds none.
+    fn check_rules_of_value(_value: &Value, _report: &mut Report) {}
+
+
     /// Validates JSON bytes, collecting every error and warning.
     fn validate_json(input: impl AsRef<[u8]>) -> Validation<Self> {
         validate_bytes::<Self>(input.as_ref())
@@ -109,6 +118,7 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
                 if report.is_valid() {
                     report.push(Violation::error("", rule, e.to_string()));
                 }
+                Self::check_rules_of_value(value, &mut report);
                 Validation {
                     value: None,
                     report,
@@ -296,7 +306,9 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
         &mut validation.value,
     ) {
         Ok(()) => keep_if_valid(&mut validation),
-        Err(first) => validation.report = thorough::<T>(input, &first),
+        Err(first) => {
+            validation.report = thorough_with::<T>(input, &first, T::check_rules_of_value);
+        }
     }
     validation
 }
@@ -329,6 +341,16 @@ pub fn validate_parsed<T: Document>(text: &str) -> Option<Validation<T>> {
 /// The thorough pass over bytes that failed the typed parse: every schema
 /// violation of `T`, duplicate keys and syntax errors.
 pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -> Report {
+    thorough_with::<T>(input, first, |_, _| {})
+}
+
+/// [`thorough`], then `rules` over the value read (when the input is JSON):
+/// the semantic rules whose inputs can still be read.
+fn thorough_with<T: CheckValue + Wire>(
+    input: &[u8],
+    first: &serde_json::Error,
+    rules: fn(&Value, &mut Report),
+) -> Report {
     let mut report = Report::new();
     if !first.is_data() {
         // Not well-formed (or cut off): there is no value to check.
@@ -367,6 +389,7 @@ pub fn thorough<T: CheckValue + Wire>(input: &[u8], first: &serde_json::Error) -
         // error, located with serde_path_to_error.
         report.push(located_serde_error::<T>(input));
     }
+    rules(&value, &mut report);
     report
 }
 

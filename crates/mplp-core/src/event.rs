@@ -194,6 +194,12 @@ impl BaseEvent {
     }
 }
 
+/// A module event read on its own (`mplp validate --kind module-event`, a
+/// line of an event log): the base event's schema is all there is to it.
+impl crate::Document for BaseEvent {
+    const KIND: &'static str = "module-event";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

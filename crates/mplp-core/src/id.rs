@@ -241,6 +241,12 @@ macro_rules! mplp_id {
             pub fn parse(s: &str) -> ::core::result::Result<Self, $crate::IdError> {
                 $crate::id::parse_canonical_v4(s).map($name)
             }
+
+            /// The same identifier as an [`MplpId`]($crate::MplpId), the id
+            /// of any module (what a `Ref` or a Confirm's target holds).
+            pub fn to_mplp_id(self) -> $crate::MplpId {
+                $crate::__private::mplp_id_of(self.0)
+            }
         }
 
         impl ::core::fmt::Debug for $name {
@@ -427,6 +433,13 @@ mplp_id! {
 /// let plan = PlanId::new();
 /// assert_eq!(MplpId::from(plan).to_string(), plan.to_string());
 /// ```
+/// The [`MplpId`] of the UUID of another id type (an implementation detail
+/// of [`mplp_id!`]: every id type holds a v4 UUID already).
+#[doc(hidden)]
+pub fn mplp_id_of(uuid: uuid::Uuid) -> MplpId {
+    MplpId(uuid)
+}
+
 macro_rules! into_mplp_id {
     ($($t:ident),*) => {
         $(

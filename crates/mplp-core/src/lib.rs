@@ -70,6 +70,7 @@ mod error;
 mod event;
 pub mod id;
 mod meta;
+pub mod protocol;
 mod refs;
 pub mod rules;
 #[cfg(feature = "schema")]
@@ -113,6 +114,8 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
     pub use uuid;
+
+    pub use crate::id::mplp_id_of;
 }
 
 /// Implements `schemars::JsonSchema` for a type written as a JSON string

@@ -529,6 +529,35 @@ impl Document for LearningSample {
     /// The learning invariants beyond the schemas: `learning_sample_id_is_uuid`,
     /// `learning_sample_family_non_empty`, `learning_sample_source_flow_non_empty`,
     /// `learning_intent_has_intent_id`, `learning_delta_has_delta_id`.
+    /// The same rules over what can still be read of a sample that failed
+    /// its schema.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        let text = |pointer: &str| value.pointer(pointer).and_then(serde_json::Value::as_str);
+        if let Some(id) = text("/sample_id").and_then(|s| SchemaUuid::parse(s).ok()) {
+            require_v4(&id, "/sample_id", LEARNING_SAMPLE_ID_IS_UUID, report);
+        }
+        let family = text("/sample_family");
+        if let Some(f) = family {
+            require_non_blank(f, "/sample_family", LEARNING_SAMPLE_FAMILY_NON_EMPTY, report);
+        }
+        if let Some(flow) = text("/meta/source_flow_id") {
+            require_non_blank(
+                flow,
+                "/meta/source_flow_id",
+                LEARNING_SAMPLE_SOURCE_FLOW_NON_EMPTY,
+                report,
+            );
+        }
+        let (pointer, rule) = match family {
+            Some(SampleFamily::INTENT_RESOLUTION) => ("/input/intent_id", LEARNING_INTENT_HAS_INTENT_ID),
+            Some(SampleFamily::DELTA_IMPACT) => ("/input/delta_id", LEARNING_DELTA_HAS_DELTA_ID),
+            _ => return,
+        };
+        if let Some(id) = text(pointer) {
+            require_non_blank(id, pointer, rule, report);
+        }
+    }
+
     fn check_rules(&self, report: &mut Report) {
         require_v4(
             &self.sample_id,

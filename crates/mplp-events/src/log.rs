@@ -43,9 +43,11 @@
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod async_io;
+mod lines;
 pub mod read;
 pub mod write;
 
+pub use lines::stream_lines;
 pub use read::{LogEntry, LogReader};
 pub use write::{EventSink, LogWriter};
 

@@ -40,6 +40,16 @@ mplp_core::declare_rules! {
         summary: "a plan has no step (reported as `min-items` at `/steps`)",
     }
 
+    /// Canonical: every `step_id` is a UUID v4. Enforced by the schema's
+    /// identifier pattern (reported as `pattern`, `format` or `type`) and by
+    /// the type [`StepId`](mplp_core::StepId).
+    pub const SA_STEPS_HAVE_VALID_IDS = "sa_steps_have_valid_ids" {
+        strict: Error,
+        scope: Document,
+        source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_steps_have_valid_ids" },
+        summary: "a `step_id` is not a UUID v4 (reported as `pattern`, `format` or `type`)",
+    }
+
     /// Seed: all `step_id`s are different.
     pub const SA_PLAN_STEP_UNIQUE_IDS = "sa_plan_step_unique_ids" {
         strict: Error,

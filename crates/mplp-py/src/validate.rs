@@ -182,7 +182,8 @@ pub(crate) fn validate(
 /// `source` is a file (`str` or `os.PathLike`), the log's content
 /// (`bytes`), or any iterable of lines (`str` or `bytes`, e.g. an open file
 /// or a generator). `kind` is `"map"` (or `"map-log"`), `"sa"` (or
-/// `"sa-log"`), or `"auto"` (SA when the first line is an SA event).
+/// `"sa-log"`), `"event-log"` (lines of any event kind, each validated as
+/// its own kind), or `"auto"` (the first lines tell MAP, SA or event log).
 /// `profile` as for `validate`.
 #[pyfunction]
 #[pyo3(signature = (source, kind = "map", profile = None))]
@@ -196,10 +197,11 @@ pub(crate) fn validate_log(
     let kind = match kind {
         "map" | "map-log" => Some(&mplp_check::MAP_LOG),
         "sa" | "sa-log" => Some(&mplp_check::SA_LOG),
+        "event-log" => Some(&mplp_check::EVENT_LOG),
         AUTO => None,
         other => {
             return Err(PyValueError::new_err(format!(
-                "unknown log kind `{other}`, expected one of: map, sa, auto (or map-log, sa-log)"
+                "unknown log kind `{other}`, expected one of: map, sa, event-log, auto (or map-log, sa-log)"
             )));
         }
     };

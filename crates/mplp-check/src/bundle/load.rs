@@ -134,6 +134,16 @@ pub fn check_files_with<P: AsRef<Path>>(
         if let Some(doc) = found.doc {
             in_bundle.push(documents.len());
             bundle.add(name.clone(), doc);
+        } else if let Some(kind) = checked.kind {
+            // An invalid document still binds the others through its id,
+            // when that much can be read.
+            if let Some(id) = readable_id(path, kind.name, options) {
+                bundle.invalid.push(super::Invalid {
+                    name: name.clone(),
+                    kind: kind.name,
+                    id,
+                });
+            }
         }
         documents.push(DocumentReport {
             name,
@@ -142,6 +152,7 @@ pub fn check_files_with<P: AsRef<Path>>(
         });
     }
     let bound = bundle.check();
+    // `bound` has a report per typed document only.
     for (at, found) in in_bundle.into_iter().zip(bound.documents) {
         for v in found.report {
             documents[at]
@@ -150,4 +161,21 @@ pub fn check_files_with<P: AsRef<Path>>(
         }
     }
     Ok(BundleReport { documents })
+}
+
+/// The id of an invalid document of a bundle kind, when its file is JSON
+/// whose id member is a UUID.
+fn readable_id(path: &Path, kind: &str, options: &crate::Options) -> Option<mplp_core::MplpId> {
+    let pointer = super::id_pointer(kind)?;
+    // The dispatch read this file already (and found it too large, or not
+    // the kind's JSON): read again only as far as the limit, for its id.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(path).ok()?, options.max_document_bytes),
+        &mut bytes,
+    )
+    .ok()?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    value.pointer(pointer)?.as_str()?.parse().ok()
 }

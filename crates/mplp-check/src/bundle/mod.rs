@@ -81,13 +81,16 @@ use mplp_confirm::Confirm;
 use mplp_context::Context;
 use mplp_core::{Document, MplpId, Report, Rule, Violation};
 use mplp_dialog::Dialog;
+use mplp_extension::Extension;
+use mplp_network::Network;
 use mplp_plan::Plan;
 use mplp_trace::Trace;
 
 pub use load::{LoadError, check_dir, check_files, check_files_with, files_in};
 pub use rules::{
     BUNDLE_COLLAB_CONTEXT_BINDING, BUNDLE_CONFIRM_APPLIED, BUNDLE_CONFIRM_TARGET,
-    BUNDLE_DIALOG_CONTEXT_BINDING, BUNDLE_PARTNER_OUTSIDE, BUNDLE_PLAN_APPROVED_BY_CONFIRM,
+    BUNDLE_DIALOG_CONTEXT_BINDING, BUNDLE_EXTENSION_CONTEXT_BINDING,
+    BUNDLE_NETWORK_CONTEXT_BINDING, BUNDLE_PARTNER_OUTSIDE, BUNDLE_PLAN_APPROVED_BY_CONFIRM,
     BUNDLE_PLAN_CONTEXT_ACTIVE, BUNDLE_UNIQUE_IDS, RULES,
 };
 
@@ -136,6 +139,10 @@ pub enum Doc {
     Collab(Collab),
     /// A Dialog.
     Dialog(Dialog),
+    /// An Extension.
+    Extension(Extension),
+    /// A Network.
+    Network(Network),
 }
 
 impl Doc {
@@ -148,6 +155,8 @@ impl Doc {
             Doc::Trace(_) => Trace::KIND,
             Doc::Collab(_) => Collab::KIND,
             Doc::Dialog(_) => Dialog::KIND,
+            Doc::Extension(_) => Extension::KIND,
+            Doc::Network(_) => Network::KIND,
         }
     }
 
@@ -160,19 +169,14 @@ impl Doc {
             Doc::Trace(d) => d.trace_id().into(),
             Doc::Collab(d) => d.collab_id.into(),
             Doc::Dialog(d) => d.dialog_id.into(),
+            Doc::Extension(d) => d.extension_id.to_mplp_id(),
+            Doc::Network(d) => d.network_id.to_mplp_id(),
         }
     }
 
     /// The JSON pointer of the member that holds [`Doc::id`].
     pub fn id_pointer(&self) -> &'static str {
-        match self {
-            Doc::Context(_) => "/context_id",
-            Doc::Plan(_) => "/plan_id",
-            Doc::Confirm(_) => "/confirm_id",
-            Doc::Trace(_) => "/trace_id",
-            Doc::Collab(_) => "/collab_id",
-            Doc::Dialog(_) => "/dialog_id",
-        }
+        id_pointer(self.kind()).unwrap_or("")
     }
 }
 
@@ -185,7 +189,22 @@ macro_rules! doc_from {
         }
     )*};
 }
-doc_from!(Context, Plan, Confirm, Trace, Collab, Dialog);
+doc_from!(Context, Plan, Confirm, Trace, Collab, Dialog, Extension, Network);
+
+/// The pointer of the id member of a bundle kind's documents.
+pub(crate) fn id_pointer(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "context" => "/context_id",
+        "plan" => "/plan_id",
+        "confirm" => "/confirm_id",
+        "trace" => "/trace_id",
+        "collab" => "/collab_id",
+        "dialog" => "/dialog_id",
+        "extension" => "/extension_id",
+        "network" => "/network_id",
+        _ => return None,
+    })
+}
 
 impl Doc {
     /// The bundle document a document of any kind is, if its kind binds
@@ -199,6 +218,8 @@ impl Doc {
             Any::Trace(d) => Doc::Trace(*d),
             Any::Collab(d) => Doc::Collab(*d),
             Any::Dialog(d) => Doc::Dialog(*d),
+            Any::Extension(d) => Doc::Extension(*d),
+            Any::Network(d) => Doc::Network(*d),
             _ => return None,
         })
     }
@@ -214,11 +235,22 @@ pub struct Entry {
     pub doc: Doc,
 }
 
+/// A document of the bundle that failed its own validation but whose id
+/// could be read: it still answers the references to it (its other
+/// members are not trusted, so the rules that read them are not checked).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Invalid {
+    pub(crate) name: String,
+    pub(crate) kind: &'static str,
+    pub(crate) id: MplpId,
+}
+
 /// The documents of one piece of work, to be checked together
 /// ([`Bundle::check`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Bundle {
     entries: Vec<Entry>,
+    invalid: Vec<Invalid>,
 }
 
 impl Bundle {
@@ -252,7 +284,7 @@ impl Bundle {
     /// finding points into its document). O(n log n) in the number of
     /// documents plus the size of their decisions.
     pub fn check(&self) -> BundleReport {
-        let reports = rules::check(&self.entries);
+        let reports = rules::check(&self.entries, &self.invalid);
         BundleReport {
             documents: self
                 .entries

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use mplp_confirm::{Confirm, ConfirmStatus, ConfirmTargetType};
 use mplp_context::{Context, ContextStatus};
 use mplp_core::rules::Source;
-use mplp_core::{ContextId, MplpId, Report, Rule};
+use mplp_core::{ContextId, Document, MplpId, Report, Rule};
 use mplp_plan::{Plan, PlanStatus};
 use mplp_trace::{SA_TRACE_CONTEXT_BINDING, SA_TRACE_PLAN_BINDING};
 
-use super::{Doc, Entry};
+use super::{Doc, Entry, Invalid};
 
 const NOTE: Source = Source::Sdk {
     note: "mplp-check: bundles",
@@ -91,6 +91,24 @@ mplp_core::declare_rules! {
         summary: "`bundle_dialog_context_binding`: a Dialog's `context_id` names no Context of the bundle.",
     }
 
+    /// `bundle_extension_context_binding`: an Extension's `context_id`
+    /// names a Context of the bundle.
+    pub const BUNDLE_EXTENSION_CONTEXT_BINDING = "bundle_extension_context_binding" {
+        strict: Error,
+        scope: Bundle,
+        source: NOTE,
+        summary: "`bundle_extension_context_binding`: an Extension's `context_id` names no Context of the bundle.",
+    }
+
+    /// `bundle_network_context_binding`: a Network's `context_id` names a
+    /// Context of the bundle.
+    pub const BUNDLE_NETWORK_CONTEXT_BINDING = "bundle_network_context_binding" {
+        strict: Error,
+        scope: Bundle,
+        source: NOTE,
+        summary: "`bundle_network_context_binding`: a Network's `context_id` names no Context of the bundle.",
+    }
+
     /// `bundle_unique_ids`: no two documents of one kind in a bundle share
     /// their id (bindings would not know which one they name).
     pub const BUNDLE_UNIQUE_IDS = "bundle_unique_ids" {
@@ -104,6 +122,8 @@ mplp_core::declare_rules! {
 /// The documents of a bundle, by kind, each with its index in the bundle.
 struct Index<'a> {
     entries: &'a [Entry],
+    /// The invalid documents whose ids could be read.
+    invalid: &'a [Invalid],
     contexts: Vec<(usize, &'a Context)>,
     plans: Vec<(usize, &'a Plan)>,
     confirms: Vec<(usize, &'a Confirm)>,
@@ -118,22 +138,39 @@ enum Found<'a, T> {
     Outside,
     /// The bundle holds documents of the kind, none with this id.
     Broken,
+    /// To a document of the bundle that failed its own validation but
+    /// whose id could be read: the reference holds, and the rules that
+    /// would read that document's other members are not checked.
+    Invalid,
 }
 
-fn find<'a, T>(list: &[(usize, &'a T)], id: MplpId, id_of: impl Fn(&T) -> MplpId) -> Found<'a, T> {
-    if list.is_empty() {
-        return Found::Outside;
-    }
-    match list.iter().find(|(_, d)| id_of(d) == id) {
-        Some(&(i, d)) => Found::Yes(i, d),
-        None => Found::Broken,
+impl<'a> Index<'a> {
+    fn find<T>(
+        &self,
+        list: &[(usize, &'a T)],
+        kind: &str,
+        id: MplpId,
+        id_of: impl Fn(&T) -> MplpId,
+    ) -> Found<'a, T> {
+        if let Some(&(i, d)) = list.iter().find(|(_, d)| id_of(d) == id) {
+            return Found::Yes(i, d);
+        }
+        let mut invalid = self.invalid.iter().filter(|x| x.kind == kind).peekable();
+        if invalid.clone().any(|x| x.id == id) {
+            Found::Invalid
+        } else if list.is_empty() && invalid.peek().is_none() {
+            Found::Outside
+        } else {
+            Found::Broken
+        }
     }
 }
 
 impl<'a> Index<'a> {
-    fn new(entries: &'a [Entry]) -> Self {
+    fn new(entries: &'a [Entry], invalid: &'a [Invalid]) -> Self {
         let mut ix = Index {
             entries,
+            invalid,
             contexts: Vec::new(),
             plans: Vec::new(),
             confirms: Vec::new(),
@@ -145,7 +182,7 @@ impl<'a> Index<'a> {
                 Doc::Plan(d) => ix.plans.push((i, d)),
                 Doc::Confirm(d) => ix.confirms.push((i, d)),
                 Doc::Trace(d) => ix.traces.push((i, d)),
-                Doc::Collab(_) | Doc::Dialog(_) => {}
+                Doc::Collab(_) | Doc::Dialog(_) | Doc::Extension(_) | Doc::Network(_) => {}
             }
         }
         ix
@@ -156,26 +193,33 @@ impl<'a> Index<'a> {
     }
 
     fn context(&self, id: ContextId) -> Found<'a, Context> {
-        find(&self.contexts, id.into(), |c| c.context_id.into())
+        self.find(&self.contexts, Context::KIND, id.into(), |c| c.context_id.into())
     }
 
     fn plan(&self, id: MplpId) -> Found<'a, Plan> {
-        find(&self.plans, id, |p| p.plan_id.into())
+        self.find(&self.plans, Plan::KIND, id, |p| p.plan_id.into())
     }
 
-    /// The names of the documents of one kind, for messages.
-    fn names<T>(&self, list: &[(usize, &T)]) -> String {
+    /// The names of the documents of one kind, for messages (the invalid
+    /// ones too).
+    fn names<T>(&self, list: &[(usize, &T)], kind: &str) -> String {
         let names: Vec<String> = list
             .iter()
             .map(|(i, _)| format!("`{}`", self.name(*i)))
+            .chain(
+                self.invalid
+                    .iter()
+                    .filter(|x| x.kind == kind)
+                    .map(|x| format!("`{}` (invalid)", x.name)),
+            )
             .collect();
         names.join(", ")
     }
 }
 
 /// Checks every binding rule; one report per entry, in order.
-pub(crate) fn check(entries: &[Entry]) -> Vec<Report> {
-    let ix = Index::new(entries);
+pub(crate) fn check(entries: &[Entry], invalid: &[Invalid]) -> Vec<Report> {
+    let ix = Index::new(entries, invalid);
     let mut reports = vec![Report::new(); entries.len()];
     unique_ids(entries, &mut reports);
     for (i, e) in entries.iter().enumerate() {
@@ -200,6 +244,20 @@ pub(crate) fn check(entries: &[Entry]) -> Vec<Report> {
                 d.context_id,
                 "dialog",
                 BUNDLE_DIALOG_CONTEXT_BINDING,
+                report,
+            ),
+            Doc::Extension(d) => context_binding(
+                &ix,
+                d.context_id,
+                "extension",
+                BUNDLE_EXTENSION_CONTEXT_BINDING,
+                report,
+            ),
+            Doc::Network(d) => context_binding(
+                &ix,
+                d.context_id,
+                "network",
+                BUNDLE_NETWORK_CONTEXT_BINDING,
                 report,
             ),
         }
@@ -239,14 +297,14 @@ fn outside(report: &mut Report, pointer: &str, what: &str, id: impl std::fmt::Di
 /// A `context_id` that must name a Context of the bundle.
 fn context_binding(ix: &Index<'_>, id: ContextId, who: &str, rule: Rule, report: &mut Report) {
     match ix.context(id) {
-        Found::Yes(..) => {}
+        Found::Yes(..) | Found::Invalid => {}
         Found::Outside => outside(report, "/context_id", "context", id),
         Found::Broken => report.error(
             "/context_id",
             rule,
             format!(
                 "the {who} belongs to context {id}, which is none of the bundle's contexts ({})",
-                ix.names(&ix.contexts)
+                ix.names(&ix.contexts, Context::KIND)
             ),
         ),
     }
@@ -269,13 +327,14 @@ fn plan_context(ix: &Index<'_>, plan: &Plan, report: &mut Report) {
                 );
             }
         }
+        Found::Invalid => {}
         Found::Outside => outside(report, "/context_id", "context", id),
         Found::Broken => report.error(
             "/context_id",
             mplp_plan::rules::SA_PLAN_CONTEXT_BINDING,
             format!(
                 "the plan belongs to context {id}, which is none of the bundle's contexts ({})",
-                ix.names(&ix.contexts)
+                ix.names(&ix.contexts, Context::KIND)
             ),
         ),
     }
@@ -342,14 +401,19 @@ fn confirm_target(ix: &Index<'_>, c: &Confirm, report: &mut Report) {
     let id = c.target_id;
     let found = match c.target_type {
         ConfirmTargetType::Plan => found_any(ix.plan(id)),
-        ConfirmTargetType::Context => found_any(find(&ix.contexts, id, |x| x.context_id.into())),
-        ConfirmTargetType::Trace => found_any(find(&ix.traces, id, |x| x.trace_id().into())),
-        // Extensions are not bundle documents (yet); `other` names no module.
+        ConfirmTargetType::Context => found_any(ix.find(&ix.contexts, Context::KIND, id, |x| {
+            x.context_id.into()
+        })),
+        ConfirmTargetType::Trace => found_any(ix.find(&ix.traces, "trace", id, |x| {
+            x.trace_id().into()
+        })),
+        // Extensions bind to a Context, not by a Confirm's list; `other`
+        // names no module.
         ConfirmTargetType::Extension | ConfirmTargetType::Other => return,
     };
     let kind = c.target_type;
     match found {
-        Found::Yes(..) => {}
+        Found::Yes(..) | Found::Invalid => {}
         Found::Outside => outside(report, "/target_id", kind.as_str(), id),
         Found::Broken => report.error(
             "/target_id",
@@ -364,6 +428,7 @@ fn found_any<T>(f: Found<'_, T>) -> Found<'_, ()> {
         Found::Yes(i, _) => Found::Yes(i, &()),
         Found::Outside => Found::Outside,
         Found::Broken => Found::Broken,
+        Found::Invalid => Found::Invalid,
     }
 }
 
@@ -372,14 +437,14 @@ fn trace_bindings(ix: &Index<'_>, t: &mplp_trace::Trace, report: &mut Report) {
     let ctx = t.context_id();
     let context_broken = matches!(ix.context(ctx), Found::Broken);
     match ix.context(ctx) {
-        Found::Yes(..) => {}
+        Found::Yes(..) | Found::Invalid => {}
         Found::Outside => outside(report, "/context_id", "context", ctx),
         Found::Broken => report.error(
             "/context_id",
             SA_TRACE_CONTEXT_BINDING,
             format!(
                 "the trace belongs to context {ctx}, which is none of the bundle's contexts ({})",
-                ix.names(&ix.contexts)
+                ix.names(&ix.contexts, Context::KIND)
             ),
         ),
     }
@@ -401,13 +466,14 @@ fn trace_bindings(ix: &Index<'_>, t: &mplp_trace::Trace, report: &mut Report) {
                 );
             }
         }
+        Found::Invalid => {}
         Found::Outside => outside(report, "/plan_id", "plan", plan_id),
         Found::Broken => report.error(
             "/plan_id",
             SA_TRACE_PLAN_BINDING,
             format!(
                 "the trace records plan {plan_id}, which is none of the bundle's plans ({})",
-                ix.names(&ix.plans)
+                ix.names(&ix.plans, Plan::KIND)
             ),
         ),
     }

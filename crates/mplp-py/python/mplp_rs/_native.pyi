@@ -11,9 +11,9 @@ JsonInput = Union[bytes, bytearray, str, dict[str, Any], list[Any], "os.PathLike
 """JSON text (bytes, bytearray, str), a parsed value (dict, list) or a file (os.PathLike)."""
 
 Kind = Literal[
-    "auto", "dialog", "plan", "collab", "context", "confirm", "trace", "role", "extension", "network", "core", "map-event", "sa-event", "event", "learning-sample", "common-learning-sample", "tool-event", "file-update-event", "git-event", "ci-event", "map-log", "sa-log"
+    "auto", "dialog", "plan", "collab", "context", "confirm", "trace", "role", "extension", "network", "core", "map-event", "sa-event", "event", "learning-sample", "common-learning-sample", "tool-event", "file-update-event", "git-event", "ci-event", "module-event", "map-log", "sa-log", "event-log"
 ]
-LogKind = Literal["map", "sa", "auto", "map-log", "sa-log"]
+LogKind = Literal["map", "sa", "auto", "map-log", "sa-log", "event-log"]
 
 class Violation:
     """One problem found: where (pointer, line), which rule, what was expected."""

@@ -1,0 +1,126 @@
+//! All errors in one pass: a document that fails its schema also gets every
+//! semantic rule whose inputs can still be read (issue 39, "Errors come in
+//! rounds").
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use serde_json::Value;
+
+fn example(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/examples/valid")
+        .join(name);
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// (pointer, rule) of every error, in order.
+fn errors(kind: &str, v: &Value) -> Vec<(String, String)> {
+    let kind = mplp_check::by_name(kind).unwrap();
+    let (_, report) = mplp_check::validate_bytes(Some(kind), v.to_string().as_bytes());
+    report
+        .errors()
+        .map(|e| (e.pointer.clone(), e.rule.to_string()))
+        .collect()
+}
+
+fn pair(p: &str, r: &str) -> (String, String) {
+    (p.to_owned(), r.to_owned())
+}
+
+#[test]
+fn a_collab_with_a_bad_kind_also_gets_its_repeated_participant() {
+    let mut collab = example("collab-pair.json");
+    collab["participants"][0]["kind"] = "robot".into();
+    collab["participants"][1]["participant_id"] = "agent-driver".into();
+    let found = errors("collab", &collab);
+    assert!(
+        found.contains(&pair("/participants/0/kind", "enum")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair(
+            "/participants/1/participant_id",
+            "map_unique_participant_ids"
+        )),
+        "{found:?}"
+    );
+    // A third participant in a pair, an unreadable id: what can be read is judged.
+    collab["participants"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"participant_id": 5, "kind": "agent"}));
+    let found = errors("collab", &collab);
+    assert!(
+        found.contains(&pair("/participants", "map_pair_two_participants")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair("/participants/2/participant_id", "type")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_blank_participant_id_is_refused_under_its_invariant() {
+    let mut collab = example("collab-pair.json");
+    collab["participants"][1]["participant_id"] = "   ".into();
+    assert_eq!(
+        errors("collab", &collab),
+        [pair(
+            "/participants/1/participant_id",
+            "map_participant_ids_are_non_empty"
+        )]
+    );
+}
+
+#[test]
+fn a_confirm_with_a_schema_error_also_gets_its_decision_rules() {
+    let mut confirm = example("confirm-two-rounds.json");
+    confirm["requested_at"] = "yesterday".into();
+    confirm["status"] = "rejected".into();
+    let found = errors("confirm", &confirm);
+    assert!(
+        found.contains(&pair("/requested_at", "format")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair("/status", "confirm_status_matches_decisions")),
+        "{found:?}"
+    );
+    // A repeated decision id, with the schema error still there.
+    let first = confirm["decisions"][0]["decision_id"].clone();
+    confirm["decisions"][1]["decision_id"] = first;
+    let found = errors("confirm", &confirm);
+    assert!(
+        found.contains(&pair(
+            "/decisions/1/decision_id",
+            "confirm_unique_decision_ids"
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_learning_sample_with_a_schema_error_also_gets_its_invariants() {
+    let mut sample = example("learning-sample-intent-resolution.json");
+    sample["created_at"] = "soon".into();
+    sample["meta"]["source_flow_id"] = " ".into();
+    sample["input"]["intent_id"] = "".into();
+    let found = errors("learning-sample", &sample);
+    assert!(
+        found.contains(&pair("/created_at", "format")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair(
+            "/meta/source_flow_id",
+            "learning_sample_source_flow_non_empty"
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair("/input/intent_id", "learning_intent_has_intent_id")),
+        "{found:?}"
+    );
+}
