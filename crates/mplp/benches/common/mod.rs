@@ -157,6 +157,28 @@ pub(crate) fn sa_log(n: u64) -> (Vec<u8>, u64) {
     (out, written)
 }
 
+/// Writes a MAP log of at least `n` events to `path` (streaming, as
+/// [`inputs`] makes them); the number of events.
+pub(crate) fn write_map_log(path: &std::path::Path, n: u64) -> u64 {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    gen_log::write_log(file, n, 16).unwrap().0
+}
+
+/// Writes an SA log of at least `n` events to `path`, a few runs at a time
+/// (as [`sa_log`] makes them); the number of events.
+pub(crate) fn write_sa_log(path: &std::path::Path, n: u64) -> u64 {
+    use std::io::Write;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut written = 0;
+    while written < n {
+        let (bytes, events) = sa_log(4_000.min(n - written));
+        file.write_all(&bytes).unwrap();
+        written += events;
+    }
+    file.flush().unwrap();
+    written
+}
+
 fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty())
 }
