@@ -269,7 +269,7 @@ impl UniqueIds {
 
     /// The bits of a slot that hold the position.
     fn low(&self) -> u32 {
-        u32::MAX >> (32 - self.index_bits)
+        u32::MAX.checked_shr(32 - self.index_bits).unwrap_or(0)
     }
 
     /// The position in the ring of an occupied slot.

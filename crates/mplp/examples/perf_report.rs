@@ -32,6 +32,9 @@
 //! the same run. Each figure is the median of the rounds: CPU time (user +
 //! system, from `/usr/bin/time`), wall time, and the peak resident memory.
 //!
+//! `perf_report --write-logs EVENTS DIR` writes those two logs to
+//! `DIR/map.ndjson` and `DIR/sa.ndjson` and stops.
+//!
 //! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
 //! (for example `validate_json:plan, 1000`): the example then only runs that
 //! for the whole budget of every round, and prints only the time per read
@@ -48,11 +51,21 @@ mod common;
 
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, path] = &raw[..] {
-        if flag == "--value-lines" {
+    match &raw[..] {
+        [flag, path] if flag == "--value-lines" => {
             value_lines(path);
             return;
         }
+        // The logs of the CLI rows, kept (for measurements by hand).
+        [flag, events, dir] if flag == "--write-logs" => {
+            let n = events.parse().expect("EVENTS: a number");
+            let dir = std::path::Path::new(dir);
+            let map = common::write_map_log(&dir.join("map.ndjson"), n);
+            let sa = common::write_sa_log(&dir.join("sa.ndjson"), n);
+            println!("{map} MAP events, {sa} SA events in {}", dir.display());
+            return;
+        }
+        _ => {}
     }
     let args: Vec<u64> = raw
         .iter()
@@ -70,8 +83,8 @@ fn main() {
             if input.label.starts_with(prefix) {
                 for r in 0..rounds {
                     let _heap = common::heap_state(r);
-                    let ns = common::time_once(&input, contender, budget);
-                    println!("{}: {contender}: {ns:.0} ns per read", input.label);
+                    let (ns, reads) = common::time_counted(&input, contender, budget);
+                    println!("{}: {contender}: {ns:.0} ns per read ({reads} reads)", input.label);
                 }
             }
         }

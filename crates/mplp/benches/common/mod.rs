@@ -245,13 +245,22 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
 
 /// Nanoseconds per read of `input` by `contender`, over about `budget`.
 pub(crate) fn time_once(input: &Input, contender: &str, budget: Duration) -> f64 {
+    time_counted(input, contender, budget).0
+}
+
+/// Nanoseconds per read of `input` by `contender`, over about `budget`, and
+/// the number of reads. Not inlined, so that a profiler can count only the
+/// reads (`valgrind --tool=callgrind --collect-atstart=no
+/// --toggle-collect='*time_counted*'`: instructions / reads).
+#[inline(never)]
+pub(crate) fn time_counted(input: &Input, contender: &str, budget: Duration) -> (f64, u32) {
     let started = Instant::now();
     let mut runs = 0u32;
     while runs == 0 || started.elapsed() < budget {
         black_box(run(input, contender));
         runs += 1;
     }
-    started.elapsed().as_nanos() as f64 / f64::from(runs)
+    (started.elapsed().as_nanos() as f64 / f64::from(runs), runs)
 }
 
 /// Blocks left on the heap for round `round` (see [`heap_state`]).
