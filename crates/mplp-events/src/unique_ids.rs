@@ -48,7 +48,7 @@
 //! assert_eq!(ids.see(a, 7), Some(1)); // first seen on line 1
 //! ```
 
-use std::hash::BuildHasher;
+use std::hash::BuildHasher as _;
 
 use uuid::Uuid;
 
@@ -93,7 +93,9 @@ pub struct UniqueIds {
     /// Slots (as in `slots`) of ids that found no room (rare: the table is
     /// at most 7/8 full).
     stash: Vec<u32>,
-    hasher: foldhash::fast::RandomState,
+    /// The keys of the hash, drawn per tracker (from foldhash's per-process
+    /// and per-instance randomness).
+    seeds: [u64; 2],
     /// The number of buckets.
     buckets: usize,
     /// The most buckets the window needs.
@@ -144,7 +146,10 @@ impl UniqueIds {
             ring: Vec::new(),
             slots: Vec::new(),
             stash: Vec::new(),
-            hasher: foldhash::fast::RandomState::default(),
+            seeds: {
+                let random = foldhash::fast::RandomState::default();
+                [random.hash_one(1u64), random.hash_one(2u64)]
+            },
             buckets: 0,
             // At most 7/8 of the slots used.
             max_buckets: most.div_ceil(7).max(MIN_BUCKETS),
@@ -176,8 +181,14 @@ impl UniqueIds {
             return Some(first);
         }
         let full = self.in_current == self.generation;
-        let after = self.len() + 1 - if full && self.older == GENERATIONS - 1 { self.generation } else { 0 };
-        if after > self.buckets * BUCKET / 8 * 7 {
+        // Ids remembered once this one is in (a new generation may drop
+        // the oldest): at most 7/8 of the slots.
+        let dropped = if full && self.older == GENERATIONS - 1 {
+            self.generation
+        } else {
+            0
+        };
+        if self.len() + 1 - dropped > self.buckets * BUCKET / 8 * 7 {
             self.grow();
         }
         if full {
@@ -231,15 +242,23 @@ impl UniqueIds {
             + (self.slots.capacity() + self.stash.capacity()) * std::mem::size_of::<u32>()
     }
 
+    /// The keyed hash of an id: one folded multiplication of its halves,
+    /// each mixed with a key (what foldhash does with a `u128`, inlined).
     #[cfg(not(test))]
     fn hash(&self, key: u128) -> u64 {
-        self.hasher.hash_one(key)
+        folded_multiply(
+            key as u64 ^ self.seeds[0],
+            (key >> 64) as u64 ^ self.seeds[1],
+        )
     }
 
     /// The hash, with only the bits the test keeps.
     #[cfg(test)]
     fn hash(&self, key: u128) -> u64 {
-        self.hasher.hash_one(key) & self.hash_bits
+        folded_multiply(
+            key as u64 ^ self.seeds[0],
+            (key >> 64) as u64 ^ self.seeds[1],
+        ) & self.hash_bits
     }
 
     /// The first bucket of an id: its hash's low 32 bits, scaled to the
@@ -250,7 +269,9 @@ impl UniqueIds {
 
     /// The fingerprint of a hash: the bits of a slot above the position.
     fn fingerprint(&self, hash: u64) -> u32 {
-        ((hash >> 32) as u32).checked_shr(self.index_bits).unwrap_or(0)
+        ((hash >> 32) as u32)
+            .checked_shr(self.index_bits)
+            .unwrap_or(0)
     }
 
     /// The other bucket of a slot in bucket `b`: `off − b` (modulo the
@@ -317,10 +338,9 @@ impl UniqueIds {
     /// (shifted in place), computed without branches.
     fn any_match(&self, bucket: &[u32; BUCKET], fp: u32) -> bool {
         let high = !self.low();
-        bucket
-            .iter()
-            .fold(0, |any, s| any | (u32::from(s & high == fp) & u32::from(*s != 0)))
-            != 0
+        bucket.iter().fold(0, |any, s| {
+            any | (u32::from(s & high == fp) & u32::from(*s != 0))
+        }) != 0
     }
 
     /// A free slot of bucket `b`, found without branches.
@@ -379,7 +399,8 @@ impl UniqueIds {
         self.slots = vec![0; self.buckets * BUCKET];
         self.stash.clear();
         let g = self.generation;
-        let segments = (0..=self.older).map(|back| (self.segment + GENERATIONS - back) % GENERATIONS);
+        let segments =
+            (0..=self.older).map(|back| (self.segment + GENERATIONS - back) % GENERATIONS);
         let mut live = Vec::with_capacity(GENERATIONS);
         for (n, segment) in segments.enumerate() {
             let len = if n == 0 { self.in_current } else { g };
@@ -407,6 +428,12 @@ impl UniqueIds {
         }
         self.stash.retain(|s| kept(*s));
     }
+}
+
+/// The 128-bit product of `x` and `y`, its halves xored.
+fn folded_multiply(x: u64, y: u64) -> u64 {
+    let product = u128::from(x) * u128::from(y);
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// The message of a repeat of `id`, first seen on line `first`.

@@ -84,7 +84,10 @@ fn main() {
                 for r in 0..rounds {
                     let _heap = common::heap_state(r);
                     let (ns, reads) = common::time_counted(&input, contender, budget);
-                    println!("{}: {contender}: {ns:.0} ns per read ({reads} reads)", input.label);
+                    println!(
+                        "{}: {contender}: {ns:.0} ns per read ({reads} reads)",
+                        input.label
+                    );
                 }
             }
         }
@@ -183,7 +186,9 @@ fn cli_logs(bins: &str, rounds: usize) {
         .collect();
     let events: u64 = std::env::var("PERF_REPORT_CLI_EVENTS")
         .ok()
-        .map_or(1_000_000, |n| n.parse().expect("PERF_REPORT_CLI_EVENTS: a number"));
+        .map_or(1_000_000, |n| {
+            n.parse().expect("PERF_REPORT_CLI_EVENTS: a number")
+        });
     let me = std::env::current_exe().expect("this example's path");
     let me = me.to_str().expect("a UTF-8 path");
     let dir = std::env::temp_dir();
