@@ -217,7 +217,7 @@ impl UniqueIds {
             }
         }
         self.in_current += 1;
-        let slot = self.fingerprint(hash) << self.index_bits | (at as u32 + 1);
+        let slot = (self.fingerprint(hash) << self.index_bits) | (at as u32 + 1);
         self.place(slot, self.home(hash));
         if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
             self.grow();
@@ -264,7 +264,7 @@ impl UniqueIds {
     /// The first bucket of an id: its hash's low 32 bits, scaled to the
     /// number of buckets (no division).
     fn home(&self, hash: u64) -> usize {
-        ((hash & 0xFFFF_FFFF) * self.buckets as u64 >> 32) as usize
+        (((hash & 0xFFFF_FFFF) * self.buckets as u64) >> 32) as usize
     }
 
     /// The fingerprint of a hash: the bits of a slot above the position.
@@ -280,7 +280,7 @@ impl UniqueIds {
     fn other(&self, b: usize, slot: u32) -> usize {
         let fp = u64::from(slot.checked_shr(self.index_bits).unwrap_or(0));
         let mix = fp.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        let off = (mix * self.buckets as u64 >> 32) as usize;
+        let off = ((mix * self.buckets as u64) >> 32) as usize;
         if off >= b {
             off - b
         } else {
@@ -411,7 +411,7 @@ impl UniqueIds {
                 continue;
             };
             let hash = self.hash(key);
-            let slot = self.fingerprint(hash) << self.index_bits | (position as u32 + 1);
+            let slot = (self.fingerprint(hash) << self.index_bits) | (position as u32 + 1);
             self.place(slot, self.home(hash));
         }
     }
