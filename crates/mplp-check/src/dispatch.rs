@@ -27,8 +27,8 @@ use crate::kinds::{AnyDocument, DocKind, Reader, is_log_file_name};
 /// The default of [`Options::max_document_bytes`]: 256 MiB.
 pub const DEFAULT_MAX_DOCUMENT_BYTES: u64 = 256 << 20;
 
-/// The default of [`Options::event_id_window`]: 229,376 ids, two tables of
-/// at most 2^18 buckets (about 13 MiB), so that checking a log of any
+/// The default of [`Options::event_id_window`]: 229,376 ids (about 7.4 MB
+/// of ids and table, see `mplp_events::unique_ids`), so that checking a log of any
 /// length stays under 64 MiB.
 pub const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 18) / 8 * 7;
 
@@ -51,7 +51,7 @@ pub struct Options {
     /// warning, not an error.
     pub partial: bool,
     /// Find repeated event ids in logs within this many events (0: not at
-    /// all); about 56 bytes per id.
+    /// all); about 32 bytes per id of the window.
     pub event_id_window: usize,
     /// Documents (not logs) larger than this are refused unread
     /// (`input-too-large`); logs are streamed and have no limit.

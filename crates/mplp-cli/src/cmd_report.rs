@@ -96,14 +96,33 @@ pub(crate) fn run(args: &ReportArgs) -> ExitCode {
     }
 }
 
-/// What the dispatch found in one file: its kind, its violations, whether
-/// it could be read, and the document when it is valid.
-#[derive(Default)]
+/// What the dispatch found in one file: its kind, the violations shown
+/// (the first `max` errors and the first `max` warnings, in the order
+/// found: memory stays bounded by `--max-errors`, not by the file), how
+/// many there are of each, whether it could be read, and the document when
+/// it is valid.
 struct Found {
     kind: Option<&'static mplp_check::DocKind>,
     report: Report,
+    errors: usize,
+    warnings: usize,
+    max: usize,
     unreadable: bool,
     document: Option<mplp_check::AnyDocument>,
+}
+
+impl Found {
+    fn new(max: usize) -> Self {
+        Found {
+            kind: None,
+            report: Report::new(),
+            errors: 0,
+            warnings: 0,
+            max,
+            unreadable: false,
+            document: None,
+        }
+    }
 }
 
 impl mplp_check::Sink for Found {
@@ -111,7 +130,14 @@ impl mplp_check::Sink for Found {
         self.kind = kind;
     }
     fn violation(&mut self, v: Violation) -> std::ops::ControlFlow<()> {
-        self.report.push(v);
+        let n = match v.severity {
+            Severity::Error => &mut self.errors,
+            Severity::Warning => &mut self.warnings,
+        };
+        *n += 1;
+        if *n <= self.max {
+            self.report.push(v);
+        }
         std::ops::ControlFlow::Continue(())
     }
     fn unreadable(&mut self, v: Violation) -> std::ops::ControlFlow<()> {
@@ -126,7 +152,7 @@ impl mplp_check::Sink for Found {
 /// Checks the file at `path` through the one dispatch (as `mplp validate`
 /// does, strict profile); the section of a file that cannot be read.
 fn check(name: String, path: &Path, max: usize) -> Result<(String, Found), Box<Section>> {
-    let mut found = Found::default();
+    let mut found = Found::new(max);
     let options = mplp_check::Options::default();
     if let Err(e) = mplp_check::validate_path(None, path, &options, &mut found) {
         let v = crate::inputs::io_violation(&format!("cannot read `{name}`"), &e);
@@ -142,10 +168,12 @@ fn check(name: String, path: &Path, max: usize) -> Result<(String, Found), Box<S
     }
     if found.unreadable {
         let kind_name = found.kind.map_or(mplp_check::AUTO, |k| k.name);
-        return Err(Box::new(finish(
+        let counts = (found.errors, found.warnings);
+        return Err(Box::new(finish_counted(
             name,
             kind_name,
             found.report,
+            counts,
             true,
             max,
             |_| None,
@@ -186,7 +214,8 @@ fn section(input: &Input, max: usize) -> Section {
     // The document as a value, only for the fragments the rows point at and
     // the picture of a plan that is not valid (a valid plan is the one the
     // dispatch read: parsed once).
-    let value: Option<serde_json::Value> = if found.report.violations().is_empty() {
+    let counts = (found.errors, found.warnings);
+    let value: Option<serde_json::Value> = if counts == (0, 0) {
         None
     } else {
         std::fs::read(&path).ok().and_then(|bytes| {
@@ -205,10 +234,11 @@ fn section(input: &Input, max: usize) -> Section {
         }
         _ => None,
     };
-    finish(
+    finish_counted(
         name,
         kind_name,
         found.report,
+        counts,
         false,
         max,
         |v| value.as_ref().and_then(|doc| fragment(doc, &v.pointer)),
@@ -219,7 +249,16 @@ fn section(input: &Input, max: usize) -> Section {
 /// A log, validated as a stream by the dispatch: read again for the lines
 /// the rows point at and, for a MAP log, the events to draw.
 fn log_section(name: String, path: &Path, max: usize) -> Section {
-    let (name, Found { kind, report, .. }) = match check(name, path, max) {
+    let (
+        name,
+        Found {
+            kind,
+            report,
+            errors,
+            warnings,
+            ..
+        },
+    ) = match check(name, path, max) {
         Ok(checked) => checked,
         Err(section) => return *section,
     };
@@ -258,10 +297,11 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
     let picture = events
         .filter(|l| !l.is_empty())
         .map(|l| ("Session", mplp_collab::render::svg_sequence(&l)));
-    finish(
+    finish_counted(
         name,
         kind_name,
         report,
+        (errors, warnings),
         false,
         max,
         |v| v.line.and_then(|l| wanted.get(&l).cloned().flatten()),
@@ -289,6 +329,7 @@ fn shown_rows(report: &Report, max: usize) -> impl Iterator<Item = (bool, &Viola
     })
 }
 
+/// The section of a file whose violations are all in `report`.
 fn finish(
     name: String,
     kind: &'static str,
@@ -300,6 +341,31 @@ fn finish(
 ) -> Section {
     let errors = report.errors().count();
     let warnings = report.violations().len() - errors;
+    finish_counted(
+        name,
+        kind,
+        report,
+        (errors, warnings),
+        unreadable,
+        max,
+        fragment_of,
+        picture,
+    )
+}
+
+/// The section of a file with `counts` (errors, warnings) violations, of
+/// which `report` holds at least those shown.
+#[allow(clippy::too_many_arguments)] // one call per kind of section
+fn finish_counted(
+    name: String,
+    kind: &'static str,
+    report: Report,
+    (errors, warnings): (usize, usize),
+    unreadable: bool,
+    max: usize,
+    fragment_of: impl Fn(&Violation) -> Option<String>,
+    picture: Option<(&'static str, String)>,
+) -> Section {
     let rows = shown_rows(&report, max)
         .filter(|(shown, _)| *shown)
         .map(|(_, v)| (v.clone(), fragment_of(v)))
@@ -626,6 +692,32 @@ mod tests {
             5,
         );
         assert_eq!((s.kind, s.picture.is_none()), ("map-log", true));
+    }
+
+    #[test]
+    fn only_the_rows_shown_are_kept_and_every_violation_is_counted() {
+        use mplp_check::Sink as _;
+        let mut found = Found::new(2);
+        for v in report_of(5, 3) {
+            assert!(found.violation(v).is_continue());
+        }
+        assert_eq!((found.errors, found.warnings), (5, 3));
+        let kept: Vec<&str> = found
+            .report
+            .violations()
+            .iter()
+            .map(|v| v.pointer.as_str())
+            .collect();
+        assert_eq!(kept, ["/e/0", "/e/1", "/w/0", "/w/1"]);
+        // A log of many bad lines: all counted, `max` of them kept and shown.
+        let dir = scratch("bounded");
+        let path = dir.join("bad.ndjson");
+        std::fs::write(&path, "not json\n".repeat(1_000)).unwrap();
+        let s = log_section("bad.ndjson".into(), &path, 3);
+        assert_eq!((s.errors, s.rows.len(), s.verdict), (1_000, 3, "invalid"));
+        let lines: Vec<Option<u64>> = s.rows.iter().map(|(v, _)| v.line).collect();
+        assert_eq!(lines, [Some(1), Some(2), Some(3)]);
+        assert_eq!(s.rows[0].1.as_deref(), Some("not json"));
     }
 
     #[test]

@@ -94,7 +94,7 @@ pub(crate) struct ValidateArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES)]
     max_document_bytes: u64,
     /// Find repeated event ids in logs within this many events (0: not at
-    /// all); memory is about 56 bytes per id.
+    /// all); memory is about 32 bytes per id of the window.
     #[arg(long, value_name = "EVENTS", default_value_t = DEFAULT_EVENT_ID_WINDOW)]
     event_id_window: usize,
     /// Validate the files together as one bundle (the documents of one

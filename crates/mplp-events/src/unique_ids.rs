@@ -5,23 +5,38 @@
 //! repeat anywhere in the log (same session or another), naming the line of
 //! the repeat and the line where the id was first seen.
 //!
-//! # Memory and time
+//! # Window
 //! Tracking is **exact** (no false positives: a reported repeat is a
-//! repeat) within a bounded **window**: ids live in two generations of at
-//! most `window` ids each; when the current one is full, the older one is
-//! dropped. So a repeat at most `window` events after the first occurrence is
-//! always reported; one up to `2 × window` events later may be; farther
-//! apart, it is not. Memory is at most two hash tables of `window` entries
-//! (16-byte UUID + 8-byte line, ~25 bytes a bucket): with
-//! [`DEFAULT_EVENT_ID_WINDOW`] (917,504 ids, the most a table of 2^20 buckets
-//! holds) the tables stay below 50 MiB whatever the log's length (more
-//! while a growing table is rehashed). Each event costs one lookup and one
-//! insert in a table that outgrows the CPU caches on long logs
-//! (`validate_big_log` measures the time, `event_id_memory` the memory; see
-//! `docs/spec-notes.md`). A validator built
-//! `with_event_id_window(0)` does not track ids (no memory, no cost, no
-//! `log_unique_event_ids`). Ids are compared as UUID values (`ABC…` and
-//! `abc…` are the same id), as session ids are.
+//! repeat, whatever the ids, UUID v4 or not) within a bounded **window**:
+//! ids live in 9 generations of `⌈window / 8⌉` ids each; when the current
+//! one is full, the oldest one is dropped. So a repeat at most `window`
+//! events after the first occurrence is always reported; one up to
+//! `9 × ⌈window / 8⌉` events later (about `1.125 × window`) may be;
+//! farther apart, it is not. A validator built `with_event_id_window(0)`
+//! does not track ids (no memory, no cost, no `log_unique_event_ids`). Ids
+//! are compared as UUID values (`ABC…` and `abc…` are the same id), as
+//! session ids are.
+//!
+//! # Memory and time
+//! All generations share **one** table, so one lookup answers for all of
+//! them. The ids themselves, with their lines, are kept in the order they
+//! were first seen in a ring of 9 segments, one per generation (24 bytes an
+//! id), written front to back. The table only points into it: a cuckoo hash
+//! table of 4-byte slots (the position in the ring and a fingerprint of the
+//! id's hash) in buckets of 8, each id in one of two buckets, the second
+//! found from the fingerprint alone (an insert into a full pair moves a
+//! resident to its other bucket without reading the ring). A lookup reads
+//! its two buckets (one cache line each) and compares an id, in the ring,
+//! only where a fingerprint agrees. When a generation is dropped, one pass
+//! over the table frees the slots that point into its segment. The table
+//! grows by doubling up to `9 × ⌈window / 8⌉ × 8/7` slots. With
+//! `mplp_check`'s default window (229,376 ids) that is 6.2 MB of ids and a
+//! 1.2 MB table, small enough to stay in the CPU's caches; with
+//! [`DEFAULT_EVENT_ID_WINDOW`] 25 MB and 4.7 MB; whatever the log's
+//! length. The id's bucket comes from a hash keyed per tracker (foldhash,
+//! one multiplication): the ids are chosen by whoever wrote the log, so
+//! their bits cannot be trusted to spread over the buckets by themselves
+//! (see `docs/spec-notes.md`).
 //!
 //! ```
 //! use mplp_events::unique_ids::UniqueIds;
@@ -33,23 +48,77 @@
 //! assert_eq!(ids.see(a, 7), Some(1)); // first seen on line 1
 //! ```
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
+use std::hash::BuildHasher as _;
 
 use uuid::Uuid;
 
-use crate::validate::IdMap;
-
-/// The default window of [`UniqueIds`]: 7/8 of 2^20, the most ids a hash
-/// table of 2^20 buckets holds before it grows.
+/// The default window of [`UniqueIds`] (917,504 ids: 7/8 of 2^20), for
+/// callers of the validators of this crate; `mplp_check` (and so the CLI,
+/// the Python bindings and bundles) uses a smaller one of its own.
 pub const DEFAULT_EVENT_ID_WINDOW: usize = (1 << 20) / 8 * 7;
 
+/// The largest window: 2^29 − 1 ids (remembering them takes 14 GiB); a
+/// larger one is taken as this one.
+pub const MAX_EVENT_ID_WINDOW: usize = (1 << 29) - 1;
+
+/// Generations remembered: the current one and 8 older ones, each of
+/// `window / 8` ids (rounded up).
+const GENERATIONS: usize = 9;
+/// Slots per bucket.
+const BUCKET: usize = 8;
+/// The buckets of the first table, at least.
+const MIN_BUCKETS: usize = 8;
+/// A table of at most this many buckets (2 MiB) is allocated whole with
+/// the first id, so it never grows (its pages become resident as they
+/// are written); a larger one starts at this size and doubles.
+const FIRST_BUCKETS: usize = 1 << 16;
+/// How many residents an insert may move before it stashes its id.
+const MAX_KICKS: usize = 64;
+/// A stash longer than this makes the table grow, while it may.
+const STASH_GROW: usize = 8;
+/// Bit `i` of a bucket's mask: `WEIGHTS[i]`.
+const WEIGHTS: [u32; BUCKET] = [1, 2, 4, 8, 16, 32, 64, 128];
+
 /// The event ids seen so far in a log, with the line of each first sighting
-/// (see the [module documentation](self) for the window and memory).
+/// (see the [module documentation](self) for the window, the memory and
+/// the time).
 pub struct UniqueIds {
-    current: IdMap<Uuid, u64>,
-    older: IdMap<Uuid, u64>,
+    /// The ids in the order they were first seen, with their lines (id low
+    /// and high 64 bits, line): [`GENERATIONS`] segments of `generation`
+    /// entries, the current generation filling segment `segment`.
+    ring: Vec<[u64; 3]>,
+    /// The table: per slot 0 (free) or the id's fingerprint (the high bits)
+    /// and its position in the ring + 1 (the low `index_bits` bits).
+    slots: Vec<u32>,
+    /// Slots (as in `slots`) of ids that found no room (rare: the table is
+    /// at most 7/8 full).
+    stash: Vec<u32>,
+    /// The keys of the hash, drawn per tracker (from foldhash's per-process
+    /// and per-instance randomness).
+    seeds: [u64; 2],
+    /// The number of buckets.
+    buckets: usize,
+    /// The most buckets the window needs.
+    max_buckets: usize,
+    /// The buckets of the first table ([`FIRST_BUCKETS`]; fewer in tests of
+    /// growth).
+    first_buckets: usize,
     window: usize,
+    /// Ids per generation.
+    generation: usize,
+    /// The segment of the ring the current generation fills.
+    segment: usize,
+    /// Ids of the current generation.
+    in_current: usize,
+    /// Full older generations remembered (at most [`GENERATIONS`] − 1).
+    older: usize,
+    /// The bits of a slot that hold the position.
+    index_bits: u32,
+    /// The state of the generator that picks which resident to move.
+    kick: u64,
+    /// Bits of the hash kept (all of them, except in tests of collisions).
+    #[cfg(test)]
+    hash_bits: u64,
 }
 
 impl Default for UniqueIds {
@@ -65,13 +134,36 @@ impl UniqueIds {
     }
 
     /// A tracker that always reports repeats at most `window` events apart,
-    /// and keeps at most `2 × window` ids. `0` tracks nothing ([`UniqueIds::see`]
-    /// always answers `None`).
+    /// and keeps at most `9 × ⌈window / 8⌉` ids. `0` tracks nothing
+    /// ([`UniqueIds::see`] always answers `None`); more than
+    /// [`MAX_EVENT_ID_WINDOW`] is taken as that. Nothing is allocated
+    /// before the first id.
     pub fn with_window(window: usize) -> Self {
+        let window = window.min(MAX_EVENT_ID_WINDOW);
+        let generation = window.div_ceil(GENERATIONS - 1);
+        let most = GENERATIONS * generation;
         UniqueIds {
-            current: HashMap::default(),
-            older: HashMap::default(),
+            ring: Vec::new(),
+            slots: Vec::new(),
+            stash: Vec::new(),
+            seeds: {
+                let random = foldhash::fast::RandomState::default();
+                [random.hash_one(1u64), random.hash_one(2u64)]
+            },
+            buckets: 0,
+            // At most 7/8 of the slots used.
+            max_buckets: most.div_ceil(7).max(MIN_BUCKETS),
+            first_buckets: FIRST_BUCKETS,
             window,
+            generation,
+            segment: 0,
+            in_current: 0,
+            older: 0,
+            // Positions + 1, up to `most`.
+            index_bits: u64::BITS - (most as u64).leading_zeros(),
+            kick: 0x9E37_79B9_7F4A_7C15,
+            #[cfg(test)]
+            hash_bits: u64::MAX,
         }
     }
 
@@ -82,31 +174,60 @@ impl UniqueIds {
         if self.window == 0 {
             return None;
         }
-        // The two generations never hold the same id. The older one is
-        // asked first: it is empty, and asked for free, until the first
-        // generation fills up. Then the current one is asked and filled
-        // with one hash of the id.
-        if let Some(first) = self.older.get(&id) {
-            return Some(*first);
+        let key = id.as_u128();
+        let hash = self.hash(key);
+        // One lookup answers for every generation.
+        if let Some(first) = self.find(key, hash) {
+            return Some(first);
         }
-        if self.current.len() >= self.window {
-            if let Some(first) = self.current.get(&id) {
-                return Some(*first);
+        let full = self.in_current == self.generation;
+        // Ids remembered once this one is in (a new generation may drop
+        // the oldest): at most 7/8 of the slots.
+        let dropped = if full && self.older == GENERATIONS - 1 {
+            self.generation
+        } else {
+            0
+        };
+        if self.len() + 1 - dropped > self.buckets * BUCKET / 8 * 7 {
+            self.grow();
+        }
+        if full {
+            // A new generation in the next segment of the ring: the oldest
+            // one, which filled it, is dropped.
+            self.segment = (self.segment + 1) % GENERATIONS;
+            if self.older == GENERATIONS - 1 {
+                self.forget_segment(self.segment);
+            } else {
+                self.older += 1;
             }
-            self.older = std::mem::take(&mut self.current);
+            self.in_current = 0;
         }
-        match self.current.entry(id) {
-            Entry::Occupied(first) => Some(*first.get()),
-            Entry::Vacant(slot) => {
-                slot.insert(line);
-                None
+        let at = self.segment * self.generation + self.in_current;
+        let entry = [key as u64, (key >> 64) as u64, line];
+        match self.ring.get_mut(at) {
+            Some(old) => *old = entry,
+            None => {
+                if self.ring.len() == self.ring.capacity() {
+                    // Double, up to the whole ring exactly.
+                    let most = GENERATIONS * self.generation;
+                    let cap = (self.ring.capacity() * 2).max(64).min(most);
+                    self.ring.reserve_exact(cap - self.ring.len());
+                }
+                self.ring.push(entry);
             }
         }
+        self.in_current += 1;
+        let slot = (self.fingerprint(hash) << self.index_bits) | (at as u32 + 1);
+        self.place(slot, self.home(hash));
+        if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
+            self.grow();
+        }
+        None
     }
 
-    /// How many ids are remembered (at most `2 × window`).
+    /// How many ids are remembered (at most `9 × ⌈window / 8⌉`).
     pub fn len(&self) -> usize {
-        self.current.len() + self.older.len()
+        self.older * self.generation + self.in_current
     }
 
     /// True when no id is remembered.
@@ -114,19 +235,205 @@ impl UniqueIds {
         self.len() == 0
     }
 
-    /// The bytes of the tables' storage, estimated from their capacities
-    /// (entries plus one control byte per bucket, buckets = capacity × 8/7
-    /// rounded up to a power of two, as the standard library lays them out).
+    /// The bytes of the tracker's storage: 24 bytes an id remembered (the
+    /// id and its line), 4 bytes a slot of the table, and the stash.
     pub fn table_bytes(&self) -> usize {
-        fn bytes(cap: usize) -> usize {
-            if cap == 0 {
-                return 0;
-            }
-            let buckets = (cap.saturating_mul(8) / 7).next_power_of_two();
-            buckets * (std::mem::size_of::<(Uuid, u64)>() + 1)
-        }
-        bytes(self.current.capacity()) + bytes(self.older.capacity())
+        self.ring.capacity() * std::mem::size_of::<[u64; 3]>()
+            + (self.slots.capacity() + self.stash.capacity()) * std::mem::size_of::<u32>()
     }
+
+    /// The keyed hash of an id: one folded multiplication of its halves,
+    /// each mixed with a key (what foldhash does with a `u128`, inlined).
+    #[cfg(not(test))]
+    fn hash(&self, key: u128) -> u64 {
+        folded_multiply(
+            key as u64 ^ self.seeds[0],
+            (key >> 64) as u64 ^ self.seeds[1],
+        )
+    }
+
+    /// The hash, with only the bits the test keeps.
+    #[cfg(test)]
+    fn hash(&self, key: u128) -> u64 {
+        folded_multiply(
+            key as u64 ^ self.seeds[0],
+            (key >> 64) as u64 ^ self.seeds[1],
+        ) & self.hash_bits
+    }
+
+    /// The first bucket of an id: its hash's low 32 bits, scaled to the
+    /// number of buckets (no division).
+    fn home(&self, hash: u64) -> usize {
+        (((hash & 0xFFFF_FFFF) * self.buckets as u64) >> 32) as usize
+    }
+
+    /// The fingerprint of a hash: the bits of a slot above the position.
+    fn fingerprint(&self, hash: u64) -> u32 {
+        ((hash >> 32) as u32)
+            .checked_shr(self.index_bits)
+            .unwrap_or(0)
+    }
+
+    /// The other bucket of a slot in bucket `b`: `off − b` (modulo the
+    /// number of buckets), `off` a mix of the fingerprint, so computed from
+    /// the slot alone, and the other bucket of the other bucket is `b`.
+    fn other(&self, b: usize, slot: u32) -> usize {
+        let fp = u64::from(slot.checked_shr(self.index_bits).unwrap_or(0));
+        let mix = fp.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        let off = ((mix * self.buckets as u64) >> 32) as usize;
+        if off >= b {
+            off - b
+        } else {
+            off + self.buckets - b
+        }
+    }
+
+    /// The bits of a slot that hold the position.
+    fn low(&self) -> u32 {
+        u32::MAX.checked_shr(32 - self.index_bits).unwrap_or(0)
+    }
+
+    /// The position in the ring of an occupied slot.
+    fn position(&self, slot: u32) -> usize {
+        (slot & self.low()).wrapping_sub(1) as usize
+    }
+
+    fn ring_key(&self, position: usize) -> Option<(u128, u64)> {
+        self.ring
+            .get(position)
+            .map(|e| (u128::from(e[0]) | u128::from(e[1]) << 64, e[2]))
+    }
+
+    /// The line of `key`, if it is remembered.
+    fn find(&self, key: u128, hash: u64) -> Option<u64> {
+        let fp = self.fingerprint(hash) << self.index_bits;
+        let b1 = self.home(hash);
+        let b2 = self.other(b1, fp);
+        let (s1, s2) = (self.bucket(b1), self.bucket(b2));
+        if !self.any_match(&s1, fp) && !self.any_match(&s2, fp) && self.stash.is_empty() {
+            return None; // the usual answer, without a branch per slot
+        }
+        let high = !self.low();
+        s1.iter()
+            .chain(&s2)
+            .chain(&self.stash)
+            .filter(|s| **s != 0 && **s & high == fp)
+            .find_map(|s| {
+                self.ring_key(self.position(*s))
+                    .filter(|(k, _)| *k == key)
+                    .map(|(_, line)| line)
+            })
+    }
+
+    /// The slots of bucket `b` (free ones before the first table).
+    fn bucket(&self, b: usize) -> [u32; BUCKET] {
+        let mut bucket = [0; BUCKET];
+        if let Some(slots) = self.slots.get(b * BUCKET..(b + 1) * BUCKET) {
+            bucket.copy_from_slice(slots);
+        }
+        bucket
+    }
+
+    /// Whether an occupied slot of `bucket` has the fingerprint `fp`
+    /// (shifted in place), computed without branches.
+    fn any_match(&self, bucket: &[u32; BUCKET], fp: u32) -> bool {
+        let high = !self.low();
+        bucket.iter().fold(0, |any, s| {
+            any | (u32::from(s & high == fp) & u32::from(*s != 0))
+        }) != 0
+    }
+
+    /// A free slot of bucket `b`, found without branches.
+    fn free(&self, b: usize) -> Option<usize> {
+        let free: u32 = self
+            .bucket(b)
+            .iter()
+            .zip(WEIGHTS)
+            .map(|(s, w)| u32::from(*s == 0) * w)
+            .sum();
+        (free != 0).then(|| b * BUCKET + free.trailing_zeros() as usize)
+    }
+
+    /// Puts `slot` into a free slot of bucket `b1` or of its other bucket,
+    /// moving residents to their other bucket if both are full; into the
+    /// stash when that does not end within [`MAX_KICKS`] moves.
+    fn place(&mut self, mut slot: u32, b1: usize) {
+        let b2 = self.other(b1, slot);
+        if let Some(at) = self.free(b1).or_else(|| self.free(b2)) {
+            if let Some(s) = self.slots.get_mut(at) {
+                *s = slot;
+            }
+            return;
+        }
+        let mut b = b1;
+        for _ in 0..MAX_KICKS {
+            self.kick ^= self.kick << 13;
+            self.kick ^= self.kick >> 7;
+            self.kick ^= self.kick << 17;
+            let at = b * BUCKET + (self.kick % BUCKET as u64) as usize;
+            let Some(s) = self.slots.get_mut(at) else {
+                break;
+            };
+            slot = std::mem::replace(s, slot);
+            b = self.other(b, slot);
+            if let Some(at) = self.free(b) {
+                if let Some(s) = self.slots.get_mut(at) {
+                    *s = slot;
+                }
+                return;
+            }
+        }
+        self.stash.push(slot);
+    }
+
+    /// A table twice as large (or the first one, or the largest one), built
+    /// again from the ids remembered (read from the ring and hashed again).
+    fn grow(&mut self) {
+        self.buckets = if self.buckets == 0 {
+            self.max_buckets.min(self.first_buckets)
+        } else {
+            self.buckets * 2
+        }
+        .clamp(MIN_BUCKETS, self.max_buckets);
+        self.slots = Vec::new();
+        self.slots = vec![0; self.buckets * BUCKET];
+        self.stash.clear();
+        let g = self.generation;
+        let segments =
+            (0..=self.older).map(|back| (self.segment + GENERATIONS - back) % GENERATIONS);
+        let mut live = Vec::with_capacity(GENERATIONS);
+        for (n, segment) in segments.enumerate() {
+            let len = if n == 0 { self.in_current } else { g };
+            live.push(segment * g..segment * g + len);
+        }
+        for position in live.into_iter().flatten() {
+            let Some((key, _)) = self.ring_key(position) else {
+                continue;
+            };
+            let hash = self.hash(key);
+            let slot = (self.fingerprint(hash) << self.index_bits) | (position as u32 + 1);
+            self.place(slot, self.home(hash));
+        }
+    }
+
+    /// Forgets the ids of ring segment `segment` (the oldest generation).
+    fn forget_segment(&mut self, segment: usize) {
+        // Positions fit in 30 bits.
+        let (first, g) = ((segment * self.generation) as u32, self.generation as u32);
+        let low = self.low();
+        let kept = |s: u32| (s & low).wrapping_sub(1).wrapping_sub(first) >= g;
+        for s in &mut self.slots {
+            // Without branches, so that the pass is vectorised.
+            *s *= u32::from(kept(*s));
+        }
+        self.stash.retain(|s| kept(*s));
+    }
+}
+
+/// The 128-bit product of `x` and `y`, its halves xored.
+fn folded_multiply(x: u64, y: u64) -> u64 {
+    let product = u128::from(x) * u128::from(y);
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// The message of a repeat of `id`, first seen on line `first`.
@@ -138,101 +445,218 @@ pub(crate) fn repeat_message(id: &crate::SchemaUuid, first: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{HashMap, HashSet, VecDeque};
+
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
-    fn window_drops_the_older_generation() {
+    fn window_drops_the_oldest_generation() {
         let ids: Vec<Uuid> = (0..10).map(|_| Uuid::new_v4()).collect();
+        // Window 3: 9 generations of 1 id.
         let mut t = UniqueIds::with_window(3);
         for (n, id) in ids.iter().enumerate() {
             assert_eq!(t.see(*id, n as u64 + 1), None);
-            assert!(t.len() <= 6);
+            assert_eq!(t.len(), (n + 1).min(9));
         }
-        // The last 3 (current generation, or the older one) are remembered.
+        // The last 9 are remembered, with their lines.
         assert_eq!(t.see(ids[9], 20), Some(10));
-        assert_eq!(t.see(ids[7], 21), Some(8));
-        // The first ones are forgotten.
+        assert_eq!(t.see(ids[1], 21), Some(2));
+        // The first one is forgotten.
         assert_eq!(t.see(ids[0], 22), None);
-        // Window 0: nothing tracked.
+        // Window 0: nothing tracked, nothing allocated.
         let mut off = UniqueIds::with_window(0);
         assert_eq!(off.see(ids[0], 1), None);
         assert_eq!(off.see(ids[0], 2), None);
         assert!(off.is_empty());
+        assert_eq!(off.table_bytes(), 0);
     }
 
-    /// The tracker as first written (a lookup in each generation, then an
-    /// insert): the reference the one-hash `see` must agree with.
-    struct Reference {
-        current: HashMap<Uuid, u64>,
-        older: HashMap<Uuid, u64>,
+    /// The reference model: generations as sets of at most `⌈window / 8⌉`
+    /// ids (the current one full: a new one; more than 9: the oldest is
+    /// dropped), and the line of each id's first sighting.
+    struct Model {
+        generations: VecDeque<HashSet<Uuid>>,
+        first: HashMap<Uuid, u64>,
         window: usize,
     }
 
-    impl Reference {
+    impl Model {
+        fn new(window: usize) -> Self {
+            Model {
+                generations: VecDeque::from([HashSet::new()]),
+                first: HashMap::new(),
+                window,
+            }
+        }
+
         fn see(&mut self, id: Uuid, line: u64) -> Option<u64> {
             if self.window == 0 {
                 return None;
             }
-            if let Some(first) = self.current.get(&id).or_else(|| self.older.get(&id)) {
-                return Some(*first);
+            if self.generations.iter().any(|g| g.contains(&id)) {
+                return self.first.get(&id).copied();
             }
-            if self.current.len() >= self.window {
-                self.older = std::mem::take(&mut self.current);
+            let size = self.window.div_ceil(8);
+            if self.generations.back().is_some_and(|g| g.len() >= size) {
+                self.generations.push_back(HashSet::new());
+                if self.generations.len() > 9 {
+                    for gone in self.generations.pop_front().unwrap_or_default() {
+                        self.first.remove(&gone);
+                    }
+                }
             }
-            self.current.insert(id, line);
+            self.generations.back_mut().unwrap().insert(id);
+            self.first.insert(id, line);
             None
         }
+
+        fn len(&self) -> usize {
+            self.generations.iter().map(HashSet::len).sum()
+        }
     }
 
-    proptest::proptest! {
+    /// Ids of every shape: random v4, and ids that are not v4 and agree in
+    /// many bits (nil, max, counters in the low or the high half).
+    fn pool(n: usize, seed: u64) -> Vec<Uuid> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match i % 5 {
+                    0 => Uuid::from_u128(i as u128),
+                    1 => Uuid::from_u128((i as u128) << 64),
+                    2 => Uuid::from_u128(u128::MAX - i as u128),
+                    _ => uuid::Builder::from_random_bytes(
+                        (u128::from(x) << 64 | u128::from(x.rotate_left(29))).to_le_bytes(),
+                    )
+                    .into_uuid(),
+                }
+            })
+            .collect()
+    }
+
+    /// The hash bits kept: all; none (every id in the same two buckets,
+    /// then the stash); few (crowded buckets: moves, the stash, growth).
+    const HASH_BITS: [u64; 4] = [u64::MAX, 0, 0b11, (1 << 25) | 1 | (0x3 << 60)];
+
+    proptest! {
         #[test]
-        fn see_answers_as_the_reference_does(
-            window in 0usize..6,
-            picks in proptest::collection::vec(0usize..12, 0..80),
+        fn see_answers_as_the_model_does(
+            window in 0usize..80,
+            bits in 0usize..HASH_BITS.len(),
+            grows in any::<bool>(),
+            seed in any::<u64>(),
+            picks in prop::collection::vec(0usize..300, 0..700),
         ) {
-            let pool: Vec<Uuid> = (0..12).map(|_| Uuid::new_v4()).collect();
+            let pool = pool(300, seed);
             let mut t = UniqueIds::with_window(window);
-            let mut r = Reference { current: HashMap::new(), older: HashMap::new(), window };
+            t.hash_bits = HASH_BITS[bits];
+            if grows {
+                t.first_buckets = MIN_BUCKETS;
+            }
+            let mut m = Model::new(window);
             for (line, &k) in picks.iter().enumerate() {
                 let line = line as u64 + 1;
-                proptest::prop_assert_eq!(t.see(pool[k], line), r.see(pool[k], line));
-                proptest::prop_assert_eq!(t.len(), r.current.len() + r.older.len());
+                prop_assert_eq!(t.see(pool[k], line), m.see(pool[k], line), "line {}", line);
+                prop_assert_eq!(t.len(), m.len());
+            }
+            // Every id remembered is found, with its line; no other is.
+            for id in &pool {
+                let known = t.find(id.as_u128(), t.hash(id.as_u128()));
+                prop_assert_eq!(known, m.first.get(id).copied());
             }
         }
     }
 
     #[test]
-    fn len_counts_both_generations() {
-        // 7/8 of 2^20, as the documentation says.
-        assert_eq!(DEFAULT_EVENT_ID_WINDOW, 917_504);
-        let mut t = UniqueIds::with_window(2);
-        assert!(t.is_empty());
-        assert_eq!(t.len(), 0);
-        t.see(Uuid::new_v4(), 1);
-        assert!(!t.is_empty());
-        assert_eq!(t.len(), 1);
-        t.see(Uuid::new_v4(), 2);
-        t.see(Uuid::new_v4(), 3); // the first two become the older generation
-        assert_eq!(t.len(), 3);
-        assert!(!t.is_empty());
+    fn a_long_run_keeps_the_window_in_bounded_memory() {
+        let window = 5_000;
+        let ids = pool(60_000, 7);
+        let mut t = UniqueIds::with_window(window);
+        t.first_buckets = MIN_BUCKETS;
+        let mut m = Model::new(window);
+        for (n, id) in ids.iter().enumerate() {
+            let line = n as u64 + 1;
+            assert_eq!(t.see(*id, line), m.see(*id, line));
+            // Every 7th event repeats an id 1 to `window` events back.
+            if n % 7 == 0 && n > 0 {
+                let back = ids[n - (n * 31 % window.min(n)).max(1)];
+                assert!(t.see(back, line).is_some());
+                assert_eq!(t.see(back, line), m.see(back, line));
+            }
+            assert!(t.len() <= 9 * 625);
+        }
+        // 9 generations of 625 ids (24 bytes each) in at most 7/8 of the
+        // slots: 804 buckets of 8 slots of 4 bytes.
+        assert_eq!(t.slots.len(), 804 * 8);
+        assert!(t.stash.is_empty());
+        assert_eq!(t.ring.len(), 5_625);
+        assert_eq!(t.table_bytes(), 5_625 * 24 + 804 * 8 * 4);
     }
 
     #[test]
-    fn table_bytes_counts_the_buckets_of_both_tables() {
-        let entry = std::mem::size_of::<(Uuid, u64)>() + 1;
-        assert_eq!(entry, 25);
+    fn len_counts_every_generation() {
+        assert_eq!(DEFAULT_EVENT_ID_WINDOW, 917_504);
+        let mut t = UniqueIds::with_window(16); // 9 generations of 2
+        assert!(t.is_empty());
+        for n in 1..=30u64 {
+            t.see(Uuid::new_v4(), n);
+            assert!(!t.is_empty());
+            // Up to 18; then a new generation drops the oldest.
+            let expected = if n <= 18 { n } else { 16 + (n - 19) % 2 + 1 };
+            assert_eq!(t.len() as u64, expected, "after {n}");
+        }
+    }
+
+    #[test]
+    fn the_table_grows_to_the_window_and_no_further() {
+        // A small table is whole from the first id.
+        let mut small = UniqueIds::with_window(100); // 9 generations of 13
+        assert_eq!(small.max_buckets, 17); // 117 ids × 8/7 → 17 buckets of 8
+        assert_eq!(small.table_bytes(), 0);
+        small.see(Uuid::new_v4(), 0);
+        assert_eq!(small.table_bytes(), 64 * 24 + 17 * 8 * 4);
+        // A table that starts small doubles up to the window's size.
         let mut t = UniqueIds::with_window(100);
-        assert_eq!(t.table_bytes(), 0);
-        for line in 0..100 {
+        t.first_buckets = MIN_BUCKETS;
+        t.see(Uuid::new_v4(), 0);
+        assert_eq!(t.table_bytes(), 64 * 24 + 64 * 4);
+        for line in 1..10_000 {
             t.see(Uuid::new_v4(), line);
         }
-        // The standard library's table holds 100 ids in 128 buckets (7/8 full).
-        assert_eq!(t.current.capacity(), 112);
-        assert_eq!(t.table_bytes(), 128 * entry);
-        // One more: those 100 become the older table, and the new one holds
-        // 1 id in 4 buckets.
-        t.see(Uuid::new_v4(), 100);
-        assert_eq!(t.current.capacity(), 3);
-        assert_eq!(t.table_bytes(), (128 + 4) * entry);
+        assert_eq!(t.slots.len(), 17 * 8);
+        assert_eq!(t.table_bytes(), 117 * 24 + 17 * 8 * 4);
+        // mplp_check's default window: 258,048 ids, 36,864 buckets.
+        assert_eq!(UniqueIds::with_window(229_376).max_buckets, 36_864);
+        assert_eq!(UniqueIds::new().max_buckets, 147_456);
+        let mut big = UniqueIds::new();
+        big.see(Uuid::new_v4(), 1);
+        assert_eq!(big.buckets, FIRST_BUCKETS);
+        let largest = UniqueIds::with_window(usize::MAX);
+        assert_eq!(largest.window, MAX_EVENT_ID_WINDOW);
+        assert_eq!(largest.generation, 1 << 26);
+        assert_eq!(largest.index_bits, 30);
+    }
+
+    #[test]
+    fn ids_that_hash_alike_are_still_told_apart() {
+        // Every id in the same two buckets, then the stash; all exact.
+        let ids = pool(200, 3);
+        let mut t = UniqueIds::with_window(1_000);
+        t.hash_bits = 0;
+        t.first_buckets = MIN_BUCKETS;
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(t.see(*id, n as u64), None);
+        }
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(t.see(*id, 5_000), Some(n as u64));
+        }
+        assert!(t.stash.len() >= 184, "{}", t.stash.len());
+        // The table grew while it could (up to the window's buckets).
+        assert_eq!(t.buckets, t.max_buckets);
     }
 }

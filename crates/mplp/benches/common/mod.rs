@@ -157,6 +157,28 @@ pub(crate) fn sa_log(n: u64) -> (Vec<u8>, u64) {
     (out, written)
 }
 
+/// Writes a MAP log of at least `n` events to `path` (streaming, as
+/// [`inputs`] makes them); the number of events.
+pub(crate) fn write_map_log(path: &std::path::Path, n: u64) -> u64 {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    gen_log::write_log(file, n, 16).unwrap().0
+}
+
+/// Writes an SA log of at least `n` events to `path`, a few runs at a time
+/// (as [`sa_log`] makes them); the number of events.
+pub(crate) fn write_sa_log(path: &std::path::Path, n: u64) -> u64 {
+    use std::io::Write;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut written = 0;
+    while written < n {
+        let (bytes, events) = sa_log(4_000.min(n - written));
+        file.write_all(&bytes).unwrap();
+        written += events;
+    }
+    file.flush().unwrap();
+    written
+}
+
 fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty())
 }
@@ -223,13 +245,22 @@ pub(crate) fn run(input: &Input, contender: &str) -> bool {
 
 /// Nanoseconds per read of `input` by `contender`, over about `budget`.
 pub(crate) fn time_once(input: &Input, contender: &str, budget: Duration) -> f64 {
+    time_counted(input, contender, budget).0
+}
+
+/// Nanoseconds per read of `input` by `contender`, over about `budget`, and
+/// the number of reads. Not inlined, so that a profiler can count only the
+/// reads (`valgrind --tool=callgrind --collect-atstart=no
+/// --toggle-collect='*time_counted*'`: instructions / reads).
+#[inline(never)]
+pub(crate) fn time_counted(input: &Input, contender: &str, budget: Duration) -> (f64, u32) {
     let started = Instant::now();
     let mut runs = 0u32;
     while runs == 0 || started.elapsed() < budget {
         black_box(run(input, contender));
         runs += 1;
     }
-    started.elapsed().as_nanos() as f64 / f64::from(runs)
+    (started.elapsed().as_nanos() as f64 / f64::from(runs), runs)
 }
 
 /// Blocks left on the heap for round `round` (see [`heap_state`]).
