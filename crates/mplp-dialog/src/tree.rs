@@ -26,6 +26,11 @@ impl Dialog {
     /// Python's `messages[-0:]`), `last_n = 0` keeps no trailing message; use
     /// [`Dialog::fork_all`] for a full copy.
     ///
+    /// Messages projected from an agent dialog (with an `agent.message`
+    /// event, see [`crate::agent::project`]) keep their tool calls and
+    /// results together: a call and the results after it that a range would
+    /// cut are left out whole, as [`crate::agent::AgentDialog::fork`] does.
+    ///
     /// ```
     /// use mplp_core::ContextId;
     /// use mplp_dialog::{Dialog, DialogRole};
@@ -43,10 +48,35 @@ impl Dialog {
         let messages: Vec<Message> = if first_k.saturating_add(last_n) >= n {
             self.messages.clone()
         } else {
-            let mut m = Vec::with_capacity(first_k + last_n);
-            m.extend_from_slice(&self.messages[..first_k]);
-            m.extend_from_slice(&self.messages[n - last_n..]);
-            m
+            let mut keep: Vec<bool> = (0..n).map(|i| i < first_k || i >= n - last_n).collect();
+            // Projected agent messages: a tool call and its results move as one unit.
+            let starts = crate::agent::units::unit_starts(
+                n,
+                |i| {
+                    agent_data(&self.messages[i])
+                        .and_then(|d| d.get("function_calls"))
+                        .and_then(serde_json::Value::as_array)
+                        .map(|calls| {
+                            calls
+                                .iter()
+                                .filter_map(|c| c.get("id").and_then(serde_json::Value::as_str))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                },
+                |i| {
+                    let data = agent_data(&self.messages[i])?;
+                    (data.get("role").and_then(serde_json::Value::as_str) == Some("tool"))
+                        .then(|| data.get("tool_call_id").and_then(serde_json::Value::as_str))
+                },
+            );
+            crate::agent::units::keep_whole_units(&starts, &mut keep);
+            self.messages
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(m, _)| m.clone())
+                .collect()
         };
         let now = Timestamp::now();
         let mut meta = Meta::new(
@@ -68,10 +98,19 @@ impl Dialog {
     }
 
     /// A child dialog with every message of this one (`fork` with ranges that
-    /// always overlap).
+    /// always overlap): seed 003's `fork()` with its default arguments.
     pub fn fork_all(&self) -> Dialog {
         self.fork(usize::MAX, 0)
     }
+}
+
+/// The data of a message's `agent.message` event (a projected agent message).
+fn agent_data(m: &Message) -> Option<&serde_json::Map<String, serde_json::Value>> {
+    let event = m.event.as_deref()?;
+    if event.event_type != crate::agent::AGENT_MESSAGE_EVENT {
+        return None;
+    }
+    event.data.as_ref()?.as_ref().map(|d| &**d)
 }
 
 /// One dialog's place in a dialog tree: ids and structure only, no messages,

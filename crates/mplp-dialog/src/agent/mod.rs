@@ -31,6 +31,10 @@
 //! [`DialogTreeNode`]: crate::DialogTreeNode
 
 pub mod anthropic;
+pub mod check;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod client;
 mod context;
 mod cost;
 mod dialog;
@@ -39,6 +43,7 @@ pub mod openai;
 pub mod project;
 mod prompt;
 mod replay;
+pub(crate) mod units;
 
 pub use context::{
     AgentContextManager, ContextManagerConfig, ContextManagerFactory, ContextManagerRegistry,
