@@ -429,10 +429,10 @@ fn openai_tool_calls(calls: &Value, at: &str, out: &mut Out) -> Vec<String> {
             );
         }
         let f = c.get("function");
-        if !f
+        if f
             .and_then(|f| f.get("name"))
             .and_then(Value::as_str)
-            .is_some_and(|n| !n.is_empty())
+            .is_none_or(str::is_empty)
         {
             out.push(
                 format!("{cat}/function/name"),
@@ -627,10 +627,10 @@ pub fn check_anthropic(body: &Value) -> Vec<Rejection> {
                             "a `tool_use` id must match ^[a-zA-Z0-9_-]+$",
                         ),
                     }
-                    if !b
+                    if b
                         .get("name")
                         .and_then(Value::as_str)
-                        .is_some_and(|n| !n.is_empty())
+                        .is_none_or(str::is_empty)
                     {
                         out.push(
                             format!("{bat}/name"),
@@ -772,10 +772,10 @@ fn image_block(b: &Value, at: &str, out: &mut Out) {
             }
         }
         Some("url") => {
-            if !source
+            if source
                 .and_then(|s| s.get("url"))
                 .and_then(Value::as_str)
-                .is_some_and(|u| !u.is_empty())
+                .is_none_or(str::is_empty)
             {
                 out.push(
                     format!("{at}/source/url"),
