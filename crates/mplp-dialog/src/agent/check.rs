@@ -429,8 +429,7 @@ fn openai_tool_calls(calls: &Value, at: &str, out: &mut Out) -> Vec<String> {
             );
         }
         let f = c.get("function");
-        if f
-            .and_then(|f| f.get("name"))
+        if f.and_then(|f| f.get("name"))
             .and_then(Value::as_str)
             .is_none_or(str::is_empty)
         {
@@ -627,8 +626,7 @@ pub fn check_anthropic(body: &Value) -> Vec<Rejection> {
                             "a `tool_use` id must match ^[a-zA-Z0-9_-]+$",
                         ),
                     }
-                    if b
-                        .get("name")
+                    if b.get("name")
                         .and_then(Value::as_str)
                         .is_none_or(str::is_empty)
                     {
