@@ -411,6 +411,12 @@ fn fork_after_a_tool_call_keeps_the_call_with_its_result() {
     // The plain MPLP fork of the projection keeps the unit too.
     let plain = d.to_mplp().fork(2, 1);
     assert_eq!(plain.messages().len(), 2);
+    // In a dialog tree, the node records what the child holds.
+    let mut tree = DialogTree::new();
+    let mplp = d.to_mplp();
+    let child = tree.fork(&mplp, 2, 1).unwrap();
+    let node = tree.node(&child.dialog_id).unwrap();
+    assert_eq!((node.first_k, node.last_n), (Some(1), Some(1)));
 }
 
 /// The converters refuse a dialog they cannot send, naming the message.
