@@ -3,7 +3,8 @@
 //! ```text
 //! mplp dialog convert --to openai|anthropic [--model M] [--max-tokens N] DIALOG.json
 //! mplp dialog prune --max-tokens N [--safety-margin M] DIALOG.json
-//! mplp dialog fork [--last-n N] [--first-k K] [--node] DIALOG.json
+//! mplp dialog fork [--last-n N] [--first-k K | --all] [--node] DIALOG.json
+//! mplp dialog send --provider openai|anthropic --base-url URL --model MODEL [--stream] DIALOG.json
 //! mplp dialog overview DIALOG.json
 //! ```
 //!
@@ -57,7 +58,9 @@ pub(crate) enum DialogCommand {
         /// The dialog document (`-` reads standard input).
         dialog: String,
     },
-    /// Print a child dialog with the first K and the last N messages.
+    /// Print a child dialog with the first K and the last N messages (a tool
+    /// call and its results are kept or left out together), or with all of
+    /// them (`--all`, seed 003's default `fork()`).
     Fork {
         /// Trailing messages to keep.
         #[arg(long, default_value_t = 0)]
@@ -65,9 +68,49 @@ pub(crate) enum DialogCommand {
         /// Leading messages to keep (the system prompt is usually first).
         #[arg(long, default_value_t = 1)]
         first_k: usize,
+        /// Keep every message: a full copy (seed 003's `fork()` with its defaults).
+        #[arg(long, conflicts_with_all = ["last_n", "first_k"])]
+        all: bool,
         /// Print the child's dialog-tree node (ids and structure) instead of the child.
         #[arg(long)]
         node: bool,
+        /// The dialog document (`-` reads standard input).
+        dialog: String,
+    },
+    /// Send the dialog to an OpenAI-compatible Chat Completions server or
+    /// the Anthropic Messages API, append the reply and print the new
+    /// dialog; the usage goes to standard error. The API key is read from
+    /// OPENAI_API_KEY or ANTHROPIC_API_KEY (or `--api-key-env`). A dialog the
+    /// provider would refuse is not sent (exit 1); an error answer exits 2
+    /// with the server's message.
+    #[cfg(feature = "http")]
+    Send {
+        /// The API.
+        #[arg(long, value_enum)]
+        provider: Provider,
+        /// The server: up to the version for OpenAI-compatible servers
+        /// (`https://api.openai.com/v1`, `http://localhost:11434/v1`), the
+        /// host for Anthropic (`https://api.anthropic.com`).
+        #[arg(long)]
+        base_url: String,
+        /// The model to ask.
+        #[arg(long, value_parser = clap::builder::NonEmptyStringValueParser::new())]
+        model: String,
+        /// Stream the reply (its text is echoed to standard error as it arrives).
+        #[arg(long)]
+        stream: bool,
+        /// The longest reply, in tokens (required by Anthropic; sent to OpenAI only when given).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        max_tokens: Option<u32>,
+        /// The environment variable that holds the API key.
+        #[arg(long)]
+        api_key_env: Option<String>,
+        /// Seconds to wait for the reply (for a stream: for each chunk).
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Retries on 429, 5xx, timeouts and connection failures.
+        #[arg(long, default_value_t = 2)]
+        max_retries: u32,
         /// The dialog document (`-` reads standard input).
         dialog: String,
     },
@@ -120,9 +163,15 @@ pub(crate) fn run(cmd: DialogCommand) -> ExitCode {
         DialogCommand::Fork {
             last_n,
             first_k,
+            all,
             node,
             dialog,
         } => with_dialog(&dialog, |d| {
+            let (last_n, first_k) = if all {
+                (d.messages().len(), 0)
+            } else {
+                (last_n, first_k)
+            };
             let mut tree = DialogTree::new();
             let child = tree
                 .fork(d, last_n, first_k)
@@ -135,6 +184,32 @@ pub(crate) fn run(cmd: DialogCommand) -> ExitCode {
             } else {
                 Ok(child.to_json_pretty())
             }
+        }),
+        #[cfg(feature = "http")]
+        DialogCommand::Send {
+            provider,
+            base_url,
+            model,
+            stream,
+            max_tokens,
+            api_key_env,
+            timeout,
+            max_retries,
+            dialog,
+        } => with_dialog(&dialog, |d| {
+            send::send(
+                d,
+                &send::SendArgs {
+                    provider,
+                    base_url,
+                    model,
+                    stream,
+                    max_tokens,
+                    api_key_env,
+                    timeout,
+                    max_retries,
+                },
+            )
         }),
         DialogCommand::Overview { dialog } => with_dialog(&dialog, |d| {
             let mut text = d.overview();
@@ -189,5 +264,99 @@ fn with_dialog(
             eprintln!("mplp: {path}: {message}");
             ExitCode::from(code)
         }
+    }
+}
+
+#[cfg(feature = "http")]
+mod send {
+    use std::io::Write;
+    use std::time::Duration;
+
+    use mplp_dialog::Dialog;
+    use mplp_dialog::agent::AgentDialog;
+    use mplp_dialog::agent::client::{
+        ApiKey, Backoff, BlockingChatClient, ChatConfig, ChatError, Delta, Provider as Api,
+    };
+
+    use super::Provider;
+
+    /// The options of `mplp dialog send`.
+    pub(super) struct SendArgs {
+        pub(super) provider: Provider,
+        pub(super) base_url: String,
+        pub(super) model: String,
+        pub(super) stream: bool,
+        pub(super) max_tokens: Option<u32>,
+        pub(super) api_key_env: Option<String>,
+        pub(super) timeout: u64,
+        pub(super) max_retries: u32,
+    }
+
+    /// Sends `dialog` and returns the new dialog's JSON, or the exit status
+    /// and message: 1 when the dialog cannot be sent as it is, 2 when the
+    /// server refuses it or cannot be reached.
+    pub(super) fn send(dialog: &Dialog, args: &SendArgs) -> Result<String, (u8, String)> {
+        let read = AgentDialog::from_mplp(dialog).map_err(|e| (1, e.to_string()))?;
+        let mut agent = read.dialog;
+        let (api, key_env) = match args.provider {
+            Provider::Openai => (Api::Openai, "OPENAI_API_KEY"),
+            Provider::Anthropic => (Api::Anthropic, "ANTHROPIC_API_KEY"),
+        };
+        let key_env = args.api_key_env.as_deref().unwrap_or(key_env);
+        let mut config = ChatConfig::new(api, args.base_url.clone(), args.model.clone())
+            .with_timeout(Duration::from_secs(args.timeout))
+            .with_retries(args.max_retries, Backoff::default());
+        if let Some(key) = ApiKey::from_env(key_env) {
+            config = config.with_api_key(key);
+        }
+        if let Some(m) = args.max_tokens {
+            config = config.with_max_tokens(m);
+        }
+        let client = BlockingChatClient::new(config).map_err(|e| (2, e.to_string()))?;
+        // Refused before anything is sent.
+        client
+            .client()
+            .request_body(&agent, args.stream)
+            .map_err(|e| (1, e.to_string()))?;
+        let result = if args.stream {
+            let mut err = std::io::stderr();
+            let r = client.send_streaming(&mut agent, |delta, _| {
+                if let Delta::Text(t) = delta {
+                    let _ = err.write_all(t.as_bytes());
+                    let _ = err.flush();
+                }
+            });
+            eprintln!();
+            r
+        } else {
+            client.send(&mut agent)
+        };
+        let reply = result.map_err(|e| match e {
+            ChatError::Refused(_) | ChatError::NotActive(_) => (1, e.to_string()),
+            ChatError::Status {
+                status, message, ..
+            } => (2, format!("the server answered {status}: {message}")),
+            other => (2, other.to_string()),
+        })?;
+        let usage = reply.usage.unwrap_or_default();
+        let mut line = format!(
+            "usage: {} input tokens ({} cached), {} output tokens; model {}",
+            usage.input_tokens,
+            usage.cache_read_tokens,
+            usage.output_tokens,
+            agent.messages()[reply.index]
+                .model
+                .as_deref()
+                .unwrap_or(&args.model),
+        );
+        if let Some(c) = reply.cost_usd {
+            line.push_str(&format!("; ${c:.6}"));
+        }
+        if !reply.tool_calls.is_empty() {
+            let names: Vec<&str> = reply.tool_calls.iter().map(|c| c.name.as_str()).collect();
+            line.push_str(&format!("; tool calls: {}", names.join(", ")));
+        }
+        eprintln!("{line}");
+        Ok(mplp_core::Document::to_json_pretty(&agent.to_mplp()))
     }
 }

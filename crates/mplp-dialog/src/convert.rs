@@ -62,6 +62,78 @@ pub enum ConvertError {
         /// The call's id.
         call: String,
     },
+    /// A tool result does not answer a call of the message that opens its
+    /// run of results (its call was dropped, is elsewhere, or was already
+    /// answered): both providers refuse such a result.
+    #[error(
+        "message {index} is the result of tool call `{call}`, which the message just before its run of tool results does not request (or which is already answered): providers refuse a tool result without its call"
+    )]
+    OrphanToolResult {
+        /// The message's index in the agent dialog.
+        index: usize,
+        /// The call id it names.
+        call: String,
+    },
+    /// A tool call is not answered by the tool results right after it.
+    #[error(
+        "message {index} requests tool call `{call}`, which is not answered by a tool result {}: providers refuse a call without its result",
+        match before { Some(b) => format!("before message {b}"), None => "before the end of the dialog".to_owned() }
+    )]
+    UnansweredToolCall {
+        /// The index of the message with the call.
+        index: usize,
+        /// The call id.
+        call: String,
+        /// The message that came before the answer (`None`: the dialog ends).
+        before: Option<usize>,
+    },
+    /// Two tool calls of the dialog have the same id.
+    #[error("message {index}: tool call id `{call}` is used twice in the dialog")]
+    DuplicateToolCallId {
+        /// The index of the message with the second use.
+        index: usize,
+        /// The call id.
+        call: String,
+    },
+    /// A tool call has an empty id.
+    #[error("message {index}: a tool call has an empty id")]
+    EmptyToolCallId {
+        /// The message's index in the agent dialog.
+        index: usize,
+    },
+    /// Function calls on a message whose role cannot carry them.
+    #[error(
+        "message {index} ({role}) has function calls, which only assistant, agent and tool-call messages can carry"
+    )]
+    CallsOnRole {
+        /// The message's index in the agent dialog.
+        index: usize,
+        /// The message's role.
+        role: &'static str,
+    },
+    /// A tool call id that the provider does not take.
+    #[error(
+        "message {index}: tool call id `{call}` does not match ^[a-zA-Z0-9_-]+$, which the {provider} API requires"
+    )]
+    BadToolCallId {
+        /// The message's index in the agent dialog.
+        index: usize,
+        /// The call id.
+        call: String,
+        /// `openai` or `anthropic`.
+        provider: &'static str,
+    },
+    /// The body built would be refused by the provider (the structural
+    /// checker of [`crate::agent::check`] found these problems). Every
+    /// dialog that passes the earlier checks converts without this error;
+    /// it is a last guard, so that no refused body is ever returned.
+    #[error("the {provider} API would refuse the request: {}", problems.join("; "))]
+    Rejected {
+        /// `openai` or `anthropic`.
+        provider: &'static str,
+        /// Each problem: the JSON pointer in the body, and what is wrong.
+        problems: Vec<String>,
+    },
     /// A provider response cannot become an agent message.
     #[error("the {provider} response cannot be read: {reason}")]
     BadResponse {

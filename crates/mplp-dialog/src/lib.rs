@@ -40,6 +40,9 @@
 //!   `tiktoken-rs` crate (its BPE tables are compiled in; nothing is
 //!   downloaded at run time).
 //! - `schemars`: `schemars::JsonSchema` for the document types.
+//! - `http`: [`agent::client`], a chat client for OpenAI-compatible Chat
+//!   Completions servers and the Anthropic Messages API (async on tokio,
+//!   plus a blocking wrapper).
 //!
 //! # Dependencies, and why
 //! - `mplp-core`, `serde`, `serde_json`: the wire format and validation.
@@ -47,6 +50,10 @@
 //! - `mplp-events`: the sink trait and NDJSON writer of the agent replay log
 //!   ([`agent::ReplayLog`]).
 //! - `tiktoken-rs` (optional): exact OpenAI token counts.
+//! - `reqwest`, `rustls` (ring provider), `tokio`, `tokio-util`, `time`
+//!   (optional, feature `http`): HTTP/1.1 with TLS, the runtime, the
+//!   cancellation token, `Retry-After` dates. Server-sent events are parsed
+//!   by hand (see `agent::client::SseParser` for why).
 //! - Tests only: `async-openai` (types-only feature) and `anthropic-ai-sdk`,
 //!   whose request types our request bodies must fit; `jsonschema` and
 //!   `criterion` for the benchmark.

@@ -26,6 +26,11 @@ impl Dialog {
     /// Python's `messages[-0:]`), `last_n = 0` keeps no trailing message; use
     /// [`Dialog::fork_all`] for a full copy.
     ///
+    /// Messages projected from an agent dialog (with an `agent.message`
+    /// event, see [`crate::agent::project`]) keep their tool calls and
+    /// results together: a call and the results after it that a range would
+    /// cut are left out whole, as [`crate::agent::AgentDialog::fork`] does.
+    ///
     /// ```
     /// use mplp_core::ContextId;
     /// use mplp_dialog::{Dialog, DialogRole};
@@ -39,22 +44,58 @@ impl Dialog {
     /// # Ok::<(), mplp_core::Error>(())
     /// ```
     pub fn fork(&self, last_n: usize, first_k: usize) -> Dialog {
+        self.fork_kept(last_n, first_k).0
+    }
+
+    /// [`Dialog::fork`], with how many leading and trailing messages the
+    /// child holds (smaller than asked when a tool-call unit is left out).
+    fn fork_kept(&self, last_n: usize, first_k: usize) -> (Dialog, usize, usize) {
         let n = self.messages.len();
-        let messages: Vec<Message> = if first_k.saturating_add(last_n) >= n {
-            self.messages.clone()
-        } else {
-            let mut m = Vec::with_capacity(first_k + last_n);
-            m.extend_from_slice(&self.messages[..first_k]);
-            m.extend_from_slice(&self.messages[n - last_n..]);
-            m
-        };
+        let (messages, kept_first, kept_last): (Vec<Message>, usize, usize) =
+            if first_k.saturating_add(last_n) >= n {
+                (self.messages.clone(), first_k, last_n)
+            } else {
+                let mut keep: Vec<bool> = (0..n).map(|i| i < first_k || i >= n - last_n).collect();
+                // Projected agent messages: a tool call and its results move as one unit.
+                let starts = crate::agent::units::unit_starts(
+                    n,
+                    |i| {
+                        agent_data(&self.messages[i])
+                            .and_then(|d| d.get("function_calls"))
+                            .and_then(serde_json::Value::as_array)
+                            .map(|calls| {
+                                calls
+                                    .iter()
+                                    .filter_map(|c| c.get("id").and_then(serde_json::Value::as_str))
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    },
+                    |i| {
+                        let data = agent_data(&self.messages[i])?;
+                        (data.get("role").and_then(serde_json::Value::as_str) == Some("tool"))
+                            .then(|| data.get("tool_call_id").and_then(serde_json::Value::as_str))
+                    },
+                );
+                crate::agent::units::keep_whole_units(&starts, &mut keep);
+                let kept_first = keep.iter().take_while(|k| **k).count();
+                let kept_last = keep.iter().rev().take_while(|k| **k).count();
+                let messages = self
+                    .messages
+                    .iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(m, _)| m.clone())
+                    .collect();
+                (messages, kept_first, kept_last)
+            };
         let now = Timestamp::now();
         let mut meta = Meta::new(
             self.meta.protocol_version.clone(),
             self.meta.schema_version.clone(),
         );
         meta.created_at = Some(now.clone());
-        Dialog {
+        let child = Dialog {
             meta,
             dialog_id: DialogId::new(),
             status: DialogStatus::Active,
@@ -64,14 +105,24 @@ impl Dialog {
             trace: self.trace.as_ref().map(|t| t.child()),
             events: None,
             ..copy_without_messages(self)
-        }
+        };
+        (child, kept_first, kept_last)
     }
 
     /// A child dialog with every message of this one (`fork` with ranges that
-    /// always overlap).
+    /// always overlap): seed 003's `fork()` with its default arguments.
     pub fn fork_all(&self) -> Dialog {
         self.fork(usize::MAX, 0)
     }
+}
+
+/// The data of a message's `agent.message` event (a projected agent message).
+fn agent_data(m: &Message) -> Option<&serde_json::Map<String, serde_json::Value>> {
+    let event = m.event.as_deref()?;
+    if event.event_type != crate::agent::AGENT_MESSAGE_EVENT {
+        return None;
+    }
+    event.data.as_ref()?.as_ref().map(|d| &**d)
 }
 
 /// One dialog's place in a dialog tree: ids and structure only, no messages,
@@ -213,14 +264,17 @@ impl DialogTree {
     }
 
     /// Forks `parent` (see [`Dialog::fork`]) and records the link; the parent
-    /// becomes a root if it was not in the tree.
+    /// becomes a root if it was not in the tree. The node's `first_k` and
+    /// `last_n` are the ranges asked for, or, when a tool-call unit of a
+    /// projected agent dialog was left out, how many leading and trailing
+    /// messages the child holds.
     pub fn fork(
         &mut self,
         parent: &Dialog,
         last_n: usize,
         first_k: usize,
     ) -> Result<Dialog, TreeError> {
-        let child = parent.fork(last_n, first_k);
+        let (child, first_k, last_n) = parent.fork_kept(last_n, first_k);
         self.record_fork(
             parent.dialog_id,
             child.dialog_id,

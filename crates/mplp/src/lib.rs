@@ -27,8 +27,9 @@
 //! Pass-through features, off by default: `tokio` (async sinks, async log
 //! validation and `AsyncMapSession` in [`events`] and [`collab`]), `schema` (the embedded JSON
 //! Schemas and `jsonschema` validation, as `mplp::schema`), `schemars`
-//! (`schemars::JsonSchema` for the document types) and `tiktoken` (exact
-//! OpenAI token counts in [`dialog`]).
+//! (`schemars::JsonSchema` for the document types), `tiktoken` (exact
+//! OpenAI token counts in [`dialog`]) and `http` (the chat client
+//! `dialog::agent::client`).
 //!
 //! [`prelude`] holds what the common tasks need, so one `use` line is enough:
 //!

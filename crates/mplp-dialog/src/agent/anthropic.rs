@@ -47,6 +47,9 @@ pub struct Request {
     /// The tools the model may call.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
+    /// `true` for a streamed reply (server-sent events); set by the chat client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
 }
 
 /// One turn.
@@ -192,6 +195,7 @@ impl AgentDialog {
         max_tokens: u32,
         tools: &[ToolSpec],
     ) -> Result<Request, ConvertError> {
+        super::units::check_tool_pairing(&self.messages)?;
         let mut system: Vec<String> = Vec::new();
         let mut turns: Vec<Message> = Vec::new();
         for (index, m) in self.messages.iter().enumerate() {
@@ -209,6 +213,17 @@ impl AgentDialog {
                     m.no_images(index, PROVIDER)?;
                     let mut b = blocks(&m.content);
                     for c in &m.function_calls {
+                        if !c
+                            .id
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                        {
+                            return Err(ConvertError::BadToolCallId {
+                                index,
+                                call: c.id.clone(),
+                                provider: PROVIDER,
+                            });
+                        }
                         if !c.arguments.is_object() {
                             return Err(ConvertError::ArgumentsNotObject {
                                 index,
@@ -272,13 +287,16 @@ impl AgentDialog {
                 },
             );
         }
-        Ok(Request {
+        let request = Request {
             model: model.into(),
             max_tokens,
             system: (!system.is_empty()).then(|| system.join("\n\n")),
             messages: turns,
             tools: tools.iter().map(Tool::from).collect(),
-        })
+            stream: None,
+        };
+        super::check::guard(PROVIDER, &request, super::check::check_anthropic)?;
+        Ok(request)
     }
 }
 

@@ -4,7 +4,7 @@
 //! by name and built from configuration, and context windows looked up from
 //! the model name.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use mplp_core::DialogId;
@@ -98,8 +98,10 @@ fn with_text(m: &AgentMessage, text: String) -> AgentMessage {
 /// - the border message (the newest one that does not fit whole) is cut to
 ///   its end behind [`TRUNCATED_PREFIX`] if it is plain text, and dropped
 ///   otherwise;
-/// - tool results at the start of the kept tail whose call was dropped are
-///   dropped too (providers refuse a result without its call).
+/// - a tool call and its results are kept whole or not at all (providers
+///   refuse a result without its call, and a call without its results); so
+///   a first message that requests tool calls is dropped when its results
+///   are not all kept.
 ///
 /// The result has a new `dialog_id` (a root tree node with the same owner);
 /// counted with [`count_agent_message`], it costs at most the budget.
@@ -177,27 +179,32 @@ impl<C: TokenCounter> DefaultContextManager<C> {
             }
             break;
         }
-        let kept = &rest[start..];
-        let calls: BTreeSet<&str> = std::iter::once(&first)
-            .chain(kept)
-            .flat_map(|m| m.function_calls.iter().map(|c| c.id.as_str()))
-            .collect();
-        let orphans = kept
-            .iter()
-            .take_while(|m| {
-                m.role == AgentRole::Tool
-                    && !m
-                        .tool_call_id
-                        .as_deref()
-                        .is_some_and(|id| calls.contains(id))
-            })
-            .count();
-        let mut out = Vec::with_capacity(kept.len() + 2);
-        out.push(first);
-        if orphans == 0 {
+        // Tool calls and their results are kept whole or not at all (the
+        // border is plain text: a unit of its own).
+        let mut keep = vec![false; messages.len()];
+        keep[0] = true;
+        let border_at = start; // index in `messages` of rest[start - 1]
+        if border.is_some() {
+            keep[border_at] = true;
+        }
+        for k in keep.iter_mut().skip(start + 1) {
+            *k = true;
+        }
+        super::units::keep_whole_units(&super::units::agent_unit_starts(messages), &mut keep);
+        let mut out = Vec::with_capacity(rest.len() - start + 2);
+        if keep[0] {
+            out.push(first);
+        }
+        if border_at > 0 && keep[border_at] {
             out.extend(border);
         }
-        out.extend_from_slice(&kept[orphans..]);
+        out.extend(
+            rest[start..]
+                .iter()
+                .zip(&keep[start + 1..])
+                .filter(|(_, k)| **k)
+                .map(|(m, _)| m.clone()),
+        );
         Ok(out)
     }
 }

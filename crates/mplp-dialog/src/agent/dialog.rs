@@ -342,7 +342,12 @@ impl AgentDialog {
     /// A child dialog (the seed's `fork(last_n, first_k)`): the first
     /// `first_k` and the last `last_n` messages (all of them when the ranges
     /// overlap; `last_n = 0` keeps no trailing message, as
-    /// [`Dialog::fork`]), copied with new ids; a new `active` header (see
+    /// [`Dialog::fork`]; [`AgentDialog::fork_all`] is the seed's full copy),
+    /// copied with new ids. A tool call and its results move as one unit: a
+    /// unit that a range would cut is left out whole, so the fork never holds
+    /// more than asked and providers take it whenever they take this dialog;
+    /// the node's `first_k` and `last_n` say how many leading and trailing
+    /// messages the fork holds; a new `active` header (see
     /// [`Dialog::fork`]) with the same owner and top prompt; a tree node whose
     /// parent is this dialog. This dialog records the child in its node's
     /// `children_ids`.
@@ -363,17 +368,25 @@ impl AgentDialog {
     /// ```
     pub fn fork(&mut self, last_n: usize, first_k: usize) -> AgentDialog {
         let n = self.messages.len();
-        let kept: Vec<&AgentMessage> = if first_k.saturating_add(last_n) >= n {
-            self.messages.iter().collect()
+        let mut keep: Vec<bool> = if first_k.saturating_add(last_n) >= n {
+            vec![true; n]
         } else {
-            self.messages[..first_k]
-                .iter()
-                .chain(&self.messages[n - last_n..])
-                .collect()
+            (0..n).map(|i| i < first_k || i >= n - last_n).collect()
         };
-        let messages = kept
-            .into_iter()
-            .map(|m| AgentMessage {
+        super::units::keep_whole_units(&super::units::agent_unit_starts(&self.messages), &mut keep);
+        // What the fork holds: its leading and trailing runs of parent messages.
+        let first_kept = keep.iter().take_while(|k| **k).count();
+        let last_kept = if first_kept == n {
+            0
+        } else {
+            keep.iter().rev().take_while(|k| **k).count()
+        };
+        let messages = self
+            .messages
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(m, _)| AgentMessage {
                 id: EventId::new(),
                 ..m.clone()
             })
@@ -386,8 +399,8 @@ impl AgentDialog {
         let mut node = DialogTreeNode::root(header.dialog_id);
         node.parent_id = Some(self.header.dialog_id);
         node.split_point = Some(n);
-        node.first_k = Some(first_k);
-        node.last_n = Some(last_n);
+        node.first_k = Some(first_kept);
+        node.last_n = Some(last_kept);
         node.owner.clone_from(&self.node.owner);
         self.node.children_ids.push(header.dialog_id);
         AgentDialog {
@@ -396,6 +409,47 @@ impl AgentDialog {
             top_prompt: self.top_prompt.clone(),
             messages,
         }
+    }
+
+    /// A child dialog with every message (seed 003's `fork()` with its
+    /// default arguments: a full copy). The same as [`AgentDialog::fork`]
+    /// with ranges that always overlap; the node records `first_k` = the
+    /// message count and `last_n` = 0.
+    ///
+    /// ```
+    /// use mplp_core::ContextId;
+    /// use mplp_dialog::agent::{AgentDialog, Put};
+    /// let mut d = AgentDialog::new(ContextId::new(), "coder", "sys");
+    /// d.put_text("hello", Put::new())?;
+    /// let copy = d.fork_all();
+    /// assert_eq!(copy.messages().len(), 2);
+    /// assert_eq!(copy.tree_node().parent_id, Some(d.dialog_id()));
+    /// # Ok::<(), mplp_core::Error>(())
+    /// ```
+    pub fn fork_all(&mut self) -> AgentDialog {
+        self.fork(usize::MAX, 0)
+    }
+
+    /// Why the providers would refuse this dialog's tool calls and results,
+    /// naming the first message that breaks a rule (both converters check
+    /// this first): call ids non-empty and unique; function calls only on
+    /// assistant, agent and tool-call messages; each call answered by the
+    /// tool results right after its message; each result answering a call
+    /// of the message that opens its run, once.
+    ///
+    /// ```
+    /// use mplp_core::ContextId;
+    /// use mplp_dialog::ConvertError;
+    /// use mplp_dialog::agent::{AgentDialog, AgentMessage, FunctionCall, Put};
+    /// let mut d = AgentDialog::new(ContextId::new(), "coder", "sys");
+    /// let call = FunctionCall::new("call_1", "f", serde_json::json!({}))?;
+    /// d.append(AgentMessage::tool_calls("", vec![call.clone()]))?;
+    /// d.put_text("are you there?", Put::new())?;
+    /// assert!(matches!(d.check_tool_pairing(), Err(ConvertError::UnansweredToolCall { index: 1, before: Some(2), .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_tool_pairing(&self) -> Result<(), crate::ConvertError> {
+        super::units::check_tool_pairing(&self.messages)
     }
 
     /// A human-readable summary (the seed's `overview()`): a header line,

@@ -203,6 +203,19 @@ pub struct FunctionCall {
 }
 
 impl FunctionCall {
+    /// The arguments as a typed value.
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize)]
+    /// struct Search { q: String }
+    /// let call = mplp_dialog::agent::FunctionCall::new("call_1", "search", serde_json::json!({"q": "rust"}))?;
+    /// assert_eq!(call.arguments_as::<Search>()?.q, "rust");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn arguments_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        T::deserialize(&self.arguments)
+    }
+
     /// A call with a fresh [`InvocationId`]; fails on an empty name.
     pub fn new(
         id: impl Into<String>,

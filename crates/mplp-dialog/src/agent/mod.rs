@@ -11,8 +11,13 @@
 //!   trait, [`TemplatePrompt`], [`PromptRegistry`].
 //! - [`AgentDialog::usage`] and [`AgentDialog::cost`] with a caller-filled
 //!   [`PricingTable`].
-//! - [`AgentDialog::fork`] (`last_n`, `first_k`) and a [`DialogTreeNode`]
-//!   that records the owner.
+//! - [`AgentDialog::fork`] (`last_n`, `first_k`; a tool call and its
+//!   results move as one unit), [`AgentDialog::fork_all`] (the seed's full
+//!   copy) and a [`DialogTreeNode`] that records the owner.
+//! - [`check`]: what the OpenAI and Anthropic APIs refuse, as checkers of
+//!   request bodies; [`AgentDialog::check_tool_pairing`].
+//! - `client` (feature `http`): a chat client that sends a dialog and
+//!   appends the reply.
 //! - [`AgentDialog::to_mplp`] / [`AgentDialog::from_mplp`]: the projection
 //!   (mapping table in [`project`]).
 //! - [`AgentDialog::to_openai_chat`] and [`AgentDialog::to_anthropic_messages`],
@@ -31,6 +36,10 @@
 //! [`DialogTreeNode`]: crate::DialogTreeNode
 
 pub mod anthropic;
+pub mod check;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod client;
 mod context;
 mod cost;
 mod dialog;
@@ -39,6 +48,7 @@ pub mod openai;
 pub mod project;
 mod prompt;
 mod replay;
+pub(crate) mod units;
 
 pub use context::{
     AgentContextManager, ContextManagerConfig, ContextManagerFactory, ContextManagerRegistry,

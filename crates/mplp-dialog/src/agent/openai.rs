@@ -38,6 +38,13 @@ pub struct Request {
     /// The tools the model may call.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
+    /// `true` for a streamed reply (server-sent events); set by the chat client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+    /// `{"include_usage": true}` with a stream, so that the last chunk
+    /// carries the usage; set by the chat client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_options: Option<Value>,
 }
 
 /// One message of a chat-completions request.
@@ -190,6 +197,8 @@ fn text_or_none(text: String) -> Option<String> {
 fn parts(content: &Content) -> UserContent {
     match content {
         Content::Text(t) => UserContent::Text(t.clone()),
+        // The API refuses an empty part list; no part is no text.
+        Content::Parts(parts) if parts.is_empty() => UserContent::Text(String::new()),
         Content::Parts(parts) => UserContent::Parts(
             parts
                 .iter()
@@ -230,6 +239,7 @@ impl AgentDialog {
         model: impl Into<String>,
         tools: &[ToolSpec],
     ) -> Result<Request, ConvertError> {
+        super::units::check_tool_pairing(&self.messages)?;
         let mut messages = Vec::with_capacity(self.messages.len());
         // Images of the current run of tool messages, sent after the run.
         let mut pending_images: Vec<ImageSource> = Vec::new();
@@ -295,11 +305,15 @@ impl AgentDialog {
         if messages.is_empty() {
             return Err(ConvertError::NoMessages { provider: PROVIDER });
         }
-        Ok(Request {
+        let request = Request {
             model: model.into(),
             messages,
             tools: tools.iter().map(Tool::from).collect(),
-        })
+            stream: None,
+            stream_options: None,
+        };
+        super::check::guard(PROVIDER, &request, super::check::check_openai)?;
+        Ok(request)
     }
 }
 

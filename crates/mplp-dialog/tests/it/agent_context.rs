@@ -122,32 +122,33 @@ fn a_first_message_too_big_is_cut_at_its_end_or_refused() {
 }
 
 #[test]
-fn a_tail_that_opens_with_orphan_results_drops_them_and_the_border() {
-    let call = FunctionCall::new("call_1", "search", json!({"q": "x"})).unwrap();
+fn a_result_whose_call_does_not_fit_is_left_out_with_it() {
+    let call = FunctionCall::new("call_1", "search", json!({"q": "x".repeat(400)})).unwrap();
     let d = dialog(vec![
         AgentMessage::text(AgentRole::User, "start"),
         AgentMessage::tool_calls("", vec![call.clone()]),
-        AgentMessage::text(AgentRole::User, "z".repeat(400)),
         AgentMessage::tool_result(&call, "result", false),
+        AgentMessage::text(AgentRole::Assistant, "done"),
     ]);
-    let budget = cost(&d.messages()[0]) + cost(&d.messages()[3]) + 20;
+    // The result and the answer fit, the call does not: the result goes too.
+    let budget = cost(&d.messages()[0]) + cost(&d.messages()[2]) + cost(&d.messages()[3]) + 5;
     let p = manager(budget).prune(&d).unwrap();
-    assert_eq!(texts(&p), ["start"]);
-
-    // With the call kept, its result stays (and so does the border before it).
+    assert_eq!(texts(&p), ["start", "done"]);
+    p.to_openai_chat("m", &[]).unwrap();
+    // Room for the call too: the unit is kept whole.
+    let all: usize = d.messages().iter().map(cost).sum();
+    let p = manager(all).prune(&d).unwrap();
+    assert_eq!(p.messages().len(), 4);
+    // A first message with calls whose results do not fit goes with them.
     let d = dialog(vec![
         AgentMessage::tool_calls("start", vec![call.clone()]),
-        AgentMessage::text(AgentRole::User, "z".repeat(400)),
-        AgentMessage::tool_result(&call, "result", false),
+        AgentMessage::tool_result(&call, "r".repeat(400), false),
+        AgentMessage::text(AgentRole::User, "next"),
     ]);
-    let budget = cost(&d.messages()[0]) + cost(&d.messages()[2]) + 20;
+    let budget = cost(&d.messages()[0]) + cost(&d.messages()[2]) + 5;
     let p = manager(budget).prune(&d).unwrap();
-    let got = texts(&p);
-    assert_eq!(got.len(), 3, "{got:?}");
-    assert!(got[1].starts_with(TRUNCATED_PREFIX), "{got:?}");
-    assert_eq!(got[2], "result");
+    assert_eq!(texts(&p), ["next"]);
 }
-
 #[test]
 fn a_registry_shows_its_types_and_models() {
     let mut registry = ContextManagerRegistry::new();

@@ -169,9 +169,10 @@ fn openai_assistant_text_is_left_out_only_beside_calls_and_tool_images_follow_th
     .unwrap();
     d.append(AgentMessage::text(AgentRole::User, "and now?"))
         .unwrap();
-    d.append(AgentMessage::tool_calls("checking", vec![call.clone()]))
+    let call2 = FunctionCall::new("call_2", call.name.as_str(), call.arguments.clone()).unwrap();
+    d.append(AgentMessage::tool_calls("checking", vec![call2.clone()]))
         .unwrap();
-    d.append(AgentMessage::tool_result(&call, "ok", false))
+    d.append(AgentMessage::tool_result(&call2, "ok", false))
         .unwrap();
     d.append(AgentMessage::text(AgentRole::Assistant, ""))
         .unwrap();

@@ -6,10 +6,15 @@
 mod agent;
 mod agent_context;
 mod agent_cost;
+#[cfg(feature = "http")]
+mod client;
 mod common;
 mod compat;
 mod counters;
+#[cfg(feature = "http")]
+mod emulator;
 mod examples;
 mod props;
 mod rules;
+mod sendable;
 mod tree;
