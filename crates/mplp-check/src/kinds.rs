@@ -47,7 +47,7 @@ pub struct DocKind {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Reader {
     Document(Typed),
-    Log(StreamLog),
+    Log(StreamLog, FeedLog),
 }
 
 /// Streams a log through its validator, handing over each violation.
@@ -56,6 +56,9 @@ pub(crate) type StreamLog = fn(
     &LogOptions,
     &mut dyn FnMut(Violation) -> ControlFlow<()>,
 ) -> ControlFlow<()>;
+
+/// A log's validator fed chunk by chunk (the push form of [`StreamLog`]).
+pub(crate) type FeedLog = fn(&LogOptions) -> mplp_events::log::LogFeed;
 
 /// What a typed validation found, and the document when it is valid.
 pub(crate) type Parsed = (Report, Option<AnyDocument>);
@@ -204,7 +207,7 @@ impl DocKind {
     pub(crate) fn typed(&self) -> Option<&Typed> {
         match &self.reader {
             Reader::Document(typed) => Some(typed),
-            Reader::Log(_) => None,
+            Reader::Log(..) => None,
         }
     }
 }
@@ -236,7 +239,7 @@ macro_rules! kinds {
         logs {
             $(
                 $(#[$log_attr:meta])*
-                $log:ident: $log_name:literal, $log_description:literal, $line:ident, $stream:path;
+                $log:ident: $log_name:literal, $log_description:literal, $line:ident, $stream:path, $feed:path;
             )*
         }
     ) => {
@@ -271,7 +274,7 @@ macro_rules! kinds {
                 shape: Shape::Log,
                 line_kind: Some(&$line),
                 recognise: Recognise::NEVER,
-                reader: Reader::Log(|reader, options, on| $stream(reader, options, on)),
+                reader: Reader::Log(|reader, options, on| $stream(reader, options, on), $feed),
             };
         )*
 
@@ -387,10 +390,10 @@ kinds! {
     logs {
         /// An NDJSON log of MAP events.
         MAP_LOG: "map-log", "An NDJSON log of MAP events", MAP_EVENT,
-            mplp_events::log::stream_map_log;
+            mplp_events::log::stream_map_log, mplp_events::log::LogFeed::map;
         /// An NDJSON log of SA events.
         SA_LOG: "sa-log", "An NDJSON log of SA events", SA_EVENT,
-            mplp_events::log::stream_sa_log;
+            mplp_events::log::stream_sa_log, mplp_events::log::LogFeed::sa;
     }
 }
 
