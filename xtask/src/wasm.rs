@@ -164,10 +164,10 @@ fn base64(bytes: &[u8]) -> String {
             chunk.get(1).copied().unwrap_or(0),
             chunk.get(2).copied().unwrap_or(0),
         ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for (i, shift) in [18u32, 12, 6, 0].into_iter().enumerate() {
             if i <= chunk.len() {
-                out.push(char::from(ABC[(n >> shift & 63) as usize]));
+                out.push(char::from(ABC[((n >> shift) & 63) as usize]));
             } else {
                 out.push('=');
             }
@@ -206,7 +206,7 @@ fn bench(root: &Path, npm: &Path, rounds: &str) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     run(Command::new(&cargo)
         .current_dir(root)
-        .args(["run", "--release", "-p", "mplp-wasm", "--example", "bench_docs", "--"])
+        .args(["run", "-p", "mplp-wasm", "--example", "bench_docs", "--"])
         .arg(dir.join("docs")))?;
     if !dir.join("node_modules/ajv-formats").is_dir() {
         run(Command::new("npm")

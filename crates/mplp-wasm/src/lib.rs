@@ -139,7 +139,7 @@ impl Settings {
 /// standard input), without its newline.
 pub fn validate_text(bytes: &[u8], settings: &Settings) -> String {
     let file = settings.file();
-    let mut record = Record::new(Vec::new(), file, settings.limit, Held::in_memory());
+    let mut record = Record::new(Vec::with_capacity(512), file, settings.limit, Held::in_memory());
     let source = match &settings.name {
         Some(name) => Source::file(name, Some(bytes.len() as u64), bytes),
         None => Source::stream(NO_NAME, bytes),
@@ -319,7 +319,9 @@ mod tests {
     fn a_named_input_is_framed_by_its_name_and_a_nameless_one_by_its_lines() {
         let log = std::fs::read(LOG).unwrap();
         let named = validate_text(&log, &Settings::default().name("x.json"));
-        assert!(named.contains(r#""kind":"auto""#) || named.contains(r#""valid":false"#), "{named}");
+        // Read as one document: not JSON (a second value follows the first).
+        assert!(named.starts_with(r#"{"file":"x.json","#), "{named}");
+        assert!(named.contains(r#""valid":false"#), "{named}");
         let nameless = validate_text(&log, &Settings::default());
         assert!(nameless.starts_with(r#"{"file":"-","kind":"map-log""#), "{nameless}");
         assert!(nameless.contains(r#""valid":true"#), "{nameless}");
@@ -356,7 +358,8 @@ mod tests {
             for chunk in log.chunks(size) {
                 v.push(chunk);
             }
-            assert!(v.errors() == 0 || size == 1, "no error before the end");
+            // What is wrong (a session left open) shows at the end only.
+            assert_eq!(v.errors(), 0, "chunks of {size}");
             assert_eq!(v.finish(), whole, "chunks of {size}");
         }
     }

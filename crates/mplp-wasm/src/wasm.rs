@@ -63,8 +63,9 @@ fn bytes_of(input: &JsValue) -> Result<Vec<u8>, JsError> {
     if let Some(text) = input.as_string() {
         return Ok(text.into_bytes());
     }
-    if input.is_instance_of::<Uint8Array>() {
-        return Ok(Uint8Array::new(input).to_vec());
+    // A view of the caller's array (`Uint8Array::new` would copy it first).
+    if let Some(array) = input.dyn_ref::<Uint8Array>() {
+        return Ok(array.to_vec());
     }
     Err(JsError::new("the input is a Uint8Array or a string"))
 }
