@@ -129,7 +129,8 @@ fn gzipped_len(path: &Path) -> Result<usize, String> {
 /// `web/index.html` with its style, its scripts, the wasm-bindgen glue and
 /// the module (base64) inlined: one file that needs nothing else.
 fn inline_page(root: &Path, glue_dir: &Path) -> Result<String, String> {
-    let read = |p: PathBuf| std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
+    let read =
+        |p: PathBuf| std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
     let web = root.join("web");
     let html = read(web.join("index.html"))?;
     let style = read(web.join("style.css"))?;
@@ -227,9 +228,8 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
     let done = match args.first().map(String::as_str) {
         None | Some("build") => build(root).map(|_| ()),
         Some("test") => build(root).and_then(|(npm, page)| test(root, &npm, &page)),
-        Some("bench") => build(root).and_then(|(npm, _)| {
-            bench(root, &npm, args.get(1).map_or("5", String::as_str))
-        }),
+        Some("bench") => build(root)
+            .and_then(|(npm, _)| bench(root, &npm, args.get(1).map_or("5", String::as_str))),
         Some(other) => Err(format!(
             "unknown `cargo xtask wasm {other}`: build, test or bench [ROUNDS]"
         )),

@@ -621,7 +621,9 @@ fn stream_log(
     sink: &mut impl Sink,
 ) -> ControlFlow<()> {
     match kind.reader {
-        Reader::Log(stream, _) => stream(reader, &options.log_options(), &mut |v| sink.violation(v)),
+        Reader::Log(stream, _) => {
+            stream(reader, &options.log_options(), &mut |v| sink.violation(v))
+        }
         // A document kind never reaches here (`is_log` is its shape).
         Reader::Document(_) => ControlFlow::Continue(()),
     }

@@ -269,7 +269,10 @@ fn first_line_ends(head: &[u8], start: usize) -> bool {
         .map_or(0, |i| i + 1);
     let mut line_start = from;
     for nl in memchr_all(&head[from..]).map(|i| i + from) {
-        if head[line_start..nl].iter().any(|b| !b.is_ascii_whitespace()) {
+        if head[line_start..nl]
+            .iter()
+            .any(|b| !b.is_ascii_whitespace())
+        {
             return true;
         }
         line_start = nl + 1;

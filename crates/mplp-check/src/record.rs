@@ -355,9 +355,15 @@ mod tests {
         let v = record_of(Limit::At(2), 5, 3);
         assert_eq!(v["errors"].as_array().map(Vec::len), Some(2));
         assert_eq!(v["warnings"].as_array().map(Vec::len), Some(2));
-        assert_eq!((v["error_count"].as_u64(), v["warning_count"].as_u64()), (Some(5), Some(3)));
         assert_eq!(
-            (v["suppressed_errors"].as_u64(), v["suppressed_warnings"].as_u64()),
+            (v["error_count"].as_u64(), v["warning_count"].as_u64()),
+            (Some(5), Some(3))
+        );
+        assert_eq!(
+            (
+                v["suppressed_errors"].as_u64(),
+                v["suppressed_warnings"].as_u64()
+            ),
             (Some(3), Some(1))
         );
         assert_eq!(v["valid"], false);

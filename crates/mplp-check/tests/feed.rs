@@ -111,7 +111,10 @@ fn edited(log: &str, edits: &[Edit], crlf: bool, bom: bool, final_newline: bool)
                 let line = &mut lines[i % n];
                 let at = cut % (line.len() + 1);
                 // Cut on a character boundary.
-                let at = (0..=at).rev().find(|a| line.is_char_boundary(*a)).unwrap_or(0);
+                let at = (0..=at)
+                    .rev()
+                    .find(|a| line.is_char_boundary(*a))
+                    .unwrap_or(0);
                 line.truncate(at);
             }
             Edit::Blank(i) => lines.insert(i % (lines.len() + 1), "   ".to_owned()),
@@ -122,7 +125,11 @@ fn edited(log: &str, edits: &[Edit], crlf: bool, bom: bool, final_newline: bool)
     if final_newline {
         text.push('\n');
     }
-    let mut bytes = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+    let mut bytes = if bom {
+        b"\xEF\xBB\xBF".to_vec()
+    } else {
+        Vec::new()
+    };
     bytes.extend(text.into_bytes());
     bytes
 }
@@ -175,8 +182,12 @@ fn the_valid_logs_are_valid_in_any_chunks_and_a_document_kind_is_refused() {
             assert!(checked.kind.is_some_and(DocKind::is_log));
         }
     }
-    let err = LogStream::new(Some(&mplp_check::PLAN), &Options::default(), Heard::default())
-        .unwrap_err();
+    let err = LogStream::new(
+        Some(&mplp_check::PLAN),
+        &Options::default(),
+        Heard::default(),
+    )
+    .unwrap_err();
     assert_eq!(err.0, "plan");
     assert!(err.to_string().contains("map-log"), "{err}");
 }

@@ -13,7 +13,6 @@ use std::ops::ControlFlow;
 use mplp_core::{Report, Rule, Severity, Violation};
 use uuid::Uuid;
 
-
 /// Declares what the MAP and SA validators offer alike, word for word: their
 /// constructors and settings (`new`, `with_completed_memory`,
 /// `with_event_id_window`, `partial`, `with_options`), `take_violations`

@@ -139,7 +139,12 @@ impl Settings {
 /// standard input), without its newline.
 pub fn validate_text(bytes: &[u8], settings: &Settings) -> String {
     let file = settings.file();
-    let mut record = Record::new(Vec::with_capacity(512), file, settings.limit, Held::in_memory());
+    let mut record = Record::new(
+        Vec::with_capacity(512),
+        file,
+        settings.limit,
+        Held::in_memory(),
+    );
     let source = match &settings.name {
         Some(name) => Source::file(name, Some(bytes.len() as u64), bytes),
         None => Source::stream(NO_NAME, bytes),
@@ -213,7 +218,12 @@ impl LogValidator {
     /// # Errors
     /// When the kind is a document's.
     pub fn new(settings: &Settings) -> Result<Self, BadSetting> {
-        let record = Record::new(Vec::new(), settings.file(), settings.limit, Held::in_memory());
+        let record = Record::new(
+            Vec::new(),
+            settings.file(),
+            settings.limit,
+            Held::in_memory(),
+        );
         let stream = LogStream::new(settings.kind, &settings.options, record)
             .map_err(|e| BadSetting(e.to_string()))?;
         Ok(LogValidator { stream })
@@ -323,7 +333,10 @@ mod tests {
         assert!(named.starts_with(r#"{"file":"x.json","#), "{named}");
         assert!(named.contains(r#""valid":false"#), "{named}");
         let nameless = validate_text(&log, &Settings::default());
-        assert!(nameless.starts_with(r#"{"file":"-","kind":"map-log""#), "{nameless}");
+        assert!(
+            nameless.starts_with(r#"{"file":"-","kind":"map-log""#),
+            "{nameless}"
+        );
         assert!(nameless.contains(r#""valid":true"#), "{nameless}");
     }
 
@@ -338,10 +351,7 @@ mod tests {
             .unwrap();
         assert_eq!(s.kind, Some(&mplp_check::PLAN));
         assert_eq!(s.options.profile, Profile::Canonical);
-        assert_eq!(
-            Settings::default().kind_named("auto").unwrap().kind,
-            None
-        );
+        assert_eq!(Settings::default().kind_named("auto").unwrap().kind, None);
         assert!(LogValidator::new(&s).is_err());
     }
 
@@ -349,7 +359,10 @@ mod tests {
     fn a_log_pushed_in_any_chunks_gives_the_record_of_the_whole() {
         let mut log = std::fs::read(LOG).unwrap();
         // Broken: the last line (the session's completion) goes.
-        let cut = log[..log.len() - 1].iter().rposition(|b| *b == b'\n').unwrap();
+        let cut = log[..log.len() - 1]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .unwrap();
         log.truncate(cut + 1);
         let whole = validate_text(&log, &Settings::default().kind_named("map-log").unwrap());
         assert!(whole.contains(r#""valid":false"#), "{whole}");
@@ -368,13 +381,21 @@ mod tests {
     fn render_draws_plans_and_sessions_and_refuses_the_rest() {
         let plan = std::fs::read(PLAN).unwrap();
         assert!(render("plan", &plan, "svg").unwrap().starts_with("<svg"));
-        assert!(render("plan", &plan, "mermaid").unwrap().contains("flowchart TD"));
+        assert!(
+            render("plan", &plan, "mermaid")
+                .unwrap()
+                .contains("flowchart TD")
+        );
         assert!(render("plan", &plan, "dot").unwrap().starts_with("digraph"));
         assert!(render("plan", &plan, "png").is_err());
         assert!(render("plan", b"{", "svg").is_err());
         let log = std::fs::read(LOG).unwrap();
         assert!(render("map-log", &log, "svg").unwrap().contains("lifeline"));
-        assert!(render("map-log", &log, "mermaid").unwrap().starts_with("sequenceDiagram"));
+        assert!(
+            render("map-log", &log, "mermaid")
+                .unwrap()
+                .starts_with("sequenceDiagram")
+        );
         assert!(render("map-log", b"{}\n", "svg").is_err());
         assert!(render("dialog", &plan, "svg").is_err());
     }
@@ -383,7 +404,10 @@ mod tests {
     fn detect_kind_is_the_records_kind() {
         let plan = std::fs::read(PLAN).unwrap();
         assert_eq!(detect_kind(&plan), Some(&mplp_check::PLAN));
-        assert_eq!(detect_kind(&std::fs::read(LOG).unwrap()), Some(&mplp_check::MAP_LOG));
+        assert_eq!(
+            detect_kind(&std::fs::read(LOG).unwrap()),
+            Some(&mplp_check::MAP_LOG)
+        );
         assert_eq!(detect_kind(br#"{"x":1}"#), None);
     }
 }

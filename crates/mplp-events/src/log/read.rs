@@ -117,7 +117,10 @@ impl Splitter {
         if self.skipped > 0 {
             self.line += 1;
             let total = std::mem::take(&mut self.skipped);
-            f(self.line, Line::Refused(too_long(self.line, total, self.max)))
+            f(
+                self.line,
+                Line::Refused(too_long(self.line, total, self.max)),
+            )
         } else if !self.carry.is_empty() {
             self.line += 1;
             let carry = std::mem::take(&mut self.carry);
