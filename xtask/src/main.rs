@@ -8,6 +8,8 @@
 //! cargo xtask peak-memory [...]  (peak memory of real `mplp` processes, `peak.rs`)
 //! cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]
 //!                                (the differential check at scale, `fuzz.rs`)
+//! cargo xtask wasm [build | test | bench [ROUNDS]]
+//!                                (the npm package and the offline page, `wasm.rs`)
 //! ```
 //!
 //! `mutants` runs cargo-mutants with the project's settings and prints
@@ -47,6 +49,7 @@ mod mutate;
 mod normalize;
 mod peak;
 mod rules;
+mod wasm;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,7 +57,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]\n       cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]";
+const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]\n       cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]\n       cargo xtask wasm [build | test | bench [ROUNDS]]";
 
 /// The options of `schema-check`.
 #[derive(Debug, PartialEq)]
@@ -111,6 +114,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "fuzz") {
         return fuzz::main(&args[1..], &root);
+    }
+    if args.first().is_some_and(|a| a == "wasm") {
+        return wasm::main(&args[1..], &root);
     }
     if args.first().is_some_and(|a| a == "peak-memory") {
         return peak::main(&args[1..], &root);

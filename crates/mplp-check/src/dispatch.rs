@@ -100,7 +100,7 @@ impl Options {
         self
     }
 
-    fn log_options(&self) -> LogOptions {
+    pub(crate) fn log_options(&self) -> LogOptions {
         LogOptions::default()
             .partial(self.partial)
             .event_id_window(self.event_id_window)
@@ -621,7 +621,9 @@ fn stream_log(
     sink: &mut impl Sink,
 ) -> ControlFlow<()> {
     match kind.reader {
-        Reader::Log(stream) => stream(reader, &options.log_options(), &mut |v| sink.violation(v)),
+        Reader::Log(stream, _) => {
+            stream(reader, &options.log_options(), &mut |v| sink.violation(v))
+        }
         // A document kind never reaches here (`is_log` is its shape).
         Reader::Document(_) => ControlFlow::Continue(()),
     }
@@ -685,9 +687,9 @@ pub fn too_large(name: &str, len: u64, max: u64) -> Violation {
 }
 
 /// A sink that applies the profile to each violation first.
-struct Profiled<'s, S> {
-    sink: &'s mut S,
-    profile: Profile,
+pub(crate) struct Profiled<'s, S> {
+    pub(crate) sink: &'s mut S,
+    pub(crate) profile: Profile,
 }
 
 impl<S: Sink> Sink for Profiled<'_, S> {

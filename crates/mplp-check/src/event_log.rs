@@ -24,6 +24,11 @@ pub(crate) fn stream_event_log(
     mplp_events::log::stream_lines(reader, options, check_line, on)
 }
 
+/// The push form (a [`LogFeed`](mplp_events::log::LogFeed) fed chunk by chunk).
+pub(crate) fn feed(options: &LogOptions) -> mplp_events::log::LogFeed {
+    mplp_events::log::LogFeed::lines(options, check_line)
+}
+
 /// Probes a line's `event_id` only.
 #[derive(serde::Deserialize)]
 struct IdProbe {

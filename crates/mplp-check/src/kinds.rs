@@ -48,7 +48,7 @@ pub struct DocKind {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Reader {
     Document(Typed),
-    Log(StreamLog),
+    Log(StreamLog, FeedLog),
 }
 
 /// Streams a log through its validator, handing over each violation.
@@ -57,6 +57,9 @@ pub(crate) type StreamLog = fn(
     &LogOptions,
     &mut dyn FnMut(Violation) -> ControlFlow<()>,
 ) -> ControlFlow<()>;
+
+/// A log's validator fed chunk by chunk (the push form of [`StreamLog`]).
+pub(crate) type FeedLog = fn(&LogOptions) -> mplp_events::log::LogFeed;
 
 /// What a typed validation found, and the document when it is valid.
 pub(crate) type Parsed = (Report, Option<AnyDocument>);
@@ -205,7 +208,7 @@ impl DocKind {
     pub(crate) fn typed(&self) -> Option<&Typed> {
         match &self.reader {
             Reader::Document(typed) => Some(typed),
-            Reader::Log(_) => None,
+            Reader::Log(..) => None,
         }
     }
 }
@@ -237,7 +240,7 @@ macro_rules! kinds {
         logs {
             $(
                 $(#[$log_attr:meta])*
-                $log:ident: $log_name:literal, $log_description:literal, $line:expr, $stream:path;
+                $log:ident: $log_name:literal, $log_description:literal, $line:expr, $stream:path, $feed:path;
             )*
         }
     ) => {
@@ -272,7 +275,7 @@ macro_rules! kinds {
                 shape: Shape::Log,
                 line_kind: $line,
                 recognise: Recognise::NEVER,
-                reader: Reader::Log(|reader, options, on| $stream(reader, options, on)),
+                reader: Reader::Log(|reader, options, on| $stream(reader, options, on), $feed),
             };
         )*
 
@@ -394,16 +397,16 @@ kinds! {
     logs {
         /// An NDJSON log of MAP events.
         MAP_LOG: "map-log", "An NDJSON log of MAP events", Some(&MAP_EVENT),
-            mplp_events::log::stream_map_log;
+            mplp_events::log::stream_map_log, mplp_events::log::LogFeed::map;
         /// An NDJSON log of SA events.
         SA_LOG: "sa-log", "An NDJSON log of SA events", Some(&SA_EVENT),
-            mplp_events::log::stream_sa_log;
+            mplp_events::log::stream_sa_log, mplp_events::log::LogFeed::sa;
         /// An NDJSON log of events of any kind (module, core, learning,
         /// integration, MAP, SA events): each line is validated as the kind
         /// it is recognised as, and event ids are unique across the log.
         EVENT_LOG: "event-log",
             "An NDJSON log of events of any kind, each line validated as its own kind",
-            None, crate::event_log::stream_event_log;
+            None, crate::event_log::stream_event_log, crate::event_log::feed;
     }
 }
 

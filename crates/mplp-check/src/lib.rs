@@ -18,6 +18,12 @@
 //!   [`Sink`] as it is found. [`validate_bytes`], [`validate_file`] and
 //!   [`DocKind::validate`] are its short forms.
 //!
+//! A log can also be pushed in chunk by chunk ([`LogStream`], the log
+//! branch of the dispatch in push form).
+//!
+//! The JSON record of one input (what `mplp validate --format json` prints
+//! and the WebAssembly package returns) is [`record::Record`], a [`Sink`].
+//!
 //! And, built on them, [`bundle`]: the documents of one piece of work
 //! checked together, with the rules that bind them.
 //!
@@ -57,7 +63,9 @@ pub mod bundle;
 mod detect;
 mod dispatch;
 mod event_log;
+mod feed;
 mod kinds;
+pub mod record;
 mod registry;
 mod sniff;
 
@@ -66,6 +74,7 @@ pub use dispatch::{
     Checked, DEFAULT_EVENT_ID_WINDOW, DEFAULT_MAX_DOCUMENT_BYTES, Options, Sink, Source,
     read_capped, too_large, validate_bytes, validate_file, validate_path, validate_source,
 };
+pub use feed::{LogStream, NotALog};
 pub use kinds::{
     AUTO, AnyDocument, CI_EVENT, COLLAB, COMMON_LEARNING_SAMPLE, CONFIRM, CONTEXT, CORE, DIALOG,
     DocKind, EVENT, EVENT_KINDS, EVENT_LOG, EXTENSION, FILE_UPDATE_EVENT, GIT_EVENT, KINDS,

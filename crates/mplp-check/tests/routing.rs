@@ -36,6 +36,7 @@ const ROUTES: &[&str] = &[
 const FRONT_ENDS: &[&str] = &[
     "crates/mplp-cli/src",
     "crates/mplp-py/src",
+    "crates/mplp-wasm/src",
     "crates/mplp-conformance/src",
     "crates/mplp-check/src/bundle",
     "xtask/src",
@@ -83,6 +84,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "crates/mplp-py/src/docs.rs",
         "validate_json(",
         "`Plan.from_json` and the other typed constructors build a document of their own type",
+    ),
+    (
+        "crates/mplp-wasm/src/lib.rs",
+        "strip_bom(",
+        "`render` reads a plan or a log to draw it (as `mplp report` does), not for a verdict",
     ),
     (
         "crates/mplp-conformance/src/registry.rs",

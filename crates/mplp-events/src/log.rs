@@ -43,7 +43,7 @@
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod async_io;
-mod lines;
+pub(crate) mod lines;
 pub mod read;
 pub mod write;
 
@@ -55,7 +55,7 @@ pub use write::{EventSink, LogWriter};
 pub use crate::rules::{LOG_EMPTY, LOG_LINE_TOO_LONG, LOG_READ_ERROR};
 #[doc(no_inline)]
 pub use crate::validate::{
-    DEFAULT_COMPLETED_MEMORY, DEFAULT_MAX_LINE_BYTES, LogOptions, MapLogValidator, SaLogValidator,
-    stream_map_log, stream_sa_log, validate_map_log, validate_map_log_with, validate_sa_log,
-    validate_sa_log_with,
+    DEFAULT_COMPLETED_MEMORY, DEFAULT_MAX_LINE_BYTES, LogFeed, LogOptions, MapLogValidator,
+    SaLogValidator, stream_map_log, stream_sa_log, validate_map_log, validate_map_log_with,
+    validate_sa_log, validate_sa_log_with,
 };

@@ -13,8 +13,6 @@ use std::ops::ControlFlow;
 use mplp_core::{Report, Rule, Severity, Violation};
 use uuid::Uuid;
 
-use crate::log::read::{Line, for_each_line};
-
 /// Declares what the MAP and SA validators offer alike, word for word: their
 /// constructors and settings (`new`, `with_completed_memory`,
 /// `with_event_id_window`, `partial`, `with_options`), `take_violations`
@@ -185,8 +183,11 @@ macro_rules! log_entry_points {
     };
 }
 
+mod feed;
 mod map;
 mod sa;
+
+pub use feed::LogFeed;
 
 pub use map::{MapLogValidator, stream_map_log, validate_map_log, validate_map_log_with};
 pub use sa::{SaLogValidator, stream_sa_log, validate_sa_log, validate_sa_log_with};
@@ -463,35 +464,37 @@ pub(crate) trait LineValidator {
 /// error is reported after the validator's findings. Every violation goes
 /// to `on` as soon as it is found (in the order found, not sorted by line);
 /// `on` returning `Break` stops the reading (the end of the log is then not
-/// judged).
+/// judged). The driver is [`LogFeed`]'s, pulling the chunks from `reader`.
 pub(crate) fn stream_log<V: LineValidator>(
-    reader: impl BufRead,
+    mut reader: impl BufRead,
     max_line_bytes: usize,
-    mut validator: V,
+    validator: V,
     mut on: impl FnMut(Violation) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut io_report = Report::new();
-    let mut stopped = false;
-    for_each_line(reader, max_line_bytes, &mut io_report, |line, bytes| {
-        match bytes {
-            Line::Bytes(bytes) => validator.push_line(line, bytes),
-            Line::Refused(v) => validator.refuse(v),
-        }
-        for v in validator.take() {
-            if on(v).is_break() {
-                stopped = true;
-                return ControlFlow::Break(());
+    let mut feed = feed::Feed::new(validator, max_line_bytes);
+    loop {
+        let avail = match reader.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                // The line cut by the error is not judged.
+                let line = feed.lines() + 1;
+                feed.finish(false, &mut on)?;
+                return on(Violation::error(
+                    "",
+                    crate::rules::LOG_READ_ERROR,
+                    format!("cannot read the log: {e}"),
+                )
+                .at_line(line));
             }
+        };
+        if avail.is_empty() {
+            return feed.finish(true, &mut on);
         }
-        ControlFlow::Continue(())
-    });
-    if stopped {
-        return ControlFlow::Break(());
+        let len = avail.len();
+        feed.push(avail, &mut on)?;
+        reader.consume(len);
     }
-    for v in validator.end().into_iter().chain(io_report) {
-        on(v)?;
-    }
-    ControlFlow::Continue(())
 }
 
 /// [`stream_log`] into one report sorted by line.

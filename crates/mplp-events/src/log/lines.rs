@@ -45,20 +45,27 @@ pub fn stream_lines(
     check: impl FnMut(&[u8], &mut Report) -> Option<Uuid>,
     on: impl FnMut(Violation) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let lines = Lines {
-        check,
-        ids: UniqueIds::with_window(options.id_window()),
-        report: Report::new(),
-        lines: 0,
-    };
-    stream_log(reader, options.max_line(), lines, on)
+    stream_log(reader, options.max_line(), Lines::new(check, options), on)
 }
 
-struct Lines<F> {
+/// The validator of [`stream_lines`] (and of its push form,
+/// [`LogFeed::lines`](crate::log::LogFeed::lines)).
+pub(crate) struct Lines<F> {
     check: F,
     ids: UniqueIds,
     report: Report,
     lines: u64,
+}
+
+impl<F> Lines<F> {
+    pub(crate) fn new(check: F, options: &LogOptions) -> Self {
+        Lines {
+            check,
+            ids: UniqueIds::with_window(options.id_window()),
+            report: Report::new(),
+            lines: 0,
+        }
+    }
 }
 
 impl<F: FnMut(&[u8], &mut Report) -> Option<Uuid>> LineValidator for Lines<F> {

@@ -10,7 +10,7 @@ use mplp_core::{Document, Report, Violation};
 
 use crate::rules::{LOG_LINE_TOO_LONG, LOG_READ_ERROR};
 
-/// What [`for_each_line`] hands over for one non-blank line.
+/// What a [`Splitter`] hands over for one non-blank line.
 pub(crate) enum Line<'a> {
     /// The line's bytes (without the newline).
     Bytes(&'a [u8]),
@@ -19,90 +19,115 @@ pub(crate) enum Line<'a> {
     Refused(Violation),
 }
 
-/// Calls `f(line_number, line)` for every non-blank line. Lines that lie
-/// whole in the reader's buffer are handed over in place (no copy); only a
-/// line cut by the buffer's end is gathered in a side buffer, which never
-/// grows past `max_line_bytes`: a longer line is skipped up to its newline
-/// and handed over as [`Line::Refused`]. So memory stays bounded whatever
-/// the input (an endless line included). An I/O error is pushed to `report`
-/// and ends the reading; so does `f` returning `Break`.
-pub(crate) fn for_each_line<F: FnMut(u64, Line<'_>) -> ControlFlow<()>>(
-    mut reader: impl BufRead,
-    max_line_bytes: usize,
-    report: &mut Report,
-    mut f: F,
-) {
-    let mut carry: Vec<u8> = Vec::new();
-    // Bytes of the line being skipped because it is too long (0: none).
-    let mut skipped: u64 = 0;
-    let mut line = 0u64;
-    let emit = |f: &mut F, line: u64, bytes: &[u8]| -> ControlFlow<()> {
+/// Cuts a log into lines as its bytes come, in chunks of any size (a
+/// reader's buffers, or the chunks pushed into a
+/// [`LogFeed`](crate::log::LogFeed)). Lines that lie whole in a chunk are
+/// handed over in place (no copy); only a line cut by a chunk's end is
+/// gathered in a side buffer, which never grows past `max_line_bytes`: a
+/// longer line is skipped up to its newline and handed over as
+/// [`Line::Refused`]. So memory stays bounded whatever the input (an
+/// endless line included).
+#[derive(Debug)]
+pub(crate) struct Splitter {
+    /// The start of a line cut by a chunk's end (at most `max` bytes).
+    carry: Vec<u8>,
+    /// Bytes of the line being skipped because it is too long (0: none).
+    skipped: u64,
+    /// Lines ended so far.
+    line: u64,
+    max: usize,
+}
+
+impl Splitter {
+    pub(crate) fn new(max_line_bytes: usize) -> Self {
+        Splitter {
+            carry: Vec::new(),
+            skipped: 0,
+            line: 0,
+            max: max_line_bytes,
+        }
+    }
+
+    /// The number of lines ended so far (blank ones included).
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    fn emit<F: FnMut(u64, Line<'_>) -> ControlFlow<()>>(
+        max: usize,
+        f: &mut F,
+        line: u64,
+        bytes: &[u8],
+    ) -> ControlFlow<()> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             ControlFlow::Continue(())
-        } else if bytes.len() > max_line_bytes {
-            f(
-                line,
-                Line::Refused(too_long(line, bytes.len() as u64, max_line_bytes)),
-            )
+        } else if bytes.len() > max {
+            f(line, Line::Refused(too_long(line, bytes.len() as u64, max)))
         } else {
             f(line, Line::Bytes(bytes))
         }
-    };
-    loop {
-        let avail = match reader.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                report.push(
-                    Violation::error("", LOG_READ_ERROR, format!("cannot read the log: {e}"))
-                        .at_line(line + 1),
-                );
-                return;
-            }
-        };
-        if avail.is_empty() {
-            if skipped > 0 {
-                line += 1;
-                let _ = f(line, Line::Refused(too_long(line, skipped, max_line_bytes)));
-            } else if !carry.is_empty() {
-                line += 1;
-                let _ = emit(&mut f, line, &carry);
-            }
-            return;
-        }
-        let len = avail.len();
+    }
+
+    /// Hands every line that `avail` ends to `f` (in place when it lies
+    /// whole in `avail`) and keeps the start of the last one; `Break` as
+    /// soon as `f` breaks (the rest of `avail` is then not looked at).
+    pub(crate) fn chunk<F: FnMut(u64, Line<'_>) -> ControlFlow<()>>(
+        &mut self,
+        avail: &[u8],
+        f: &mut F,
+    ) -> ControlFlow<()> {
+        let max = self.max;
         let mut start = 0;
         for nl in memchr::memchr_iter(b'\n', avail) {
-            line += 1;
+            self.line += 1;
+            let line = self.line;
             let piece = avail.get(start..nl).unwrap_or_default();
             start = nl + 1;
-            let flow = if skipped > 0 {
-                let total = skipped + piece.len() as u64;
-                skipped = 0;
-                f(line, Line::Refused(too_long(line, total, max_line_bytes)))
-            } else if carry.is_empty() {
-                emit(&mut f, line, piece)
+            if self.skipped > 0 {
+                let total = self.skipped + piece.len() as u64;
+                self.skipped = 0;
+                f(line, Line::Refused(too_long(line, total, max)))?;
+            } else if self.carry.is_empty() {
+                Self::emit(max, f, line, piece)?;
             } else {
-                carry.extend_from_slice(piece);
-                let flow = emit(&mut f, line, &carry);
-                carry.clear();
-                flow
-            };
-            if flow.is_break() {
-                return;
+                self.carry.extend_from_slice(piece);
+                let flow = Self::emit(max, f, line, &self.carry);
+                self.carry.clear();
+                flow?;
             }
         }
         let rest = avail.get(start..).unwrap_or_default();
-        if skipped > 0 {
-            skipped += rest.len() as u64;
-        } else if carry.len() + rest.len() > max_line_bytes {
+        if self.skipped > 0 {
+            self.skipped += rest.len() as u64;
+        } else if self.carry.len() + rest.len() > max {
             // Too long to keep: count it, forget its bytes.
-            skipped = (carry.len() + rest.len()) as u64;
-            carry = Vec::new();
+            self.skipped = (self.carry.len() + rest.len()) as u64;
+            self.carry = Vec::new();
         } else {
-            carry.extend_from_slice(rest);
+            self.carry.extend_from_slice(rest);
         }
-        reader.consume(len);
+        ControlFlow::Continue(())
+    }
+
+    /// The end of the input: the last line, when it has no newline.
+    pub(crate) fn end<F: FnMut(u64, Line<'_>) -> ControlFlow<()>>(
+        &mut self,
+        f: &mut F,
+    ) -> ControlFlow<()> {
+        if self.skipped > 0 {
+            self.line += 1;
+            let total = std::mem::take(&mut self.skipped);
+            f(
+                self.line,
+                Line::Refused(too_long(self.line, total, self.max)),
+            )
+        } else if !self.carry.is_empty() {
+            self.line += 1;
+            let carry = std::mem::take(&mut self.carry);
+            Self::emit(self.max, f, self.line, &carry)
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 }
 
