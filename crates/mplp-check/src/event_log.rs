@@ -26,7 +26,7 @@ pub(crate) fn stream_event_log(
 
 /// The push form (a [`LogFeed`](mplp_events::log::LogFeed) fed chunk by chunk).
 pub(crate) fn feed(options: &LogOptions) -> mplp_events::log::LogFeed {
-    mplp_events::log::LogFeed::lines(options, check_line)
+    mplp_events::log::LogFeed::judged_by(options, check_line)
 }
 
 /// Probes a line's `event_id` only.

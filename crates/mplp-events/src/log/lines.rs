@@ -49,7 +49,7 @@ pub fn stream_lines(
 }
 
 /// The validator of [`stream_lines`] (and of its push form,
-/// [`LogFeed::lines`](crate::log::LogFeed::lines)).
+/// [`LogFeed::judged_by`](crate::log::LogFeed::judged_by)).
 pub(crate) struct Lines<F> {
     check: F,
     ids: UniqueIds,

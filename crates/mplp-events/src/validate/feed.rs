@@ -183,7 +183,7 @@ impl LogFeed {
 
     /// A log whose lines `check` judges (the validator of
     /// [`stream_lines`](crate::log::stream_lines), pushed).
-    pub fn lines(
+    pub fn judged_by(
         options: &LogOptions,
         check: fn(&[u8], &mut mplp_core::Report) -> Option<uuid::Uuid>,
     ) -> Self {
