@@ -20,11 +20,17 @@ pub trait AsyncExecutor {
 /// Who approves, async (a person answering later, a remote policy).
 pub trait AsyncApprover {
     /// Decides on a plan waiting for approval.
-    fn approve_plan(&mut self, plan: &Plan, confirm: &Confirm)
-    -> impl Future<Output = ConfirmDecision>;
+    fn approve_plan(
+        &mut self,
+        plan: &Plan,
+        confirm: &Confirm,
+    ) -> impl Future<Output = ConfirmDecision>;
     /// Decides on a step whose executor asked for approval.
-    fn approve_step(&mut self, step: &PlanStep, reason: &str)
-    -> impl Future<Output = ConfirmDecision>;
+    fn approve_step(
+        &mut self,
+        step: &PlanStep,
+        reason: &str,
+    ) -> impl Future<Output = ConfirmDecision>;
 }
 
 /// Any synchronous [`Approver`](crate::Approver) is an async one.
@@ -46,7 +52,7 @@ impl<A: crate::Approver> AsyncApprover for A {
 }
 
 /// An [`SaSession`] driven with async parts: the same state machine
-/// ([`SaSession::next`]), so the same events, documents and store; each
+/// ([`SaSession::advance`]), so the same events, documents and store; each
 /// event is appended to the store, then handed to the async sink (after
 /// the operation that produced it, in order).
 ///
@@ -124,15 +130,13 @@ impl<K: AsyncEventSink<SaEvent>, S: Store> AsyncSaSession<K, S> {
         approver: &mut impl AsyncApprover,
     ) -> Result<SaReport, SaError> {
         loop {
-            let next = self.core.next();
+            let next = self.core.advance();
             self.drain().await?;
             let step = match next {
                 Ok(Next::Finished(_)) => break,
                 Ok(Next::ApprovePlan) => {
                     let decision = match self.core.pending_confirm() {
-                        Some(confirm) => {
-                            approver.approve_plan(self.core.plan(), confirm).await
-                        }
+                        Some(confirm) => approver.approve_plan(self.core.plan(), confirm).await,
                         None => continue,
                     };
                     self.core.decide_plan(decision)

@@ -65,4 +65,3 @@ pub use session::{
     Approver, AutoApprove, Executor, Next, SaError, SaOutcome, SaReport, SaSession, StepRequest,
     StepResult,
 };
-

@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use mplp_confirm::{Confirm, ConfirmStatus};
 use mplp_context::Context;
-use mplp_core::{
-    BaseEvent, Document, Error, EventType, JsonObject, PlanId, StepId, Timestamp,
-};
+use mplp_core::{BaseEvent, Document, Error, EventType, JsonObject, PlanId, StepId, Timestamp};
 use mplp_events::log::EventSink;
-use mplp_events::sa::{SaEvent, SaEventType, SaPayload, StepCompleted, StepFailed, StepOutcome, StepStarted};
+use mplp_events::sa::{
+    SaEvent, SaEventType, SaPayload, StepCompleted, StepFailed, StepOutcome, StepStarted,
+};
 use mplp_events::{SaId, SchemaUuid};
 use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, PlanStep, StepStatus};
 use mplp_trace::{SegmentId, SegmentTrigger, Trace, TraceStatus, TraceTrigger};
@@ -306,11 +306,11 @@ pub struct SaSession<K, S> {
     stopped: bool,
 }
 
-/// What [`SaSession::next`] waits for.
+/// What [`SaSession::advance`] waits for.
 #[derive(Debug)]
 enum Pending {
     Nothing,
-    Plan(Confirm),
+    Plan(Box<Confirm>),
     Step {
         run: Running,
         approval: Option<ConfirmDecision>,
@@ -318,7 +318,7 @@ enum Pending {
     },
 }
 
-/// What the session needs next ([`SaSession::next`]).
+/// What the session needs next ([`SaSession::advance`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Next {
@@ -351,7 +351,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     ///
     /// # Errors
     /// `sa_context_must_be_active`; `sa_plan_context_binding`; the plan's
-    /// DAG errors (a cycle, an unknown dependency); 
+    /// DAG errors (a cycle, an unknown dependency);
     /// a `lifecycle-transition` error when the plan is already `in_progress`
     /// or final (resume its session instead);
     /// the store's errors.
@@ -479,9 +479,13 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         let cp: Value = serde_json::from_slice(&bytes)
             .map_err(|e| StoreError::corrupt(SESSION_CHECKPOINT, format!("not JSON: {e}")))?;
         let field = |k: &str| -> Result<String, SaError> {
-            cp.get(k).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| {
-                StoreError::corrupt(SESSION_CHECKPOINT, format!("expected a `{k}` string")).into()
-            })
+            cp.get(k)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    StoreError::corrupt(SESSION_CHECKPOINT, format!("expected a `{k}` string"))
+                        .into()
+                })
         };
         let format = field("format")?;
         if format != SESSION_FORMAT {
@@ -491,9 +495,8 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             )
             .into());
         }
-        let sa_id = SaId::parse(&field("sa_id")?).map_err(|e| {
-            StoreError::corrupt(SESSION_CHECKPOINT, format!("`sa_id`: {e}"))
-        })?;
+        let sa_id = SaId::parse(&field("sa_id")?)
+            .map_err(|e| StoreError::corrupt(SESSION_CHECKPOINT, format!("`sa_id`: {e}")))?;
         let context: Context = load_doc(&store, "context", &field("context_id")?)?;
         let plan: Plan = load_doc(&store, "plan", &field("plan_id")?)?;
         let trace: Trace = load_doc(&store, "trace", &field("trace_id")?)?;
@@ -524,9 +527,9 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             }
         }
         let events = session.store.events()?;
-        let done = events.iter().any(|e| {
-            SaEvent::from_json(e).is_ok_and(|e| e.event_type() == SaEventType::Completed)
-        });
+        let done = events
+            .iter()
+            .any(|e| SaEvent::from_json(e).is_ok_and(|e| e.event_type() == SaEventType::Completed));
         if done && session.trace.status().is_final() {
             // Finished, and its documents written: nothing to redo. Seal
             // the store if the process stopped just before.
@@ -548,8 +551,9 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     /// The counters and the events seen, from the log of a finished session.
     fn count(&mut self, events: &[Vec<u8>]) -> Result<(), SaError> {
         for bytes in events {
-            let e = SaEvent::from_json(bytes)
-                .map_err(|e| StoreError::corrupt("event log", format!("not a valid SA event: {e}")))?;
+            let e = SaEvent::from_json(bytes).map_err(|e| {
+                StoreError::corrupt("event log", format!("not a valid SA event: {e}"))
+            })?;
             self.seen |= bit(e.event_type());
             match &e.payload {
                 SaPayload::StepStarted(_) => self.stats.attempts += 1,
@@ -701,9 +705,15 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     /// The id and JSON text of the context, plan or trace.
     fn document(&self, kind: &str) -> (String, String) {
         match kind {
-            "context" => (self.context.context_id.to_string(), self.context.to_json_pretty()),
+            "context" => (
+                self.context.context_id.to_string(),
+                self.context.to_json_pretty(),
+            ),
             "plan" => (self.plan.plan_id.to_string(), self.plan.to_json_pretty()),
-            _ => (self.trace.trace_id().to_string(), self.trace.to_json_pretty()),
+            _ => (
+                self.trace.trace_id().to_string(),
+                self.trace.to_json_pretty(),
+            ),
         }
     }
 
@@ -726,7 +736,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     }
 
     /// Runs the session to its end (or to [`SaSession::stop_after_events`]):
-    /// [`SaSession::next`] in a loop, calling `executor` and `approver` as
+    /// [`SaSession::advance`] in a loop, calling `executor` and `approver` as
     /// it asks.
     ///
     /// # Errors
@@ -738,7 +748,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         approver: &mut dyn Approver,
     ) -> Result<SaReport, SaError> {
         loop {
-            let step = match self.next() {
+            let step = match self.advance() {
                 Ok(Next::Finished(_)) => break,
                 Ok(Next::ApprovePlan) => {
                     let decision = match &self.pending {
@@ -806,10 +816,12 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     /// As [`SaSession::run`]; a stop asked by
     /// [`SaSession::stop_after_events`] is the store error
     /// `StoreError::Unsupported` (see [`SaSession::is_stop`]).
-    pub fn next(&mut self) -> Result<Next, SaError> {
+    pub fn advance(&mut self) -> Result<Next, SaError> {
         match &self.pending {
             Pending::Plan(_) => return Ok(Next::ApprovePlan),
-            Pending::Step { asking: Some(_), .. } => return Ok(Next::ApproveStep),
+            Pending::Step {
+                asking: Some(_), ..
+            } => return Ok(Next::ApproveStep),
             Pending::Step { .. } => return Ok(Next::Execute),
             Pending::Nothing => {}
         }
@@ -834,7 +846,10 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             let mut p = JsonObject::new();
             p.insert("plan_id", self.plan.plan_id.to_string());
             p.insert("steps", self.plan.steps().len() as u64);
-            p.insert("order", "plan order, each step once its dependencies are done");
+            p.insert(
+                "order",
+                "plan order, each step once its dependencies are done",
+            );
             let at = self.emit(SaPayload::PlanEvaluated(Some(p)))?;
             self.start_trace(at)?;
         }
@@ -879,7 +894,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         self.stopped = true;
     }
 
-    /// Whether an error of [`SaSession::next`] is the stop asked by
+    /// Whether an error of [`SaSession::advance`] is the stop asked by
     /// [`SaSession::stop_after_events`].
     pub fn is_stop(error: &SaError) -> bool {
         Stop::is(error)
@@ -937,7 +952,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         };
         self.plan.decide(&mut confirm, decision)?;
         self.rejected = self.plan.status() != PlanStatus::Approved;
-        self.confirm = Some(confirm);
+        self.confirm = Some(*confirm);
         self.save_confirm()?;
         self.save_plan()?;
         Ok(())
@@ -946,7 +961,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     /// Takes the executor's answer for the pending attempt ([`Next::Execute`]).
     ///
     /// # Errors
-    /// As [`SaSession::next`].
+    /// As [`SaSession::advance`].
     pub fn submit(&mut self, result: StepResult) -> Result<(), SaError> {
         let Pending::Step {
             run,
@@ -987,7 +1002,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
     /// it and cancels the plan.
     ///
     /// # Errors
-    /// As [`SaSession::next`].
+    /// As [`SaSession::advance`].
     pub fn decide_step(&mut self, decision: ConfirmDecision) -> Result<(), SaError> {
         let Pending::Step {
             run,
@@ -1030,9 +1045,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             PlanStatus::Completed => SaOutcome::Completed,
             PlanStatus::Failed => SaOutcome::Failed,
             _ if self.rejected => SaOutcome::Rejected,
-            PlanStatus::Draft | PlanStatus::Proposed | PlanStatus::Cancelled => {
-                SaOutcome::Rejected
-            }
+            PlanStatus::Draft | PlanStatus::Proposed | PlanStatus::Cancelled => SaOutcome::Rejected,
             _ => SaOutcome::Failed,
         }
     }
@@ -1107,7 +1120,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
                 .with_reason("the SA runtime runs this plan once it is approved"),
         };
         self.write_session_checkpoint(Some(confirm.confirm_id.to_string()))?;
-        self.pending = Pending::Plan(confirm);
+        self.pending = Pending::Plan(Box::new(confirm));
         Ok(true)
     }
 
@@ -1133,7 +1146,8 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         let segment = self
             .trace
             .add_segment(format!("step {step} attempt {attempt}"), None)?;
-        self.trace.fire_segment(segment, SegmentTrigger::Start, at)?;
+        self.trace
+            .fire_segment(segment, SegmentTrigger::Start, at)?;
         let run = Running {
             position,
             step,
@@ -1225,8 +1239,11 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         }
         let at = self.emit(SaPayload::StepFailed(payload))?;
         self.end_attempt_failed(run, reason, disposition, counts, at.clone())?;
-        let retry_delay = (disposition == Disposition::Retry && counts)
-            .then(|| self.policy(run.position).backoff.delay(self.failures[run.position]));
+        let retry_delay = (disposition == Disposition::Retry && counts).then(|| {
+            self.policy(run.position)
+                .backoff
+                .delay(self.failures[run.position])
+        });
         let changed = self.apply(run.step, disposition)?;
         if changed {
             self.save_plan()?;
@@ -1289,7 +1306,11 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             Disposition::SkipDependents => {
                 let dependents = self.plan.dag()?.descendants(step);
                 for d in dependents {
-                    if self.plan.step(d).is_some_and(|s| s.status() == StepStatus::Pending) {
+                    if self
+                        .plan
+                        .step(d)
+                        .is_some_and(|s| s.status() == StepStatus::Pending)
+                    {
                         self.plan.step_mut(d)?.skip()?;
                     }
                 }
@@ -1393,9 +1414,8 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             let at = event.timestamp.clone();
             self.last_at = Some(at.clone());
             let step_of = |p: &SchemaUuid| -> Result<StepId, SaError> {
-                StepId::try_from(p).map_err(|e| {
-                    StoreError::corrupt(&where_, format!("step_id: {e}")).into()
-                })
+                StepId::try_from(p)
+                    .map_err(|e| StoreError::corrupt(&where_, format!("step_id: {e}")).into())
             };
             match &event.payload {
                 SaPayload::PlanEvaluated(_) => self.start_trace(at)?,
@@ -1420,7 +1440,8 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
                     let segment = self
                         .trace
                         .add_segment(format!("step {id} attempt {attempt}"), None)?;
-                    self.trace.fire_segment(segment, SegmentTrigger::Start, at)?;
+                    self.trace
+                        .fire_segment(segment, SegmentTrigger::Start, at)?;
                     self.running = Some(Running {
                         position,
                         step: id,
@@ -1472,15 +1493,17 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             }
         }
         if !self.seen(SaEventType::Initialized) && !events.is_empty() {
-            return Err(StoreError::corrupt("event log", "the first event is not SAInitialized").into());
+            return Err(
+                StoreError::corrupt("event log", "the first event is not SAInitialized").into(),
+            );
         }
         if self.plan.status() == PlanStatus::Draft
-            && self
-                .confirm
-                .as_ref()
-                .is_some_and(|c| {
-                    matches!(c.status(), ConfirmStatus::Rejected | ConfirmStatus::Cancelled)
-                })
+            && self.confirm.as_ref().is_some_and(|c| {
+                matches!(
+                    c.status(),
+                    ConfirmStatus::Rejected | ConfirmStatus::Cancelled
+                )
+            })
         {
             self.rejected = true;
         }

@@ -11,7 +11,9 @@ use mplp_core::Document;
 use mplp_events::SaEvent;
 use mplp_runtime::async_session::{AsyncExecutor, AsyncSaSession};
 use mplp_runtime::store::{MemoryStore, Store};
-use mplp_runtime::{AutoApprove, Backoff, FailurePolicy, SaOutcome, SaSession, StepRequest, StepResult};
+use mplp_runtime::{
+    AutoApprove, Backoff, FailurePolicy, SaOutcome, SaSession, StepRequest, StepResult,
+};
 use support::{Shape, check_log, context, plan};
 
 fn outcome(req: &StepRequest<'_>) -> StepResult {
@@ -35,7 +37,14 @@ impl AsyncExecutor for Agent {
 fn shape(e: &SaEvent) -> String {
     let mut v = e.to_value();
     let o = v.as_object_mut().unwrap();
-    for k in ["event_id", "timestamp", "sa_id", "context_id", "plan_id", "trace_id"] {
+    for k in [
+        "event_id",
+        "timestamp",
+        "sa_id",
+        "context_id",
+        "plan_id",
+        "trace_id",
+    ] {
         o.remove(k);
     }
     if let Some(p) = o.get_mut("payload").and_then(|p| p.as_object_mut()) {
@@ -56,7 +65,9 @@ fn the_async_driver_writes_the_log_of_the_blocking_one() {
         .with_policy(policy);
     let r1 = sync.run(&mut outcome, &mut AutoApprove::default()).unwrap();
 
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let core = SaSession::new(ctx, p, Vec::new(), MemoryStore::new())
         .unwrap()
         .with_policy(policy);
@@ -65,7 +76,10 @@ fn the_async_driver_writes_the_log_of_the_blocking_one() {
         .block_on(s.run(&mut Agent, &mut AutoApprove::default()))
         .unwrap();
     assert_eq!(r1.outcome, SaOutcome::Completed);
-    assert_eq!((r2.outcome, r2.attempts, r2.retries), (r1.outcome, r1.attempts, r1.retries));
+    assert_eq!(
+        (r2.outcome, r2.attempts, r2.retries),
+        (r1.outcome, r1.attempts, r1.retries)
+    );
     let a: Vec<String> = sync.sink().iter().map(shape).collect();
     let b: Vec<String> = s.sink().iter().map(shape).collect();
     assert_eq!(a, b);
@@ -79,21 +93,29 @@ fn the_async_driver_writes_the_log_of_the_blocking_one() {
 fn an_async_run_stops_and_resumes() {
     let ctx = context();
     let p = plan(&ctx, Shape::Chain, 10, &[]);
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let policy = FailurePolicy::retry(1).with_backoff(Backoff::NONE);
     let core = SaSession::new(ctx, p, Vec::new(), MemoryStore::new())
         .unwrap()
         .with_policy(policy)
         .stop_after_events(8);
     let mut s = AsyncSaSession::new(core, Vec::new());
-    let r = rt.block_on(s.run(&mut Agent, &mut AutoApprove::default())).unwrap();
+    let r = rt
+        .block_on(s.run(&mut Agent, &mut AutoApprove::default()))
+        .unwrap();
     assert_eq!(r.outcome, SaOutcome::Stopped);
     let (core, first) = s.into_parts();
     assert_eq!(first.len(), 8);
     let (_, store) = core.into_parts();
-    let core = SaSession::resume(Vec::new(), store).unwrap().with_policy(policy);
+    let core = SaSession::resume(Vec::new(), store)
+        .unwrap()
+        .with_policy(policy);
     let mut s = AsyncSaSession::new(core, Vec::new());
-    let r = rt.block_on(s.run(&mut Agent, &mut AutoApprove::default())).unwrap();
+    let r = rt
+        .block_on(s.run(&mut Agent, &mut AutoApprove::default()))
+        .unwrap();
     assert_eq!(r.outcome, SaOutcome::Completed);
     let (core, _) = s.into_parts();
     let r = check_log(&core.store().ndjson());

@@ -47,7 +47,10 @@ fn policy() -> FailurePolicy {
 }
 
 fn parse(bytes: &[Vec<u8>]) -> Vec<SaEvent> {
-    bytes.iter().map(|b| SaEvent::from_json(b).unwrap()).collect()
+    bytes
+        .iter()
+        .map(|b| SaEvent::from_json(b).unwrap())
+        .collect()
 }
 
 /// The properties of a finished log: valid, ids unique, one session,
@@ -67,7 +70,10 @@ fn check_finished(events: &[SaEvent], ndjson: &[u8], steps: usize) {
     let mut completed = HashSet::new();
     for e in events {
         if let SaPayload::StepCompleted(p) = &e.payload {
-            assert!(completed.insert(p.step_id.to_string()), "step completed twice");
+            assert!(
+                completed.insert(p.step_id.to_string()),
+                "step completed twice"
+            );
         }
     }
     assert_eq!(completed.len(), steps);
@@ -132,9 +138,18 @@ proptest! {
 
 fn run_dir(dir: &Path, n: usize) -> (DirStore, SaOutcome) {
     let ctx = context();
-    let p = plan(&ctx, Shape::Random, n, &(0..n as u32).map(|i| i.wrapping_mul(2654435761)).collect::<Vec<_>>());
+    let p = plan(
+        &ctx,
+        Shape::Random,
+        n,
+        &(0..n as u32)
+            .map(|i| i.wrapping_mul(2654435761))
+            .collect::<Vec<_>>(),
+    );
     let store = DirStore::open(dir).unwrap();
-    let mut s = SaSession::new(ctx, p, Vec::new(), store).unwrap().with_policy(policy());
+    let mut s = SaSession::new(ctx, p, Vec::new(), store)
+        .unwrap()
+        .with_policy(policy());
     let r = s.run(&mut flaky, &mut AutoApprove::default()).unwrap();
     (s.into_parts().1, r.outcome)
 }
@@ -159,7 +174,12 @@ fn check_pack(dir: &Path, steps: usize) {
     check_finished(&events, &log, steps);
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
     for check in mplp_conformance::pack::check_pack(dir, &name, "") {
-        assert!(check.findings.is_empty(), "{}: {:?}", check.name, check.findings);
+        assert!(
+            check.findings.is_empty(),
+            "{}: {:?}",
+            check.name,
+            check.findings
+        );
     }
 }
 
@@ -185,7 +205,10 @@ fn a_directory_store_is_an_evidence_pack() {
     drop(s);
     let log_after = std::fs::read(dir.join("timeline/events.ndjson")).unwrap();
     check_pack(&dir, 40);
-    assert_eq!(log_after.iter().filter(|b| **b == b'\n').count() as u64, r.events);
+    assert_eq!(
+        log_after.iter().filter(|b| **b == b'\n').count() as u64,
+        r.events
+    );
     let _ = before;
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -223,14 +246,20 @@ fn hand_edited_or_broken_stores_are_refused_naming_the_file() {
     drop(run_dir(&dir2, 3).0);
     std::fs::remove_file(dir2.join("artifacts/trace.json")).unwrap();
     let err = DirStore::open(&dir2).unwrap_err();
-    assert!(err.to_string().starts_with("artifacts/trace.json:"), "{err}");
+    assert!(
+        err.to_string().starts_with("artifacts/trace.json:"),
+        "{err}"
+    );
 
     // A file added after sealing.
     let dir3 = tmp("added");
     drop(run_dir(&dir3, 3).0);
     std::fs::write(dir3.join("artifacts/extra.json"), "{}").unwrap();
     let err = DirStore::open(&dir3).unwrap_err();
-    assert!(err.to_string().starts_with("artifacts/extra.json:"), "{err}");
+    assert!(
+        err.to_string().starts_with("artifacts/extra.json:"),
+        "{err}"
+    );
 
     // Bad JSON in the log of an unsealed store.
     let dir4 = tmp("badlog");
@@ -238,9 +267,16 @@ fn hand_edited_or_broken_stores_are_refused_naming_the_file() {
         let mut s = DirStore::open(&dir4).unwrap();
         s.append(br#"{"a":1}"#).unwrap();
     }
-    std::fs::write(dir4.join("timeline/events.ndjson"), b"{\"a\":1}\n{not json\n").unwrap();
+    std::fs::write(
+        dir4.join("timeline/events.ndjson"),
+        b"{\"a\":1}\n{not json\n",
+    )
+    .unwrap();
     let err = DirStore::open(&dir4).unwrap_err();
-    assert!(err.to_string().starts_with("timeline/events.ndjson:2:"), "{err}");
+    assert!(
+        err.to_string().starts_with("timeline/events.ndjson:2:"),
+        "{err}"
+    );
 
     // A checkpoint written by another version.
     let dir5 = tmp("version");
@@ -252,7 +288,9 @@ fn hand_edited_or_broken_stores_are_refused_naming_the_file() {
         drop(s);
     }
     let cp = dir5.join("checkpoints/sa-session.json");
-    let text = std::fs::read_to_string(&cp).unwrap().replace("sa-session/1", "sa-session/9");
+    let text = std::fs::read_to_string(&cp)
+        .unwrap()
+        .replace("sa-session/1", "sa-session/9");
     std::fs::write(&cp, &text).unwrap();
     let err = SaSession::resume(Vec::new(), DirStore::open(&dir5).unwrap()).unwrap_err();
     assert!(err.to_string().contains("sa-session/9"), "{err}");

@@ -76,20 +76,25 @@ fn case() -> impl Strategy<Value = Case> {
         shape(),
         prop_oneof![3 => 1usize..20, 1 => 20usize..=200],
         prop::collection::vec(any::<u32>(), 200),
-        prop::collection::vec(prop_oneof![12 => 0u8..=5, 3 => Just(6u8), 1 => Just(7u8), 1 => Just(8u8)], 1..64),
+        prop::collection::vec(
+            prop_oneof![12 => 0u8..=5, 3 => Just(6u8), 1 => Just(7u8), 1 => Just(8u8)],
+            1..64,
+        ),
         0u32..3,
         any::<bool>(),
         prop_oneof![2 => Just(None), 2 => Just(Some(true)), 1 => Just(Some(false))],
     )
-        .prop_map(|(shape, n, seeds, script, retries, skip, plan_approval)| Case {
-            shape,
-            n,
-            seeds,
-            script,
-            retries,
-            skip,
-            plan_approval,
-        })
+        .prop_map(
+            |(shape, n, seeds, script, retries, skip, plan_approval)| Case {
+                shape,
+                n,
+                seeds,
+                script,
+                retries,
+                skip,
+                plan_approval,
+            },
+        )
 }
 
 fn events_of(ndjson: &[u8]) -> Vec<SaEvent> {
@@ -112,15 +117,22 @@ fn run_case(c: &Case) {
         .iter()
         .map(|s| (s.step_id, s.dependency_ids().to_vec()))
         .collect();
-    let pos_of: HashMap<StepId, usize> =
-        original.iter().enumerate().map(|(i, (id, _))| (*id, i)).collect();
+    let pos_of: HashMap<StepId, usize> = original
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, i))
+        .collect();
     if c.plan_approval.is_none() {
         p.propose().unwrap();
         p.approve(&ConfirmDecision::approved("lead")).unwrap();
     }
     let policy = FailurePolicy::retry(c.retries)
         .with_backoff(Backoff::NONE)
-        .then(if c.skip { OnExhausted::SkipDependents } else { OnExhausted::FailPlan });
+        .then(if c.skip {
+            OnExhausted::SkipDependents
+        } else {
+            OnExhausted::FailPlan
+        });
     let waits = Rc::new(Cell::new(0u32));
     let w = waits.clone();
     let mut session = SaSession::new(ctx, p, Vec::new(), MemoryStore::new())
@@ -177,7 +189,10 @@ fn run_case(c: &Case) {
         assert_eq!(report.outcome, SaOutcome::Rejected);
         assert_eq!(session.plan().status(), PlanStatus::Draft);
         let confirm = session.confirm().unwrap();
-        assert_eq!(confirm.last_decision().unwrap().reason.as_deref(), Some("too risky"));
+        assert_eq!(
+            confirm.last_decision().unwrap().reason.as_deref(),
+            Some("too risky")
+        );
         assert_eq!(report.attempts, 0);
         return;
     }
@@ -249,7 +264,10 @@ fn run_case(c: &Case) {
                 let pos = by_id[&p.step_id.to_string()];
                 let code = calls.borrow()[call - 1].2;
                 assert!(code <= 5 || code == 7, "code {code} completed");
-                assert!(completed_at.insert(pos, line).is_none(), "step {pos} completed twice");
+                assert!(
+                    completed_at.insert(pos, line).is_none(),
+                    "step {pos} completed twice"
+                );
                 last[pos] = "completed";
             }
             SaPayload::StepFailed(p) => {
@@ -270,7 +288,11 @@ fn run_case(c: &Case) {
                     assert_eq!(disposition, want);
                 }
                 failures[pos] += 1;
-                last[pos] = if disposition == "retry" { "retry" } else { "final" };
+                last[pos] = if disposition == "retry" {
+                    "retry"
+                } else {
+                    "final"
+                };
             }
             _ => {}
         }
@@ -286,7 +308,10 @@ fn run_case(c: &Case) {
             "final" => assert_eq!(s.status(), StepStatus::Failed, "step {pos}"),
             "retry" => assert_eq!(s.status(), StepStatus::Pending, "step {pos}"),
             _ => assert!(
-                matches!(s.status(), StepStatus::Pending | StepStatus::Blocked | StepStatus::Skipped),
+                matches!(
+                    s.status(),
+                    StepStatus::Pending | StepStatus::Blocked | StepStatus::Skipped
+                ),
                 "step {pos} never ran but is {}",
                 s.status()
             ),
@@ -327,11 +352,17 @@ proptest! {
 
 #[test]
 fn an_inactive_context_is_refused() {
-    let ctx = mplp_context::Context::new("Draft", mplp_context::ContextRoot::new("d", "e")).unwrap();
+    let ctx =
+        mplp_context::Context::new("Draft", mplp_context::ContextRoot::new("d", "e")).unwrap();
     let p = plan(&ctx, Shape::Chain, 2, &[]);
     let err = SaSession::new(ctx, p, Vec::new(), MemoryStore::new()).unwrap_err();
-    let SaError::Mplp(e) = err else { panic!("{err}") };
-    assert_eq!(e.rule().map(|r| r.as_str()), Some("sa_context_must_be_active"));
+    let SaError::Mplp(e) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(
+        e.rule().map(|r| r.as_str()),
+        Some("sa_context_must_be_active")
+    );
 }
 
 #[test]
@@ -340,8 +371,13 @@ fn a_plan_of_another_context_is_refused() {
     let other = context();
     let p = plan(&other, Shape::Chain, 2, &[]);
     let err = SaSession::new(ctx, p, Vec::new(), MemoryStore::new()).unwrap_err();
-    let SaError::Mplp(e) = err else { panic!("{err}") };
-    assert_eq!(e.rule().map(|r| r.as_str()), Some("sa_plan_context_binding"));
+    let SaError::Mplp(e) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(
+        e.rule().map(|r| r.as_str()),
+        Some("sa_plan_context_binding")
+    );
 }
 
 #[test]
@@ -360,7 +396,9 @@ fn a_cyclic_plan_is_refused_and_nothing_is_written() {
         ]
     });
     // A cyclic plan may or may not parse; either way no session runs it.
-    let Ok(p) = Plan::from_value(&json) else { return };
+    let Ok(p) = Plan::from_value(&json) else {
+        return;
+    };
     let mut store = MemoryStore::new();
     let err = SaSession::new(ctx, p, Vec::new(), &mut store).unwrap_err();
     assert!(err.to_string().contains("cycle"), "{err}");

@@ -216,20 +216,28 @@ impl DirStore {
             if rel.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err(StoreError::corrupt(
                     format!("{INTEGRITY}:{}", n + 1),
-                    format!("expected `<64 hex digits>  <path>` (sha256sum format), found `{line}`"),
+                    format!(
+                        "expected `<64 hex digits>  <path>` (sha256sum format), found `{line}`"
+                    ),
                 ));
             }
             listed.insert(rel.to_owned(), hex.to_ascii_lowercase());
         }
         for (rel, hex) in &listed {
-            if rel.split('/').any(|c| c.is_empty() || c == "." || c == "..") {
+            if rel
+                .split('/')
+                .any(|c| c.is_empty() || c == "." || c == "..")
+            {
                 return Err(StoreError::corrupt(
                     INTEGRITY,
                     format!("`{rel}` is not a path inside the store"),
                 ));
             }
             let bytes = fs::read(self.file(rel)).map_err(|e| {
-                StoreError::corrupt(rel, format!("listed in {INTEGRITY} but cannot be read: {e}"))
+                StoreError::corrupt(
+                    rel,
+                    format!("listed in {INTEGRITY} but cannot be read: {e}"),
+                )
             })?;
             let actual = sha256_hex(&bytes);
             if &actual != hex {
@@ -242,12 +250,15 @@ impl DirStore {
             }
         }
         let mut present = Vec::new();
-        list_files(&self.root, "", &mut present).map_err(|e| StoreError::io(self.root.display(), e))?;
+        list_files(&self.root, "", &mut present)
+            .map_err(|e| StoreError::io(self.root.display(), e))?;
         for rel in present {
             if rel != INTEGRITY && !listed.contains_key(&rel) {
                 return Err(StoreError::corrupt(
                     &rel,
-                    format!("this file is not in {INTEGRITY}: it was added after the store was sealed"),
+                    format!(
+                        "this file is not in {INTEGRITY}: it was added after the store was sealed"
+                    ),
                 ));
             }
         }
@@ -368,7 +379,8 @@ impl DirStore {
 
     fn remove_temporaries(&self) -> Result<(), StoreError> {
         let mut present = Vec::new();
-        list_files(&self.root, "", &mut present).map_err(|e| StoreError::io(self.root.display(), e))?;
+        list_files(&self.root, "", &mut present)
+            .map_err(|e| StoreError::io(self.root.display(), e))?;
         for rel in present {
             let base = rel.rsplit('/').next().unwrap_or("");
             if base.starts_with('.') && base.ends_with(".tmp") {
@@ -431,7 +443,10 @@ fn read_id(path: &Path, rel: &str, kind: &str) -> Result<String, StoreError> {
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
         .ok_or_else(|| {
-            StoreError::corrupt(rel, format!("expected a `{key}` string naming the document"))
+            StoreError::corrupt(
+                rel,
+                format!("expected a `{key}` string naming the document"),
+            )
         })
 }
 
@@ -445,7 +460,10 @@ impl Store for DirStore {
         }
         let rel = format!("artifacts/{kind}.json");
         let bytes = fs::read(self.file(&rel)).map_err(|e| {
-            StoreError::corrupt(&rel, format!("the store wrote this document, but it cannot be read: {e}"))
+            StoreError::corrupt(
+                &rel,
+                format!("the store wrote this document, but it cannot be read: {e}"),
+            )
         })?;
         if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
             return Err(StoreError::corrupt(&rel, format!("not JSON: {e}")));
@@ -584,7 +602,8 @@ impl Store for DirStore {
         text.push(b'\n');
         self.write_atomic(MANIFEST, &text)?;
         let mut present = Vec::new();
-        list_files(&self.root, "", &mut present).map_err(|e| StoreError::io(self.root.display(), e))?;
+        list_files(&self.root, "", &mut present)
+            .map_err(|e| StoreError::io(self.root.display(), e))?;
         present.sort();
         let mut sums = String::new();
         for rel in present.iter().filter(|r| r.as_str() != INTEGRITY) {

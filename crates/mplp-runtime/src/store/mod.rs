@@ -159,8 +159,13 @@ pub trait Store {
     ///
     /// # Errors
     /// [`StoreError::Conflict`] when the revision differs (nothing written).
-    fn put(&mut self, kind: &str, id: &str, bytes: &[u8], expect: Expect)
-    -> Result<u64, StoreError>;
+    fn put(
+        &mut self,
+        kind: &str,
+        id: &str,
+        bytes: &[u8],
+        expect: Expect,
+    ) -> Result<u64, StoreError>;
 
     /// Appends one event (a JSON text without a newline) to the log and
     /// returns how many events the log holds.

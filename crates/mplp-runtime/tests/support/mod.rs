@@ -81,7 +81,12 @@ pub fn check_log(ndjson: &[u8]) -> Report {
 /// Every error of one document through the one dispatch.
 pub fn check_doc(json: &str) -> Report {
     let mut report = Report::new();
-    validate_source(None, Source::text(json.as_bytes()), &Options::default(), &mut report);
+    validate_source(
+        None,
+        Source::text(json.as_bytes()),
+        &Options::default(),
+        &mut report,
+    );
     report
 }
 
