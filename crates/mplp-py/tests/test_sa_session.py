@@ -18,7 +18,7 @@ def plan_dict(n=3):
             step["dependencies"] = [ids[i - 1]]
         steps.append(step)
     return {
-        "meta": {"protocolVersion": "1.0.0"},
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
         "plan_id": str(uuid.uuid4()),
         "context_id": ctx,
         "title": "Py plan",
@@ -89,7 +89,7 @@ def test_an_evidence_pack_on_disk(tmp_path):
 def test_an_inactive_context_is_refused():
     p = plan_dict(1)
     ctx = {
-        "meta": {"protocolVersion": "1.0.0"},
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
         "context_id": p["context_id"],
         "root": {"domain": "d", "environment": "e"},
         "title": "Draft context",

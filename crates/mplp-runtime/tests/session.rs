@@ -386,7 +386,7 @@ fn a_cyclic_plan_is_refused_and_nothing_is_written() {
     let a = StepId::new();
     let b = StepId::new();
     let json = serde_json::json!({
-        "meta": {"protocolVersion": "1.0.0"},
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
         "plan_id": mplp_core::PlanId::new().to_string(),
         "context_id": ctx.context_id.to_string(),
         "title": "Cycle", "objective": "Loop", "status": "draft",
