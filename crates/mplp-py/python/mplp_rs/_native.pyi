@@ -202,7 +202,6 @@ class SaSession:
         self,
         plan: JsonInput,
         executor: Callable[[dict[str, Any]], Any],
-        *,
         context: Optional[JsonInput] = None,
         out: Union[str, "os.PathLike[str]", None] = None,
         retries: int = 0,
