@@ -7,6 +7,8 @@
 //! mplp dialog convert --to openai|anthropic DIALOG.json
 //! mplp collab render --format mermaid LOG.ndjson
 //! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
+//! mplp sa simulate [--context C] --out DIR [--seed S] [--fail-step STEP_ID] [--stop-after-events N] PLAN
+//! mplp sa simulate --resume DIR [--stop-after-events N]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
 //! mplp report [-o REPORT.html] [--max-errors N] FILE...
 //! mplp completions bash|elvish|fish|powershell|zsh
@@ -26,6 +28,7 @@ mod cmd_conformance;
 mod cmd_dialog;
 mod cmd_plan;
 mod cmd_report;
+mod cmd_sa;
 mod cmd_shell;
 mod inputs;
 mod progress;
@@ -58,6 +61,9 @@ enum Command {
     /// Work with Collab sessions.
     #[command(subcommand)]
     Collab(cmd_collab::CollabCommand),
+    /// Run plans under the SA profile into evidence packs.
+    #[command(subcommand)]
+    Sa(cmd_sa::SaCommand),
     /// Run golden flows: module validation, invariants.yaml, evidence packs.
     Conformance(cmd_conformance::ConformanceArgs),
     /// Write one self-contained HTML page: each file's verdict, its errors
@@ -110,6 +116,7 @@ fn main() -> ExitCode {
         Command::Plan(cmd) => cmd_plan::run(cmd),
         Command::Dialog(cmd) => cmd_dialog::run(cmd),
         Command::Collab(cmd) => cmd_collab::run(cmd),
+        Command::Sa(cmd) => cmd_sa::run(cmd),
         Command::Conformance(args) => cmd_conformance::run(&args),
         Command::Report(args) => cmd_report::run(&args),
         Command::Completions(args) => cmd_shell::completions(&args),

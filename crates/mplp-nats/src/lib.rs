@@ -18,6 +18,10 @@
 //! - [`serve`]: the participant's loop ([`Participate`]); the
 //!   `mplp-nats-participant` binary is a small participant for tests and
 //!   demonstrations.
+//! - [`NatsStore`]: the SA runtime's [`Store`](mplp_runtime::store::Store)
+//!   in JetStream (documents in a key-value bucket whose revision is the
+//!   compare-and-set, events in a de-duplicated stream), shared by
+//!   processes on several machines.
 //! - [`read_session_log`]: the stored log, as NDJSON, which validates as a
 //!   `map-log`.
 //! - The broker is behind the [`Transport`] trait; [`NatsTransport`] is the
@@ -48,11 +52,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod session;
+pub mod store;
 mod subjects;
 pub mod transport;
 pub mod wire;
 
 pub use session::{BrokerSink, Participate, RemoteAgent, read_session_log, serve};
+pub use store::NatsStore;
 pub use subjects::Subjects;
 pub use transport::{NatsTransport, Publish, Transport, TransportError};
 pub use wire::{AnswerRequest, ReplyStatus, ResourceView, TurnReply, TurnRequest, WriteRequest};

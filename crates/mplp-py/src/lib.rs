@@ -10,6 +10,7 @@
 //!   the `mplp-check` crate), as `ValidationResult` objects.
 //! - `Plan`, `Dialog`, `Collab`: thin wrappers over the Rust documents with
 //!   their main operations, and `simulate_session`.
+//! - `SaSession`: the SA session runtime with a Python callable as executor.
 //! - Exceptions `MplpError(ValueError)`, `ValidationError`, `TransitionError`,
 //!   each carrying the `violations`.
 
@@ -17,6 +18,7 @@ mod docs;
 mod errors;
 mod input;
 mod lines;
+mod sa;
 mod validate;
 
 use pyo3::prelude::*;
@@ -33,6 +35,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<docs::PyPlan>()?;
     m.add_class::<docs::PyDialog>()?;
     m.add_class::<docs::PyCollab>()?;
+    m.add_class::<sa::PySaSession>()?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate_log, m)?)?;
     m.add_function(wrap_pyfunction!(validate::kinds, m)?)?;

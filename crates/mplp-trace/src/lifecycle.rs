@@ -175,9 +175,12 @@ impl Trace {
             ));
         }
         let segments = self.segments.get_or_insert_with(Vec::new);
+        // From the end: the segment a runtime fires is almost always the
+        // one it just added (O(1) per step instead of O(segments)).
         let Some((i, seg)) = segments
             .iter_mut()
             .enumerate()
+            .rev()
             .find(|(_, s)| s.segment_id == id)
         else {
             return Err(state_error(

@@ -133,6 +133,12 @@ pub use mplp_cloudevents as cloudevents;
 #[doc(inline)]
 pub use mplp_otel as otel;
 
+/// The SA session runtime (`mplp-runtime`): `SaSession`, executors,
+/// approvers, failure policies, stores and evidence packs.
+#[cfg(feature = "runtime")]
+#[doc(inline)]
+pub use mplp_runtime as runtime;
+
 /// Networks (`mplp-network`): topology, nodes, network and node lifecycles.
 #[cfg(feature = "network")]
 #[doc(inline)]

@@ -13,6 +13,8 @@ Documents: ``Plan``, ``Dialog`` and ``Collab`` validate on construction
 (``ValidationError``, a ``ValueError``, lists every violation) and offer the
 lifecycle operations, which raise ``TransitionError`` when refused.
 ``simulate_session`` returns the MAP event log of a simulated session.
+``SaSession`` runs a plan under the SA profile with a Python callable as
+the executor.
 """
 
 from ._native import (
@@ -21,6 +23,7 @@ from ._native import (
     Dialog,
     MplpError,
     Plan,
+    SaSession,
     TransitionError,
     ValidationError,
     ValidationResult,
@@ -38,6 +41,7 @@ __all__ = [
     "Dialog",
     "MplpError",
     "Plan",
+    "SaSession",
     "TransitionError",
     "ValidationError",
     "ValidationResult",

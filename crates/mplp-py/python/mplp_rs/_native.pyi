@@ -1,7 +1,7 @@
 """Type stubs of the mplp_rs extension module (built from crates/mplp-py/src)."""
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal, Optional, Union
 
 PROTOCOL_VERSION: str
@@ -188,3 +188,33 @@ class Collab:
     def cancel(self) -> None: ...
     def to_json(self, pretty: bool = False) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
+
+class SaSession:
+    """Runs a Plan under the SA profile with a Python callable as the executor.
+
+    ``executor(step)`` gets a dict (``step_id``, ``description``, ``agent_role``,
+    ``position``, ``attempt``, ``approved``) and returns a dict (the step's
+    result) or ``None``; raising fails the attempt; returning
+    ``("needs_approval", reason)`` asks ``approver(request)`` (default: approve).
+    """
+
+    def __init__(
+        self,
+        plan: JsonInput,
+        executor: Callable[[dict[str, Any]], Any],
+        context: Optional[JsonInput] = None,
+        out: Union[str, "os.PathLike[str]", None] = None,
+        retries: int = 0,
+        on_exhausted: Literal["fail_plan", "skip_dependents"] = "fail_plan",
+        approver: Optional[Callable[[dict[str, Any]], bool]] = None,
+    ) -> None: ...
+    def run(self) -> dict[str, Any]:
+        """Runs to the end; the report (outcome, attempts, completed, failures, retries, skipped, events)."""
+    def events(self) -> list[dict[str, Any]]:
+        """The SA events emitted, as dicts."""
+    def plan(self) -> dict[str, Any]:
+        """The plan as a dict."""
+    def trace(self) -> dict[str, Any]:
+        """The trace as a dict."""
+    def close(self) -> None:
+        """Releases the store (the directory's lock)."""

@@ -1,0 +1,102 @@
+//! The cost of `SaSession` per step.
+//!
+//! ```text
+//! cargo run --release -p mplp-runtime --example sa_bench [-- STEPS...]
+//! ```
+//!
+//! 1. In memory: a chain of 10^3, 10^4 and 10^5 steps, a no-op executor,
+//!    `MemoryStore`, a sink that drops events. Prints µs per step (the
+//!    goal: under 20, flat as the plan grows) and, as a same-run baseline
+//!    on a noisy machine, the time `serde_json::from_slice::<Value>` takes
+//!    to parse the log the run wrote, per step.
+//! 2. In a directory (`DirStore`, an fsync per event): steps per second
+//!    and fsyncs per step.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // an example: a failure is a crash with a message
+
+use std::time::Instant;
+
+use mplp_context::{Context, ContextRoot};
+use mplp_events::log::EventSink;
+use mplp_plan::Plan;
+use mplp_runtime::store::{DirStore, MemoryStore, Store};
+use mplp_runtime::{AutoApprove, SaSession, StepRequest, StepResult};
+
+struct Drop;
+
+impl<E> EventSink<E> for Drop {
+    fn emit(&mut self, _event: E) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn inputs(n: usize) -> (Context, Plan) {
+    let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
+    c.activate().unwrap();
+    let mut b = Plan::builder(c.context_id, "Chain", "Many steps");
+    let mut prev = b.step("Step 0");
+    for i in 1..n {
+        prev = b.step_after(format!("Step {i}"), &[prev]);
+    }
+    (c, b.build().unwrap())
+}
+
+fn noop(_: &StepRequest<'_>) -> StepResult {
+    StepResult::done()
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 10_000, 100_000]
+    } else {
+        sizes
+    };
+    println!("MemoryStore, no-op executor, chain plans:");
+    for &n in &sizes {
+        let (c, p) = inputs(n);
+        let t = Instant::now();
+        let mut s = SaSession::new(c, p, Drop, MemoryStore::new()).unwrap();
+        let r = s.run(&mut noop, &mut AutoApprove::default()).unwrap();
+        let took = t.elapsed();
+        let log = s.store().ndjson();
+        let t = Instant::now();
+        let mut parsed = 0usize;
+        for line in log.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+            parsed += usize::from(v.is_object());
+        }
+        let base = t.elapsed();
+        println!(
+            "  {n:>7} steps: {:>7.2} µs/step ({} events); baseline serde_json::Value parse of its log: {:>5.2} µs/step; ratio {:.1}x",
+            took.as_secs_f64() * 1e6 / n as f64,
+            r.events,
+            base.as_secs_f64() * 1e6 / n as f64,
+            took.as_secs_f64() / base.as_secs_f64().max(1e-9),
+        );
+        assert_eq!(parsed as u64, r.events);
+    }
+    println!("DirStore (fsync per event):");
+    for n in [100usize, 1_000] {
+        let dir = std::env::temp_dir().join(format!("mplp-sa-bench-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (c, p) = inputs(n);
+        let t = Instant::now();
+        let store = DirStore::open(&dir).unwrap();
+        let mut s = SaSession::new(c, p, Drop, store).unwrap();
+        let r = s.run(&mut noop, &mut AutoApprove::default()).unwrap();
+        let took = t.elapsed();
+        let fsyncs = s.store().fsyncs();
+        println!(
+            "  {n:>7} steps: {:>8.0} steps/s, {:.2} fsyncs/step, {} events",
+            n as f64 / took.as_secs_f64(),
+            fsyncs as f64 / n as f64,
+            s.store().event_count(),
+        );
+        assert_eq!(r.events, s.store().event_count());
+        drop(s);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
