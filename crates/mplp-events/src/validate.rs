@@ -186,6 +186,7 @@ macro_rules! log_entry_points {
 }
 
 mod map;
+mod modes;
 mod sa;
 
 pub use map::{MapLogValidator, stream_map_log, validate_map_log, validate_map_log_with};
