@@ -50,9 +50,15 @@ fn session_log(mode: CollabMode, n: usize, ops: &[u8], seed: u64) -> Vec<MapEven
         let _ = match op % 6 {
             0..=2 => s.turn(&mut agent).map(drop),
             3 => s.turn_for(i % count, Some("task"), &mut agent).map(drop),
-            4 => s.broadcast(i % count, JsonObject::new(), &mut agent).map(drop),
+            4 => s
+                .broadcast(i % count, JsonObject::new(), &mut agent)
+                .map(drop),
             _ => s
-                .swarm_round(&[(i % count, "a"), ((i + 1) % count, "b")], &[1, 0], &mut agent)
+                .swarm_round(
+                    &[(i % count, "a"), ((i + 1) % count, "b")],
+                    &[1, 0],
+                    &mut agent,
+                )
                 .map(drop),
         };
     }
@@ -148,6 +154,11 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ])
 }
 
+/// The element of `xs` at `pick` (`None` when `xs` is empty).
+fn choose<T: Copy>(pick: prop::sample::Index, xs: &[T]) -> Option<T> {
+    (!xs.is_empty()).then(|| *pick.get(xs))
+}
+
 /// Applies `m` at a place chosen by `pick`; gives the mutated log and the
 /// (line, rule) pairs the sources say it breaks in `mode` (`None` when the
 /// log has no place for it).
@@ -170,7 +181,7 @@ fn mutate(
             let ks: Vec<u64> = (1..turns(events))
                 .filter(|&k| turn_event(events, k, false) < turn_event(events, k + 1, true))
                 .collect();
-            let k = *pick.get(&ks)?;
+            let k = choose(pick, &ks)?;
             let c = turn_event(events, k, false)?;
             let d = turn_event(events, k + 1, true)?;
             let mut dispatch = v.remove(d);
@@ -187,8 +198,11 @@ fn mutate(
                         != role_of(events, turn_event(events, k + 1, true).unwrap())
                 })
                 .collect();
-            let k = *pick.get(&ks)?;
-            let (a, b) = (turn_event(events, k, true)?, turn_event(events, k + 1, true)?);
+            let k = choose(pick, &ks)?;
+            let (a, b) = (
+                turn_event(events, k, true)?,
+                turn_event(events, k + 1, true)?,
+            );
             let (ra, rb) = (role_of(events, a), role_of(events, b));
             set_role(&mut v, k, &rb);
             set_role(&mut v, k + 1, &ra);
@@ -203,7 +217,7 @@ fn mutate(
                 return None;
             }
             let ks: Vec<u64> = (1..=turns(events)).collect();
-            let k = *pick.get(&ks)?;
+            let k = choose(pick, &ks)?;
             let at = v
                 .iter()
                 .position(|e| matches!(e.payload, MapPayload::RolesAssigned(_)))?;
@@ -218,7 +232,7 @@ fn mutate(
         }
         Mutation::UnassignedRole => {
             let ks: Vec<u64> = (1..=turns(events)).collect();
-            let k = *pick.get(&ks)?;
+            let k = choose(pick, &ks)?;
             let d = turn_event(events, k, true)?;
             set_role(&mut v, k, "stranger");
             want.insert((line(d), ASSIGNED.to_owned()));
@@ -228,7 +242,7 @@ fn mutate(
         }
         Mutation::TimestampBack => {
             let is: Vec<usize> = (1..events.len()).collect();
-            let i = *pick.get(&is)?;
+            let i = choose(pick, &is)?;
             let before = events[i - 1].timestamp.instant() - std::time::Duration::from_secs(1);
             v[i].timestamp = Timestamp::from_datetime(before);
             want.insert((line(i), TIME.to_owned()));
@@ -343,7 +357,11 @@ fn simulated_logs_of_every_mode_pass_the_seed_checks() {
 #[test]
 fn receivers_name_their_broadcast_as_broadcast_ref() {
     let mut sink = MemorySink::new();
-    simulate(&SimConfig::new(CollabMode::Broadcast, 3, 2).with_seed(1), &mut sink).unwrap();
+    simulate(
+        &SimConfig::new(CollabMode::Broadcast, 3, 2).with_seed(1),
+        &mut sink,
+    )
+    .unwrap();
     let events = seed_checks::events(&sink.to_ndjson());
     let sent: Vec<_> = events
         .iter()
@@ -418,7 +436,8 @@ fn the_ported_checks_can_fail() {
     assert_eq!(validate_broadcast_receivers(&[seed_sent, bare]), ok(vec![]));
     // A receiver without payload: JavaScript throws.
     let no_payload = json!({"event_type": "MAPBroadcastReceived", "session_id": "collab-550e8400"});
-    let sent = json!({"event_type": "MAPBroadcastSent", "session_id": "collab-550e8400", "payload": {}});
+    let sent =
+        json!({"event_type": "MAPBroadcastSent", "session_id": "collab-550e8400", "payload": {}});
     assert!(validate_broadcast_receivers(&[sent, no_payload]).is_err());
 
     // Turns: a dispatch without completion, one completed by another role,
@@ -433,6 +452,9 @@ fn the_ported_checks_can_fail() {
     events.push(json!({"event_type": "MAPTurnCompleted", "session_id": s.to_string(), "payload": {"role_id": "c", "turn_number": 3.0}}));
     assert_eq!(
         validate_turn_completion(&events),
-        ok(vec!["Turn 1 for a has no completion", "Turn 2 for b has no completion"])
+        ok(vec![
+            "Turn 1 for a has no completion",
+            "Turn 2 for b has no completion"
+        ])
     );
 }

@@ -145,8 +145,7 @@ pub(crate) fn validate_turn_completion(events: &[Value]) -> Result<ValidationRes
         for c in &completed {
             // `&&` short-circuits: later operands are read only when the
             // earlier ones hold (and may throw only then).
-            if c.get("session_id")?
-                .strict_eq(dispatch.get("session_id")?)
+            if c.get("session_id")?.strict_eq(dispatch.get("session_id")?)
                 && c.get("payload")?
                     .get("role_id")?
                     .strict_eq(dispatch.get("payload")?.get("role_id")?)
@@ -191,15 +190,16 @@ pub(crate) fn validate_turn_completion(events: &[Value]) -> Result<ValidationRes
 ///   return { valid: errors.length === 0, errors };
 /// }
 /// ```
-pub(crate) fn validate_broadcast_receivers(events: &[Value]) -> Result<ValidationResult, TypeError> {
+pub(crate) fn validate_broadcast_receivers(
+    events: &[Value],
+) -> Result<ValidationResult, TypeError> {
     let sent = of_type(events, "MAPBroadcastSent")?;
     let received = of_type(events, "MAPBroadcastReceived")?;
     let mut errors = Vec::new();
     for broadcast in &sent {
         let mut receivers = 0usize;
         for r in &received {
-            if r.get("session_id")?
-                .strict_eq(broadcast.get("session_id")?)
+            if r.get("session_id")?.strict_eq(broadcast.get("session_id")?)
                 && r.get("payload")?
                     .get("broadcast_ref")?
                     .strict_eq(broadcast.get("payload")?.get("broadcast_id")?)

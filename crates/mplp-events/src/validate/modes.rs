@@ -29,12 +29,12 @@ use crate::rules::{
 };
 
 /// Where each rule comes from, as its messages say it.
-const EXCLUSIVE_SOURCE: &str =
-    "Collab Module, 5.1 Core Invariants: `map_exclusive_write`, only the active speaker can modify; 5.2 Turn Management";
+const EXCLUSIVE_SOURCE: &str = "Collab Module, 5.1 Core Invariants: `map_exclusive_write`, only the active speaker can modify; 5.2 Turn Management";
 const ROTATION_SOURCE: &str = "Collab Module, 5.2 Turn Management: `advanceTurn`";
 const PAIR_SOURCE: &str =
     "Collab Module, 3.1 Mode Descriptions: `pair` is two-participant direct collaboration";
-const ASSIGNED_SOURCE: &str = "MAP Events, 3.1 Event Matrix: roles are assigned, then turns dispatched to them";
+const ASSIGNED_SOURCE: &str =
+    "MAP Events, 3.1 Event Matrix: roles are assigned, then turns dispatched to them";
 const TIME_SOURCE: &str = "MAP event schema: `timestamp` is when the event occurred; a session's events are logged as they occur";
 
 /// The mode rules' state of one session.
@@ -96,8 +96,11 @@ impl Modes {
                         ),
                     );
                 }
-                let order: Vec<Box<str>> =
-                    p.assignments.iter().map(|a| a.role_id.as_str().into()).collect();
+                let order: Vec<Box<str>> = p
+                    .assignments
+                    .iter()
+                    .map(|a| a.role_id.as_str().into())
+                    .collect();
                 self.assigned = order.iter().cloned().collect();
                 self.order = Some(order);
             }
@@ -259,7 +262,10 @@ mod tests {
 
     #[test]
     fn only_three_modes_are_exclusive() {
-        let got: Vec<_> = CollabMode::ALL.iter().map(|m| (*m, is_exclusive(*m))).collect();
+        let got: Vec<_> = CollabMode::ALL
+            .iter()
+            .map(|m| (*m, is_exclusive(*m)))
+            .collect();
         for (m, e) in got {
             let want = !matches!(m, CollabMode::Swarm | CollabMode::Broadcast);
             assert_eq!(e, want, "{m}");

@@ -6,9 +6,9 @@
 //! written by hand; the expected lines are counted in it.
 
 use mplp_core::{CollabId, CollabMode, Report, Severity, Timestamp};
+use mplp_events::MapEvent;
 use mplp_events::log::{LogWriter, MapLogValidator, validate_map_log};
 use mplp_events::map::RoleAssignment;
-use mplp_events::MapEvent;
 
 const T0: &str = "2025-12-07T00:00:00.000Z";
 
@@ -113,11 +113,25 @@ fn each_dispatch_while_turns_are_open_is_reported() {
     let r = validate_map_log(&log(&v)[..]);
     assert_eq!(
         found(&r),
-        [(4, EXCLUSIVE, Error), (5, EXCLUSIVE, Error), (8, EXCLUSIVE, Error)]
+        [
+            (4, EXCLUSIVE, Error),
+            (5, EXCLUSIVE, Error),
+            (8, EXCLUSIVE, Error)
+        ]
     );
     let m: Vec<&str> = r.violations().iter().map(|v| v.message.as_str()).collect();
-    assert!(m[1].starts_with("turn 3 is dispatched while 2 turns are still open, the latest turn 2 of `b` (line 4):"), "{}", m[1]);
-    assert!(m[2].starts_with("turn 4 is dispatched while turn 3 of `a` (line 5) is still open:"), "{}", m[2]);
+    assert!(
+        m[1].starts_with(
+            "turn 3 is dispatched while 2 turns are still open, the latest turn 2 of `b` (line 4):"
+        ),
+        "{}",
+        m[1]
+    );
+    assert!(
+        m[2].starts_with("turn 4 is dispatched while turn 3 of `a` (line 5) is still open:"),
+        "{}",
+        m[2]
+    );
 }
 
 #[test]
@@ -171,7 +185,11 @@ fn round_robin_turns_rotate_in_the_order_of_the_assignments() {
     assert_eq!(found(&r), [(3, ROTATION, Error), (5, ROTATION, Error)]);
 
     // The same order in other modes is not a rule.
-    for mode in [CollabMode::Orchestrated, CollabMode::Swarm, CollabMode::Broadcast] {
+    for mode in [
+        CollabMode::Orchestrated,
+        CollabMode::Swarm,
+        CollabMode::Broadcast,
+    ] {
         let s = CollabId::new();
         let mut v = start(s, mode, &["a", "b", "c"]);
         for (i, r) in ["c", "a", "a", "b"].iter().enumerate() {
@@ -192,7 +210,10 @@ fn the_rotation_counts_positions_not_role_names() {
     }
     v.push(end(s, 5));
     // Dispatch 5 (line 11) should be `a` again.
-    assert_eq!(found(&validate_map_log(&log(&v)[..])), [(11, ROTATION, Error)]);
+    assert_eq!(
+        found(&validate_map_log(&log(&v)[..])),
+        [(11, ROTATION, Error)]
+    );
 }
 
 #[test]
@@ -324,8 +345,16 @@ fn timestamps_do_not_go_backwards_within_a_session() {
         .map(|(e, t)| e.with_timestamp(at(t)))
         .collect();
     // Another session earlier in time, interleaved (lines 3, 4, 8): its own clock.
-    v.insert(2, MapEvent::session_started(t, CollabMode::Swarm, 1).with_timestamp(at("2025-01-01T00:00:00Z")));
-    v.insert(3, MapEvent::roles_assigned(t, vec![RoleAssignment::new("q".into(), "a".into())]).with_timestamp(at("2025-01-01T00:00:00Z")));
+    v.insert(
+        2,
+        MapEvent::session_started(t, CollabMode::Swarm, 1)
+            .with_timestamp(at("2025-01-01T00:00:00Z")),
+    );
+    v.insert(
+        3,
+        MapEvent::roles_assigned(t, vec![RoleAssignment::new("q".into(), "a".into())])
+            .with_timestamp(at("2025-01-01T00:00:00Z")),
+    );
     v.push(end(t, 0).with_timestamp(at("2024-12-31T23:59:59.999Z"))); // 8
     let mut w = LogWriter::new(Vec::new());
     for e in &v {
