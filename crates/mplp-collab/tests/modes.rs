@@ -75,8 +75,11 @@ fn ndjson(events: &[MapEvent]) -> String {
     out
 }
 
+/// (line, rule) pairs.
+type Reported = BTreeSet<(u64, String)>;
+
 /// (line, rule) of every violation, errors and warnings.
-fn reported(events: &[MapEvent]) -> BTreeSet<(u64, String)> {
+fn reported(events: &[MapEvent]) -> Reported {
     validate_map_log(ndjson(events).as_bytes())
         .violations()
         .iter()
@@ -167,7 +170,7 @@ fn mutate(
     mode: CollabMode,
     m: Mutation,
     pick: prop::sample::Index,
-) -> Option<(Vec<MapEvent>, BTreeSet<(u64, String)>)> {
+) -> Option<(Vec<MapEvent>, Reported)> {
     let mut v = events.to_vec();
     let mut want = BTreeSet::new();
     let exclusive = matches!(
