@@ -135,6 +135,44 @@ fn each_dispatch_while_turns_are_open_is_reported() {
 }
 
 #[test]
+fn a_dispatch_while_an_older_turn_is_open_counts_it() {
+    // The latest dispatch (2) completed, turn 1 is still open.
+    let s = CollabId::new();
+    let mut v = start(s, CollabMode::Pair, &["a", "b"]);
+    v.push(MapEvent::turn_dispatched(s, "a", 1)); // 3
+    v.push(MapEvent::turn_dispatched(s, "b", 2)); // 4: 1 open
+    v.push(MapEvent::turn_completed(s, "b", 2, "completed")); // 5
+    v.push(MapEvent::turn_dispatched(s, "a", 3)); // 6: 1 open, not the latest
+    v.push(MapEvent::turn_completed(s, "a", 1, "completed"));
+    v.push(MapEvent::turn_completed(s, "a", 3, "completed"));
+    v.push(end(s, 3));
+    let r = validate_map_log(&log(&v)[..]);
+    assert_eq!(found(&r), [(4, EXCLUSIVE, Error), (6, EXCLUSIVE, Error)]);
+    assert!(
+        r.violations()[1]
+            .message
+            .starts_with("turn 3 is dispatched while 1 turn is still open: a `pair` session"),
+        "{}",
+        r.violations()[1].message
+    );
+}
+
+#[test]
+fn a_round_robin_without_assignments_has_no_rotation() {
+    let s = CollabId::new();
+    let mut v = vec![
+        MapEvent::session_started(s, CollabMode::RoundRobin, 1),
+        MapEvent::roles_assigned(s, vec![]),
+    ];
+    v.extend(turn(s, "a", 1));
+    v.push(end(s, 1));
+    assert_eq!(
+        found(&validate_map_log(&log(&v)[..])),
+        [(3, ASSIGNED, Warning)]
+    );
+}
+
+#[test]
 fn exclusive_turns_are_counted_per_session() {
     // Two round-robin sessions interleaved, each with one open turn.
     let (s, t) = (CollabId::new(), CollabId::new());
