@@ -935,7 +935,9 @@ impl<K: EventSink<MapEvent>, C: Clock> MapSession<K, C> {
         round.receive(t, Value::Object(response.clone().into_map()))?;
         let mut p = BroadcastReceived::new();
         p.receiver_role_id = self.core.roles.get(t).cloned();
-        p.broadcast_id = Some(id.to_string().into());
+        // `broadcast_ref`: the spelling the MAP events seed's check reads
+        // (section 7.2, `validateBroadcastReceivers`).
+        p.broadcast_ref = Some(id.to_string().into());
         p.response = Some(response);
         let e = self.core.event(MapPayload::BroadcastReceived(Some(p)));
         self.core.emit(e)

@@ -60,12 +60,15 @@
 //!   `/event_type`) with a message saying why; the family is derived by
 //!   [`MapEvent::family`].
 //! - **Broadcast links** (SPEC-QUESTIONS 10): a receiver names the broadcast
-//!   it answers with `broadcast_id` (the examples' spelling; the prose's
-//!   `broadcast_ref` is read as the same link). Broadcasts and receivers
+//!   it answers with `broadcast_ref` (what the SDK writes: the prose's
+//!   spelling, which its check `validateBroadcastReceivers` reads) or
+//!   `broadcast_id` (read as the same link). Broadcasts and receivers
 //!   without ids are matched per session, as the invariant text says.
 //! - **Turn accounting** (SPEC-QUESTIONS 13): turn numbers of a session are
 //!   1, 2, 3, ... in dispatch order, without gaps or repeats; turns may
-//!   overlap (any mode); `turns_total` counts the `MAPTurnCompleted` events
+//!   overlap in `swarm` and `broadcast` sessions only (the coordination
+//!   modes: exclusive turns, round-robin rotation, pairs of two, assigned
+//!   roles, timestamps in order; see the spec notes); `turns_total` counts the `MAPTurnCompleted` events
 //!   of the session (whatever their status); statuses are free text.
 //! - **Sessions** are identified by the UUID value of `session_id`; a log
 //!   may interleave sessions. A session has exactly one `MAPSessionStarted`

@@ -243,7 +243,7 @@ payload_struct! {
             broadcaster_role_id: ShortString,
             /// How many roles the broadcast went to.
             target_count: u64,
-            /// Names the broadcast; receivers refer to it with the same `broadcast_id`.
+            /// Names the broadcast; receivers refer to it with `broadcast_ref` (or `broadcast_id`).
             broadcast_id: ShortString,
             /// What kind of message this is (`task_assignment`, ...).
             message_type: ShortString,
@@ -262,9 +262,11 @@ payload_struct! {
             receiver_role_id: ShortString,
             /// The role that got the broadcast (prose spelling).
             receiver_role: ShortString,
-            /// The `broadcast_id` of the broadcast answered.
+            /// The `broadcast_id` of the broadcast answered (the spelling
+            /// earlier releases of the SDK wrote; read like `broadcast_ref`).
             broadcast_id: ShortString,
-            /// The broadcast answered (prose spelling; same meaning as `broadcast_id`).
+            /// The broadcast answered: its `broadcast_id` (the prose's
+            /// spelling, read by its check; what the SDK writes).
             broadcast_ref: ShortString,
             /// What the role answered.
             response: JsonObject,
@@ -487,7 +489,7 @@ impl MapEvent {
     /// `MAPBroadcastSent`: `broadcaster_role_id` fans a message out to
     /// `target_roles`. Sets `initiator_role`, `target_roles` and the payload's
     /// `broadcaster_role_id`, `target_count` and `broadcast_id`; receivers
-    /// answer with the same `broadcast_id`.
+    /// name it in `broadcast_ref` ([`MapEvent::broadcast_received`]).
     pub fn broadcast_sent(
         session_id: impl Into<SessionId>,
         broadcast_id: impl Into<ShortString>,
@@ -505,15 +507,29 @@ impl MapEvent {
         e
     }
 
-    /// `MAPBroadcastReceived`: `receiver_role_id` answers broadcast `broadcast_id`.
+    /// `MAPBroadcastReceived`: `receiver_role_id` answers the broadcast whose
+    /// `broadcast_id` is `broadcast`, named as `broadcast_ref` (the spelling
+    /// of the MAP events seed's example and of its check,
+    /// `validateBroadcastReceivers`; the canonical schema allows any payload
+    /// member).
+    ///
+    /// ```
+    /// use mplp_core::{CollabId, Document};
+    /// use mplp_events::MapEvent;
+    /// let e = MapEvent::broadcast_received(CollabId::new(), "b-1", "critic");
+    /// let wire = e.to_value();
+    /// assert_eq!(wire["payload"]["broadcast_ref"], "b-1");
+    /// assert_eq!(wire["payload"]["receiver_role_id"], "critic");
+    /// assert!(wire["payload"].get("broadcast_id").is_none());
+    /// ```
     pub fn broadcast_received(
         session_id: impl Into<SessionId>,
-        broadcast_id: impl Into<ShortString>,
+        broadcast: impl Into<ShortString>,
         receiver_role_id: impl Into<ShortString>,
     ) -> Self {
         let mut p = BroadcastReceived::new();
         p.receiver_role_id = Some(receiver_role_id.into());
-        p.broadcast_id = Some(broadcast_id.into());
+        p.broadcast_ref = Some(broadcast.into());
         Self::new(session_id, MapPayload::BroadcastReceived(Some(p)))
     }
 

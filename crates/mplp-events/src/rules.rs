@@ -149,6 +149,54 @@ mplp_core::declare_rules! {
         summary: "a `MAPConflictResolved` resolves no open conflict of its session",
     }
 
+    /// `round_robin`, `orchestrated` and `pair` sessions have at most one open
+    /// turn: a `MAPTurnDispatched` while another turn of the session is open
+    /// (reported at the dispatch). `swarm` and `broadcast` turns may overlap.
+    pub const MAP_MODE_EXCLUSIVE_TURNS = "map_mode_exclusive_turns" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "Collab Module", section: "5.1 Core Invariants (`map_exclusive_write`); 5.2 Turn Management" },
+        summary: "a turn is dispatched while another is open in a `round_robin`, `orchestrated` or `pair` session",
+    }
+
+    /// `round_robin` turns rotate over the roles of `MAPRolesAssigned` in
+    /// their order, from the first: the k-th dispatch of the session goes to
+    /// assignment (k - 1) mod n (the seed's `advanceTurn`).
+    pub const MAP_MODE_ROUND_ROBIN_ORDER = "map_mode_round_robin_order" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "Collab Module", section: "5.2 Turn Management (`advanceTurn`)" },
+        summary: "a `round_robin` turn goes to another role than the rotation's next",
+    }
+
+    /// A `pair` session has two participants: `participant_count` of its
+    /// `MAPSessionStarted` and the assignments of its `MAPRolesAssigned`.
+    pub const MAP_MODE_PAIR_TWO_PARTICIPANTS = "map_mode_pair_two_participants" {
+        strict: Error,
+        scope: Log,
+        source: Source::Prose { doc: "Collab Module", section: "3.1 Mode Descriptions (`pair`)" },
+        summary: "a `pair` session starts with, or assigns roles to, other than two participants",
+    }
+
+    /// A turn is dispatched to a role that the session's `MAPRolesAssigned`
+    /// names (a warning: the sources describe roles assigned before turns
+    /// are dispatched, but state no rule).
+    pub const MAP_TURN_ROLE_ASSIGNED = "map_turn_role_assigned" {
+        strict: Warning,
+        scope: Log,
+        source: Source::Prose { doc: "MAP Events", section: "3.1 Event Matrix (Assign, then Dispatch)" },
+        summary: "a turn is dispatched to a role the session's `MAPRolesAssigned` does not name",
+    }
+
+    /// The timestamps of a session's events do not go backwards, in log
+    /// order (compared as instants; equal is fine). A warning.
+    pub const MAP_TIMESTAMPS_NON_DECREASING = "map_timestamps_non_decreasing" {
+        strict: Warning,
+        scope: Log,
+        source: Source::Sdk { note: "mplp-events: Coordination modes in MAP logs" },
+        summary: "an event of a session is timestamped earlier than an event before it",
+    }
+
     /// A payload member that the SDK requires for the SA event type is missing.
     pub const SA_PAYLOAD_REQUIRED = "sa_payload_required" {
         strict: Error,

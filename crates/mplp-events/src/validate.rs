@@ -185,6 +185,7 @@ macro_rules! log_entry_points {
 
 mod feed;
 mod map;
+mod modes;
 mod sa;
 
 pub use feed::LogFeed;

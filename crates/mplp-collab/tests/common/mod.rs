@@ -83,7 +83,7 @@ pub(crate) fn validate_log(text: &str) -> Report {
                         broadcasts.insert(p.broadcast_id.clone().unwrap_or_default(), 0);
                     }
                     MapPayload::BroadcastReceived(Some(p)) => {
-                        match broadcasts.get_mut(p.broadcast_id.as_deref().unwrap_or("")) {
+                        match broadcasts.get_mut(p.broadcast_link().unwrap_or("")) {
                             Some(c) => *c += 1,
                             None => err(
                                 *line,

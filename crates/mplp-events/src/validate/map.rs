@@ -29,6 +29,8 @@ struct SessionState {
     /// conflict_id → line of the detection.
     open_conflicts: HashMap<Box<str>, u64>,
     unlinked_conflicts: Vec<u64>,
+    /// The coordination-mode rules (`validate/modes.rs`).
+    modes: super::modes::Modes,
 }
 
 impl Tracked for SessionState {
@@ -59,7 +61,11 @@ impl SessionState {
 /// `map_turn_completion_matches_dispatch`, `map_turn_completed_without_dispatch`,
 /// `map_broadcast_has_receivers`, `map_broadcast_receiver_unmatched`,
 /// `map_conflict_resolved`, `map_conflict_resolution_unmatched`,
-/// `map_session_counts_match`, `map_session_completed_last`.
+/// `map_session_counts_match`, `map_session_completed_last`; and the
+/// coordination modes (`validate/modes.rs`): `map_mode_exclusive_turns`,
+/// `map_mode_round_robin_order`, `map_mode_pair_two_participants`,
+/// `map_turn_role_assigned` and `map_timestamps_non_decreasing` (the last
+/// two are warnings).
 ///
 /// ```
 /// use mplp_events::log::MapLogValidator;
@@ -131,6 +137,8 @@ impl MapLogValidator {
             }
         };
         let mut out: Vec<Violation> = Vec::new();
+        // Coordination modes, before this event opens or closes a turn.
+        state.modes.push(line, event, &state.open_turns, &mut out);
         let mut err = |pointer: &str, rule: Rule, message: String| {
             out.push(Violation::error(pointer, rule, message).at_line(line));
         };

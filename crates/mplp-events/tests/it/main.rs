@@ -11,6 +11,7 @@ mod exact_numbers;
 mod examples;
 mod log_rules;
 mod map_events;
+mod modes;
 mod more_events;
 mod mutants;
 mod props;

@@ -44,13 +44,23 @@ fn session_spec() -> impl Strategy<Value = SessionSpec> {
         )
 }
 
+/// A valid session: its turns rotate over the roles in assignment order,
+/// overlap only where the mode allows it (`swarm`, `broadcast`), and a
+/// `pair` has two participants.
 fn session_events(spec: &SessionSpec) -> Vec<MapEvent> {
     let s = SessionId::new();
-    let roles: Vec<mplp_core::ShortString> = (0..spec.participants)
+    let mode = CollabMode::ALL[spec.mode];
+    let participants = if mode == CollabMode::Pair {
+        2
+    } else {
+        spec.participants
+    };
+    let may_overlap = matches!(mode, CollabMode::Swarm | CollabMode::Broadcast);
+    let roles: Vec<mplp_core::ShortString> = (0..participants)
         .map(|i| format!("role-{i}").into())
         .collect();
     let mut v = vec![
-        MapEvent::session_started(s.clone(), CollabMode::ALL[spec.mode], spec.participants),
+        MapEvent::session_started(s.clone(), mode, participants),
         MapEvent::roles_assigned(
             s.clone(),
             roles
@@ -69,7 +79,7 @@ fn session_events(spec: &SessionSpec) -> Vec<MapEvent> {
             v.push(done);
         }
         let done = MapEvent::turn_completed(s.clone(), role.clone(), n, "completed");
-        if *overlap {
+        if *overlap && may_overlap {
             deferred = Some(done)
         } else {
             v.push(done)
@@ -110,7 +120,7 @@ fn session_events(spec: &SessionSpec) -> Vec<MapEvent> {
     if spec.with_counts {
         done.broadcasts_count = Some(spec.broadcasts.len() as u64);
         done.conflicts_count = Some(spec.conflicts.into());
-        done.participants_count = Some(spec.participants);
+        done.participants_count = Some(participants);
     }
     v.push(MapEvent::new(s, MapPayload::SessionCompleted(done)));
     v
