@@ -79,8 +79,8 @@ pub use kinds::{
     AUTO, AnyDocument, CI_EVENT, COLLAB, COMMON_LEARNING_SAMPLE, CONFIRM, CONTEXT, CORE, DIALOG,
     DocKind, EVENT, EVENT_KINDS, EVENT_LOG, EXTENSION, FILE_UPDATE_EVENT, GIT_EVENT, KINDS,
     LEARNING_SAMPLE, MAP_EVENT, MAP_LOG, MODULE_EVENT, NETWORK, PLAN, ROLE, Recognise, SA_EVENT,
-    SA_LOG, Shape, TOOL_EVENT, TRACE,
-    UnknownKind, auto_description, by_name, for_example, is_log_file_name, parse_or_auto,
+    SA_LOG, Shape, TOOL_EVENT, TRACE, UnknownKind, auto_description, by_name, for_example,
+    is_log_file_name, parse_or_auto,
 };
 pub use mplp_core::rules::Profile;
 pub use registry::{

@@ -153,7 +153,8 @@ fn a_document_with_errors_keeps_them_and_still_answers_to_its_id() {
     std::fs::write(dir.join("plan.json"), plan.to_string()).unwrap();
     let got = findings(&dir);
     assert!(
-        got.iter().any(|f| f.0 == "trace.json" && f.2 == "bundle_partner_outside"),
+        got.iter()
+            .any(|f| f.0 == "trace.json" && f.2 == "bundle_partner_outside"),
         "{got:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

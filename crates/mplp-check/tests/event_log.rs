@@ -48,7 +48,10 @@ fn check_file(text: &str) -> (String, Vec<(u64, String, String)>) {
 
 #[test]
 fn a_module_event_is_its_own_kind_not_a_trace() {
-    let event = module_event("3f6c2a1e-9b4d-4e7a-8c5f-2d1e0b9a7c64", "trace.snapshot.created");
+    let event = module_event(
+        "3f6c2a1e-9b4d-4e7a-8c5f-2d1e0b9a7c64",
+        "trace.snapshot.created",
+    );
     let (kind, report) = mplp_check::validate_bytes(None, event.to_string().as_bytes());
     assert_eq!(kind.unwrap().name, "module-event");
     assert!(report.is_empty(), "{report:?}");
@@ -82,7 +85,10 @@ fn runtime_evidence_of_every_family_is_an_event_log() {
         example("ci-event-github-actions.json"),
         example("learning-sample-intent-resolution.json"),
         example("map-event-turn-dispatched.json"),
-        module_event("5b7d9f1a-3c5e-4a7b-9d1f-6e8a0c2b4d6f", "execution.completed"),
+        module_event(
+            "5b7d9f1a-3c5e-4a7b-9d1f-6e8a0c2b4d6f",
+            "execution.completed",
+        ),
     ];
     let (kind, errors) = check_file(&ndjson(&lines));
     assert_eq!(kind, "event-log");

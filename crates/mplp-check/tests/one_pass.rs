@@ -108,10 +108,7 @@ fn a_learning_sample_with_a_schema_error_also_gets_its_invariants() {
     sample["meta"]["source_flow_id"] = " ".into();
     sample["input"]["intent_id"] = "".into();
     let found = errors("learning-sample", &sample);
-    assert!(
-        found.contains(&pair("/created_at", "format")),
-        "{found:?}"
-    );
+    assert!(found.contains(&pair("/created_at", "format")), "{found:?}");
     assert!(
         found.contains(&pair(
             "/meta/source_flow_id",

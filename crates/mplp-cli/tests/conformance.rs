@@ -95,7 +95,13 @@ fn global_invariants_are_applied_and_listed() {
     std::fs::create_dir_all(flows.join("good-plan/expected")).unwrap();
     for f in std::fs::read_dir(src.join("expected")).unwrap() {
         let f = f.unwrap().path();
-        std::fs::copy(&f, flows.join("good-plan/expected").join(f.file_name().unwrap())).unwrap();
+        std::fs::copy(
+            &f,
+            flows
+                .join("good-plan/expected")
+                .join(f.file_name().unwrap()),
+        )
+        .unwrap();
     }
     std::fs::create_dir_all(dir.join("invariants")).unwrap();
     std::fs::write(
@@ -125,7 +131,10 @@ fn global_invariants_are_applied_and_listed() {
         "confirm_status"
     );
     assert_eq!(
-        v["global_invariants"]["invariants"].as_array().unwrap().len(),
+        v["global_invariants"]["invariants"]
+            .as_array()
+            .unwrap()
+            .len(),
         3
     );
     let o = mplp(&["conformance", "--no-global-invariants", flows_arg]);

@@ -548,7 +548,9 @@ fn blank_participant_id(report: &mut Report, i: usize, id: &str) {
                 .index(i)
                 .key("participant_id"),
             MAP_PARTICIPANT_IDS_ARE_NON_EMPTY,
-            format!("expected a participant_id with a character that is not white space, found {id:?}"),
+            format!(
+                "expected a participant_id with a character that is not white space, found {id:?}"
+            ),
         );
     }
 }

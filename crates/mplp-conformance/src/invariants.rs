@@ -180,8 +180,8 @@ fn parse_list(
             }
         };
         let id = field("id", true);
-        let scope = field("scope", global_scope.is_none())
-            .or_else(|| global_scope.map(str::to_owned));
+        let scope =
+            field("scope", global_scope.is_none()).or_else(|| global_scope.map(str::to_owned));
         let rule = field("rule", true);
         let path = field("path", false);
         if let (Some(id), Some(scope), Some(rule)) = (id, scope, rule) {
@@ -218,102 +218,103 @@ fn parse_rule(rule: &str) -> Result<RuleKind, String> {
         Some(_) => return Err(format!("`{rule}`: expected `)` at the end")),
         None => (rule, None),
     };
-    let kind =
-        match (name.trim(), arg) {
-            ("uuid-v4", None) => RuleKind::UuidV4,
-            ("non-empty-string", None) => RuleKind::NonEmptyString,
-            ("exists", None) => RuleKind::Exists,
-            ("iso-datetime", None) => RuleKind::IsoDatetime,
-            ("positive-integer", None) => RuleKind::PositiveInteger,
-            ("min-length", Some(a)) => RuleKind::MinLength(a.trim().parse().map_err(|_| {
+    let kind = match (name.trim(), arg) {
+        ("uuid-v4", None) => RuleKind::UuidV4,
+        ("non-empty-string", None) => RuleKind::NonEmptyString,
+        ("exists", None) => RuleKind::Exists,
+        ("iso-datetime", None) => RuleKind::IsoDatetime,
+        ("positive-integer", None) => RuleKind::PositiveInteger,
+        ("min-length", Some(a)) => {
+            RuleKind::MinLength(a.trim().parse().map_err(|_| {
                 format!("`{rule}`: expected a non-negative integer in min-length(N)")
-            })?),
-            ("enum", Some(a)) => {
-                let values: Vec<String> = a
-                    .split(',')
-                    .map(|v| {
-                        let v = v.trim();
-                        v.strip_prefix('"')
-                            .and_then(|v| v.strip_suffix('"'))
-                            .unwrap_or(v)
-                            .to_owned()
-                    })
-                    .filter(|v| !v.is_empty())
-                    .collect();
-                if values.is_empty() {
-                    return Err(format!("`{rule}`: enum() lists no value"));
-                }
-                RuleKind::Enum(values)
+            })?)
+        }
+        ("enum", Some(a)) => {
+            let values: Vec<String> = a
+                .split(',')
+                .map(|v| {
+                    let v = v.trim();
+                    v.strip_prefix('"')
+                        .and_then(|v| v.strip_suffix('"'))
+                        .unwrap_or(v)
+                        .to_owned()
+                })
+                .filter(|v| !v.is_empty())
+                .collect();
+            if values.is_empty() {
+                return Err(format!("`{rule}`: enum() lists no value"));
             }
-            ("eq", Some(a)) => {
-                let a = a.trim();
-                let chars: Vec<char> = a.chars().collect();
-                match parse_literal(rule, &chars, 0, &[]) {
-                    Ok((value, end)) if end == chars.len() => RuleKind::EqLiteral(value),
-                    _ => RuleKind::EqRef(Path::parse(a)?, a.to_owned()),
-                }
+            RuleKind::Enum(values)
+        }
+        ("eq", Some(a)) => {
+            let a = a.trim();
+            let chars: Vec<char> = a.chars().collect();
+            match parse_literal(rule, &chars, 0, &[]) {
+                Ok((value, end)) if end == chars.len() => RuleKind::EqLiteral(value),
+                _ => RuleKind::EqRef(Path::parse(a)?, a.to_owned()),
             }
-            ("exists", Some(a)) => RuleKind::ExistsAt(Path::parse(a)?),
-            ("one-of", Some(a)) => {
-                let values = match serde_json::from_str::<Value>(a.trim()) {
-                    Ok(Value::Array(items)) if !items.is_empty() => items,
-                    Ok(Value::Array(_)) => return Err(format!("`{rule}`: one-of() lists no value")),
-                    _ => {
-                        return Err(format!(
-                            "`{rule}`: expected a JSON array of literals in one-of([...])"
-                        ));
-                    }
-                };
-                if values.iter().any(|v| v.is_array() || v.is_object()) {
-                    return Err(format!("`{rule}`: one-of() takes scalar literals only"));
-                }
-                RuleKind::OneOf(values)
-            }
-            ("if", Some(a)) => {
-                let Some((cond_text, then_text)) = split_top_level_comma(a) else {
-                    return Err(format!("`{rule}`: expected if(PATH == LITERAL, RULE)"));
-                };
-                let Some((left, op, right)) = split_comparison(cond_text) else {
+        }
+        ("exists", Some(a)) => RuleKind::ExistsAt(Path::parse(a)?),
+        ("one-of", Some(a)) => {
+            let values = match serde_json::from_str::<Value>(a.trim()) {
+                Ok(Value::Array(items)) if !items.is_empty() => items,
+                Ok(Value::Array(_)) => return Err(format!("`{rule}`: one-of() lists no value")),
+                _ => {
                     return Err(format!(
-                        "`{rule}`: the condition `{}` is not PATH == LITERAL or PATH != LITERAL",
-                        cond_text.trim()
-                    ));
-                };
-                let chars: Vec<char> = right.trim().chars().collect();
-                let (lit, end) = parse_literal(rule, &chars, 0, &[])?;
-                if end != chars.len() {
-                    return Err(format!("`{rule}`: unexpected text after the literal"));
-                }
-                let then = parse_rule(then_text)?;
-                if then.has_own_path() {
-                    return Err(format!(
-                        "`{rule}`: the rule applied must take the invariant's path, not carry its own"
+                        "`{rule}`: expected a JSON array of literals in one-of([...])"
                     ));
                 }
-                RuleKind::If {
-                    cond: Path::parse(left)?,
-                    op,
-                    lit,
-                    cond_text: cond_text.trim().to_owned(),
-                    then: Box::new(then),
-                }
+            };
+            if values.iter().any(|v| v.is_array() || v.is_object()) {
+                return Err(format!("`{rule}`: one-of() takes scalar literals only"));
             }
-            (
-                known @ ("uuid-v4" | "non-empty-string" | "iso-datetime" | "positive-integer"
-                | "min-length" | "enum" | "eq" | "one-of" | "if"),
-                _,
-            ) => {
+            RuleKind::OneOf(values)
+        }
+        ("if", Some(a)) => {
+            let Some((cond_text, then_text)) = split_top_level_comma(a) else {
+                return Err(format!("`{rule}`: expected if(PATH == LITERAL, RULE)"));
+            };
+            let Some((left, op, right)) = split_comparison(cond_text) else {
                 return Err(format!(
-                    "`{rule}`: `{known}` {}",
-                    if arg.is_some() {
-                        "takes no argument"
-                    } else {
-                        "needs an argument"
-                    }
+                    "`{rule}`: the condition `{}` is not PATH == LITERAL or PATH != LITERAL",
+                    cond_text.trim()
+                ));
+            };
+            let chars: Vec<char> = right.trim().chars().collect();
+            let (lit, end) = parse_literal(rule, &chars, 0, &[])?;
+            if end != chars.len() {
+                return Err(format!("`{rule}`: unexpected text after the literal"));
+            }
+            let then = parse_rule(then_text)?;
+            if then.has_own_path() {
+                return Err(format!(
+                    "`{rule}`: the rule applied must take the invariant's path, not carry its own"
                 ));
             }
-            (other, _) => return Err(format!("unknown rule kind `{other}`")),
-        };
+            RuleKind::If {
+                cond: Path::parse(left)?,
+                op,
+                lit,
+                cond_text: cond_text.trim().to_owned(),
+                then: Box::new(then),
+            }
+        }
+        (
+            known @ ("uuid-v4" | "non-empty-string" | "iso-datetime" | "positive-integer"
+            | "min-length" | "enum" | "eq" | "one-of" | "if"),
+            _,
+        ) => {
+            return Err(format!(
+                "`{rule}`: `{known}` {}",
+                if arg.is_some() {
+                    "takes no argument"
+                } else {
+                    "needs an argument"
+                }
+            ));
+        }
+        (other, _) => return Err(format!("unknown rule kind `{other}`")),
+    };
     Ok(kind)
 }
 
@@ -564,7 +565,10 @@ fn expectation(rule: &RuleKind) -> String {
         RuleKind::Enum(vs) => format!("expected one of {}", vs.join(", ")),
         RuleKind::OneOf(vs) => format!(
             "expected one of {}",
-            vs.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+            vs.iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         RuleKind::If { then, .. } => expectation(then),
         RuleKind::EqLiteral(v) => format!("expected {v}"),

@@ -150,11 +150,7 @@ impl Globals {
             Ok(rd) => rd
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| {
-                    p.is_file()
-                        && p.extension()
-                            .is_some_and(|e| e == "yaml" || e == "yml")
-                })
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
                 .collect(),
             Err(e) => {
                 g.problems.push(Finding::new(
@@ -220,7 +216,11 @@ pub fn run_dir_with(dir: &Path, options: &RunOptions) -> Result<RunReport, RunEr
         GlobalInvariants::Off => None,
         GlobalInvariants::Dir(d) => Some(d.clone()),
         GlobalInvariants::Beside => {
-            let flows_dir = if is_flow_dir(dir) { dir.parent() } else { Some(dir) };
+            let flows_dir = if is_flow_dir(dir) {
+                dir.parent()
+            } else {
+                Some(dir)
+            };
             flows_dir
                 .and_then(Path::parent)
                 .map(|p| p.join("invariants"))
@@ -470,10 +470,18 @@ fn read_artifacts(dir: &Path, checks: &mut Vec<Check>) -> Vec<(String, String, V
         let Some(name) = path.file_name() else {
             continue;
         };
-        let bytes = match pack::read_inside(&dir.join("pack"), &format!("artifacts/{}", name.to_string_lossy())) {
+        let bytes = match pack::read_inside(
+            &dir.join("pack"),
+            &format!("artifacts/{}", name.to_string_lossy()),
+        ) {
             Ok(b) => b,
             Err(e) => {
-                findings.push(Finding::new(&rel, "", "pack-integrity", format!("cannot read: {e}")));
+                findings.push(Finding::new(
+                    &rel,
+                    "",
+                    "pack-integrity",
+                    format!("cannot read: {e}"),
+                ));
                 continue;
             }
         };

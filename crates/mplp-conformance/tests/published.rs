@@ -45,7 +45,13 @@ fn the_golden_flows_pass_with_the_global_invariants() {
     let report = run_dir_with(&root.join("golden/flows"), &RunOptions::default()).unwrap();
     assert_eq!(report.flows.len(), 10);
     for flow in &report.flows {
-        assert_ne!(flow.status, Status::Fail, "{}: {:#?}", flow.name, flow.checks);
+        assert_ne!(
+            flow.status,
+            Status::Fail,
+            "{}: {:#?}",
+            flow.name,
+            flow.checks
+        );
     }
     let globals = report.global_invariants.as_ref().unwrap();
     let published: usize = yaml_files(&root.join("golden/invariants"))
@@ -85,10 +91,12 @@ fn the_golden_flows_pass_with_the_global_invariants() {
     assert!(!na.contains(&"plan_id_must_be_uuid"), "{na:?}");
     // The JSON form carries them.
     let text = serde_json::to_value(&report.flows[0]).unwrap();
-    assert!(text["not_applicable"][0]["source"]
-        .as_str()
-        .unwrap()
-        .starts_with("invariants/"));
+    assert!(
+        text["not_applicable"][0]["source"]
+            .as_str()
+            .unwrap()
+            .starts_with("invariants/")
+    );
     // Off: no global invariant is applied.
     let off = run_dir_with(
         &root.join("golden/flows"),
@@ -99,10 +107,11 @@ fn the_golden_flows_pass_with_the_global_invariants() {
     )
     .unwrap();
     assert!(off.global_invariants.is_none());
-    assert!(off.flows.iter().all(|f| f
-        .checks
-        .iter()
-        .all(|c| !c.name.starts_with("global invariant"))));
+    assert!(off.flows.iter().all(|f| {
+        f.checks
+            .iter()
+            .all(|c| !c.name.starts_with("global invariant"))
+    }));
 }
 
 /// Every rule form of every published invariant file is implemented: a
@@ -162,17 +171,38 @@ fn findings(invariants: &[mplp_conformance::Invariant], id: &str, confirm: Value
 fn one_of_and_if_judge_as_written() {
     let Some(root) = reference() else { return };
     let inv = confirm_invariants(&root);
-    assert!(findings(&inv, "status_must_be_valid_enum", json!({"status": "approved"})).is_empty());
+    assert!(
+        findings(
+            &inv,
+            "status_must_be_valid_enum",
+            json!({"status": "approved"})
+        )
+        .is_empty()
+    );
     assert_eq!(
-        findings(&inv, "status_must_be_valid_enum", json!({"status": "pending"})),
+        findings(
+            &inv,
+            "status_must_be_valid_enum",
+            json!({"status": "pending"})
+        ),
         [r#"/status expected one of "approved", "rejected", found "pending""#]
     );
     let reason = "rejected_must_have_reason";
     assert!(findings(&inv, reason, json!({"status": "approved"})).is_empty());
-    assert!(findings(&inv, reason, json!({"status": "rejected", "reason": "too risky"})).is_empty());
+    assert!(
+        findings(
+            &inv,
+            reason,
+            json!({"status": "rejected", "reason": "too risky"})
+        )
+        .is_empty()
+    );
     let missing = findings(&inv, reason, json!({"status": "rejected"}));
     assert_eq!(missing.len(), 1, "{missing:?}");
-    assert!(missing[0].starts_with("/reason expected a non-empty string"), "{missing:?}");
+    assert!(
+        missing[0].starts_with("/reason expected a non-empty string"),
+        "{missing:?}"
+    );
     assert!(missing[0].ends_with(r#"(the rule applies because `status == "rejected"`)"#));
     assert_eq!(
         findings(&inv, reason, json!({"status": "rejected", "reason": "  "})).len(),

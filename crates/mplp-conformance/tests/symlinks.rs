@@ -96,7 +96,10 @@ fn a_link_to_a_directory_outside_is_reported_and_not_walked() {
             .any(|f| f.contains("`extra` is a symbolic link") && f.contains("not followed")),
         "{found:?}"
     );
-    assert!(!found.iter().any(|f| f.contains("extra/x.json")), "{found:?}");
+    assert!(
+        !found.iter().any(|f| f.contains("extra/x.json")),
+        "{found:?}"
+    );
 }
 
 #[test]

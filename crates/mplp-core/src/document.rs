@@ -100,7 +100,6 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     /// cannot be read are left out (never guessed). The default adds none.
     fn check_rules_of_value(_value: &Value, _report: &mut Report) {}
 
-
     /// Validates JSON bytes, collecting every error and warning.
     fn validate_json(input: impl AsRef<[u8]>) -> Validation<Self> {
         validate_bytes::<Self>(input.as_ref())

@@ -538,7 +538,12 @@ impl Document for LearningSample {
         }
         let family = text("/sample_family");
         if let Some(f) = family {
-            require_non_blank(f, "/sample_family", LEARNING_SAMPLE_FAMILY_NON_EMPTY, report);
+            require_non_blank(
+                f,
+                "/sample_family",
+                LEARNING_SAMPLE_FAMILY_NON_EMPTY,
+                report,
+            );
         }
         if let Some(flow) = text("/meta/source_flow_id") {
             require_non_blank(
@@ -549,7 +554,9 @@ impl Document for LearningSample {
             );
         }
         let (pointer, rule) = match family {
-            Some(SampleFamily::INTENT_RESOLUTION) => ("/input/intent_id", LEARNING_INTENT_HAS_INTENT_ID),
+            Some(SampleFamily::INTENT_RESOLUTION) => {
+                ("/input/intent_id", LEARNING_INTENT_HAS_INTENT_ID)
+            }
             Some(SampleFamily::DELTA_IMPACT) => ("/input/delta_id", LEARNING_DELTA_HAS_DELTA_ID),
             _ => return,
         };

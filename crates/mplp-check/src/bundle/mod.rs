@@ -189,7 +189,9 @@ macro_rules! doc_from {
         }
     )*};
 }
-doc_from!(Context, Plan, Confirm, Trace, Collab, Dialog, Extension, Network);
+doc_from!(
+    Context, Plan, Confirm, Trace, Collab, Dialog, Extension, Network
+);
 
 /// The pointer of the id member of a bundle kind's documents.
 pub(crate) fn id_pointer(kind: &str) -> Option<&'static str> {

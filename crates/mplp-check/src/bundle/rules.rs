@@ -193,7 +193,9 @@ impl<'a> Index<'a> {
     }
 
     fn context(&self, id: ContextId) -> Found<'a, Context> {
-        self.find(&self.contexts, Context::KIND, id.into(), |c| c.context_id.into())
+        self.find(&self.contexts, Context::KIND, id.into(), |c| {
+            c.context_id.into()
+        })
     }
 
     fn plan(&self, id: MplpId) -> Found<'a, Plan> {
@@ -401,12 +403,12 @@ fn confirm_target(ix: &Index<'_>, c: &Confirm, report: &mut Report) {
     let id = c.target_id;
     let found = match c.target_type {
         ConfirmTargetType::Plan => found_any(ix.plan(id)),
-        ConfirmTargetType::Context => found_any(ix.find(&ix.contexts, Context::KIND, id, |x| {
-            x.context_id.into()
-        })),
-        ConfirmTargetType::Trace => found_any(ix.find(&ix.traces, "trace", id, |x| {
-            x.trace_id().into()
-        })),
+        ConfirmTargetType::Context => {
+            found_any(ix.find(&ix.contexts, Context::KIND, id, |x| x.context_id.into()))
+        }
+        ConfirmTargetType::Trace => {
+            found_any(ix.find(&ix.traces, "trace", id, |x| x.trace_id().into()))
+        }
         // Extensions bind to a Context, not by a Confirm's list; `other`
         // names no module.
         ConfirmTargetType::Extension | ConfirmTargetType::Other => return,
