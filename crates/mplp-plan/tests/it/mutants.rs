@@ -16,6 +16,7 @@ fn the_rule_list_has_every_document_and_lifecycle_rule_once() {
         [
             "sa_plan_context_binding",
             "sa_plan_has_steps",
+            "sa_steps_have_valid_ids",
             "sa_plan_step_unique_ids",
             "sa_plan_dependency_exists",
             "sa_plan_no_self_dependency",
