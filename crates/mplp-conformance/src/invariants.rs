@@ -318,8 +318,10 @@ fn parse_rule(rule: &str) -> Result<RuleKind, String> {
     Ok(kind)
 }
 
-/// Splits `A, B` at the first comma outside brackets, parentheses and quotes.
-fn split_top_level_comma(text: &str) -> Option<(&str, &str)> {
+/// The offset of the first byte of `text` outside brackets, parentheses and
+/// quoted strings (a quote escaped in a string does not end it) for which
+/// `at(bytes, offset)` holds.
+fn find_top_level(text: &str, at: impl Fn(&[u8], usize) -> bool) -> Option<usize> {
     let bytes = text.as_bytes();
     let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
     for (i, &b) in bytes.iter().enumerate() {
@@ -335,40 +337,31 @@ fn split_top_level_comma(text: &str) -> Option<(&str, &str)> {
             b'"' => quoted = true,
             b'[' | b'(' => depth += 1,
             b']' | b')' => depth = depth.saturating_sub(1),
-            b',' if depth == 0 => return Some((&text[..i], &text[i + 1..])),
+            _ if depth == 0 && at(bytes, i) => return Some(i),
             _ => {}
         }
     }
     None
 }
 
+/// Splits `A, B` at the first comma outside brackets, parentheses and quotes.
+fn split_top_level_comma(text: &str) -> Option<(&str, &str)> {
+    let i = find_top_level(text, |b, i| b[i] == b',')?;
+    Some((&text[..i], &text[i + 1..]))
+}
+
 /// Splits `PATH == LIT` / `PATH != LIT` at the first operator outside
 /// brackets and quotes.
 fn split_comparison(rule: &str) -> Option<(&str, CmpOp, &str)> {
-    let bytes = rule.as_bytes();
-    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
-    for i in 0..bytes.len() {
-        let b = bytes[i];
-        if quoted {
-            match b {
-                b'\\' if !escaped => escaped = true,
-                b'"' if !escaped => quoted = false,
-                _ => escaped = false,
-            }
-            continue;
-        }
-        match b {
-            b'"' => quoted = true,
-            b'[' | b'(' => depth += 1,
-            b']' | b')' => depth = depth.saturating_sub(1),
-            b'=' | b'!' if depth == 0 && bytes.get(i + 1) == Some(&b'=') => {
-                let op = if b == b'=' { CmpOp::Eq } else { CmpOp::Ne };
-                return Some((&rule[..i], op, &rule[i + 2..]));
-            }
-            _ => {}
-        }
-    }
-    None
+    let i = find_top_level(rule, |b, i| {
+        matches!(b[i], b'=' | b'!') && b.get(i + 1) == Some(&b'=')
+    })?;
+    let op = if rule.as_bytes()[i] == b'=' {
+        CmpOp::Eq
+    } else {
+        CmpOp::Ne
+    };
+    Some((&rule[..i], op, &rule[i + 2..]))
 }
 
 /// The documents of one flow, by scope name.
