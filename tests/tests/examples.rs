@@ -58,15 +58,17 @@ fn every_invalid_example_is_rejected_with_the_expected_pointer_and_rule() {
         assert!(!report.is_valid(), "{} should be invalid", path.display());
         let expect_path = path.with_extension("expect.json");
         let expect: Value = serde_json::from_slice(&std::fs::read(&expect_path).unwrap()).unwrap();
-        let (pointer, rule) = (
+        let (pointer, rule, keyword) = (
             expect["pointer"].as_str().unwrap(),
             expect["rule"].as_str().unwrap(),
+            // A frozen invariant the schema states: the keyword behind it.
+            expect.get("keyword").map(|k| k.as_str().unwrap()),
         );
         assert!(
-            report
-                .errors()
-                .any(|v| v.pointer == pointer && v.rule.as_str() == rule),
-            "{}: expected [{rule}] at `{pointer}`, got {:#?}",
+            report.errors().any(|v| v.pointer == pointer
+                && v.rule.as_str() == rule
+                && v.schema_keyword() == keyword),
+            "{}: expected [{rule}] ({keyword:?}) at `{pointer}`, got {:#?}",
             path.display(),
             report.violations()
         );

@@ -640,6 +640,21 @@ impl CollabStatus {
 impl Document for Collab {
     const KIND: &'static str = "collab";
 
+    /// The MAP invariants the Collab schema states (`collab_id`, `mode`,
+    /// `participants`, each participant's `participant_id`, `kind` and
+    /// `role_id` type): their schema violations carry the invariant's id.
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = &[
+        mplp_core::Stated::at("/collab_id", MAP_SESSION_ID_IS_UUID),
+        mplp_core::Stated::at("/mode", MAP_COLLAB_MODE_VALID),
+        mplp_core::Stated::at("/participants", MAP_SESSION_REQUIRES_PARTICIPANTS),
+        mplp_core::Stated::at(
+            "/participants/*/participant_id",
+            MAP_PARTICIPANT_IDS_ARE_NON_EMPTY,
+        ),
+        mplp_core::Stated::at("/participants/*/kind", MAP_PARTICIPANT_KIND_VALID),
+        mplp_core::Stated::at("/participants/*/role_id", MAP_ROLE_IDS_NON_EMPTY),
+    ];
+
     fn check_rules(&self, report: &mut Report) {
         self.check_structure(report);
     }

@@ -325,3 +325,121 @@ fn the_schema_bundle_is_the_published_manifest() {
         json!(mplp_core::protocol::SCHEMA_BUNDLE_VERSION)
     );
 }
+
+/// The example (under `schemas/examples/valid`) whose member an invariant of
+/// `scope` judges at `path`, for the scopes whose invariants name a member
+/// of one document; `None` for the invariants that relate two documents or
+/// events, or that hold only in an SA run (see spec-notes, "Frozen
+/// invariant ids").
+fn example_for(scope: &str, path: &str) -> Option<&'static str> {
+    Some(match (scope, path) {
+        ("collab", _) => "collab-round-robin.json",
+        ("context", "context_id") => "context-active.json",
+        ("plan", "steps" | "steps[*].step_id" | "steps[*].agent_role") => "plan-in-progress.json",
+        ("learning_sample", p) if p.contains("intent_id") || p.contains("quality") => {
+            "learning-sample-intent-resolution.json"
+        }
+        ("learning_sample", _) => "learning-sample-delta-impact.json",
+        ("event", p) if p.starts_with("pipeline") || p.starts_with("stage") => {
+            "event-pipeline-stage.json"
+        }
+        ("event", p) if p.starts_with("graph") || p.starts_with("update") => {
+            "event-graph-update.json"
+        }
+        ("event", _) => "event-runtime-execution.json",
+        ("tool_event", _) => "tool-event-eslint.json",
+        ("file_update_event", _) => "file-update-event-rename.json",
+        ("git_event", _) => "git-event-merge.json",
+        ("ci_event", _) => "ci-event-github-actions.json",
+        _ => return None,
+    })
+}
+
+/// `steps[*].step_id` as the pointer of the first item, `/steps/0/step_id`.
+fn pointer_of(path: &str) -> String {
+    path.split('.')
+        .flat_map(|part| match part.strip_suffix("[*]") {
+            Some(array) => vec![array.to_owned(), "0".to_owned()],
+            None => vec![part.to_owned()],
+        })
+        .fold(String::new(), |p, token| p + "/" + &token)
+}
+
+/// Every frozen invariant that judges one member of a document is reported
+/// under its own id when that member breaks the schema (goal 6: a report
+/// can be searched for the canonical id), with the schema keyword behind it
+/// at the end of the message. The member is replaced by `true`, which no
+/// member these invariants judge may be (a `type` violation; `minItems`,
+/// `enum`, `format` and the others are the same relabelling).
+#[test]
+fn every_frozen_invariant_is_reported_under_its_id() {
+    let Some(root) = reference() else { return };
+    let valid = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/examples/valid");
+    let mut checked = 0;
+    let mut left_out: Vec<String> = Vec::new();
+    for file in yaml_files(&root.join("invariants")) {
+        let docs = YamlLoader::load_from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let invariants = docs[0]["invariants"].as_vec().unwrap();
+        for inv in invariants {
+            let id = inv["id"].as_str().unwrap();
+            let scope = inv["scope"].as_str().unwrap_or("");
+            let (Some(path), Some(rule)) = (inv["path"].as_str(), inv["rule"].as_str()) else {
+                left_out.push(id.to_owned());
+                continue;
+            };
+            let Some(example) = example_for(scope, path).filter(|_| !rule.starts_with("eq(")) else {
+                left_out.push(id.to_owned());
+                continue;
+            };
+            let pointer = pointer_of(path);
+            let mut doc: Value =
+                serde_json::from_str(&std::fs::read_to_string(valid.join(example)).unwrap()).unwrap();
+            let (parent, member) = pointer.rsplit_once('/').unwrap();
+            let holder = if parent.is_empty() { Some(&mut doc) } else { doc.pointer_mut(parent) };
+            holder
+                .and_then(Value::as_object_mut)
+                .unwrap_or_else(|| panic!("{id}: {example} has no object at {parent:?}"))
+                .insert(member.to_owned(), Value::Bool(true));
+            let kind = mplp_check::for_example(example).unwrap();
+            let report = kind.validate(doc.to_string().as_bytes());
+            // Two invariants judge a participant's `role_id` (one a warning
+            // about its presence): the schema's verdict carries either.
+            let same_member: Vec<&str> = invariants
+                .iter()
+                .filter(|other| {
+                    other["scope"].as_str() == Some(scope) && other["path"].as_str() == Some(path)
+                })
+                .map(|other| other["id"].as_str().unwrap())
+                .collect();
+            let found = report.errors().find(|v| v.pointer == pointer);
+            let found = found.unwrap_or_else(|| {
+                panic!("{id}: nothing at {pointer} in {example}: {:?}", report.violations())
+            });
+            assert!(
+                same_member.contains(&found.rule.as_str()),
+                "{id}: {pointer} of {example} is reported as {} ({})",
+                found.rule,
+                found.message
+            );
+            assert_eq!(found.schema_keyword(), Some("type"), "{id}: {}", found.message);
+            checked += 1;
+        }
+    }
+    // What is left out relates two events or documents, or holds only in
+    // an SA run: the two MAP log rules, the three SA bindings, an SA run's
+    // active Context and non-empty trace.
+    left_out.sort_unstable();
+    assert_eq!(
+        left_out,
+        [
+            "map_broadcast_has_receivers",
+            "map_turn_completion_matches_dispatch",
+            "sa_context_must_be_active",
+            "sa_plan_context_binding",
+            "sa_trace_context_binding",
+            "sa_trace_not_empty",
+            "sa_trace_plan_binding",
+        ]
+    );
+    assert_eq!(checked, 61 - left_out.len());
+}

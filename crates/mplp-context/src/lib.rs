@@ -272,6 +272,12 @@ impl Context {
 impl Document for Context {
     const KIND: &'static str = "context";
 
+    /// `sa_requires_context`: a schema violation of `context_id` carries the
+    /// invariant's id. (`sa_context_must_be_active` is not stated by the
+    /// schema: a Context may be in any status until an SA run loads it.)
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] =
+        &[mplp_core::Stated::at("/context_id", SA_REQUIRES_CONTEXT)];
+
     /// A Context has no rule beyond its schema: `sa_context_must_be_active`
     /// concerns execution ([`Context::ensure_active`]).
     fn check_rules(&self, _report: &mut Report) {}

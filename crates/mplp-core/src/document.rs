@@ -100,6 +100,32 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     /// cannot be read are left out (never guessed). The default adds none.
     fn check_rules_of_value(_value: &Value, _report: &mut Report) {}
 
+    /// The members whose schema rule states a frozen invariant: a schema
+    /// violation at one of these pointers (`*` stands for any array index)
+    /// is reported under the invariant's id, the schema keyword kept at the
+    /// end of its message (see [`Violation::schema_keyword`]), so that a
+    /// report can be searched for the canonical id. A member the schema
+    /// does not allow (`additional-properties`), a duplicate key and a
+    /// syntax error keep their rules: they are not the value the invariant
+    /// judges. The default lists none.
+    ///
+    /// ```
+    /// use mplp_core::{Document, Meta, Rule, Stated};
+    /// #[derive(Debug, PartialEq, mplp_core::Wire)]
+    /// #[wire(document)]
+    /// struct Doc { meta: Meta }
+    /// impl Document for Doc {
+    ///     const KIND: &'static str = "doc";
+    ///     const STATED_BY_SCHEMA: &'static [Stated] =
+    ///         &[Stated::at("/meta/schema_version", Rule::new("doc_version_valid"))];
+    /// }
+    /// let v = Doc::validate_json(r#"{"meta": {"protocol_version": "1.0.0", "schema_version": "1.0"}}"#);
+    /// let found = &v.report.violations()[0];
+    /// assert_eq!(found.rule.as_str(), "doc_version_valid");
+    /// assert_eq!(found.schema_keyword(), Some("pattern"));
+    /// ```
+    const STATED_BY_SCHEMA: &'static [Stated] = &[];
+
     /// Validates JSON bytes, collecting every error and warning.
     fn validate_json(input: impl AsRef<[u8]>) -> Validation<Self> {
         validate_bytes::<Self>(input.as_ref())
@@ -117,6 +143,7 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
                 if report.is_valid() {
                     report.push(Violation::error("", rule, e.to_string()));
                 }
+                state_invariants(&mut report, Self::STATED_BY_SCHEMA);
                 Self::check_rules_of_value(value, &mut report);
                 Validation {
                     value: None,
@@ -156,6 +183,72 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
     fn to_value(&self) -> Value {
         mplp_json::exact::write_stand_ins(|| serde_json::to_value(self)).unwrap_or(Value::Null)
     }
+}
+
+/// A member of a document whose schema rule states a frozen invariant (see
+/// [`Document::STATED_BY_SCHEMA`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stated {
+    /// The member: a JSON pointer in which `*` stands for any array index
+    /// (`/participants/*/kind`).
+    pub pointer: &'static str,
+    /// The frozen invariant the schema rule there states.
+    pub rule: Rule,
+}
+
+impl Stated {
+    /// The invariant `rule`, stated by the schema at `pointer`.
+    pub const fn at(pointer: &'static str, rule: Rule) -> Self {
+        Stated { pointer, rule }
+    }
+
+    /// True when `pointer` is this member (`*` matching one array index).
+    pub fn matches(&self, pointer: &str) -> bool {
+        let mut want = self.pointer.split('/');
+        let mut found = pointer.split('/');
+        loop {
+            match (want.next(), found.next()) {
+                (None, None) => return true,
+                (Some("*"), Some(index)) => {
+                    if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+                        return false;
+                    }
+                }
+                (Some(a), Some(b)) if a == b => {}
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// Reports the schema violations at the members of `stated` under their
+/// invariants' ids (see [`Document::STATED_BY_SCHEMA`]).
+fn state_invariants(report: &mut Report, stated: &[Stated]) {
+    if stated.is_empty() {
+        return;
+    }
+    report.relabel(|v| {
+        if !states_a_value(v.rule) {
+            return None;
+        }
+        stated
+            .iter()
+            .find(|s| s.matches(&v.pointer))
+            .map(|s| s.rule)
+    });
+}
+
+/// True for a schema keyword that judges a member's value (not an extra
+/// member, a duplicate key or the text's syntax).
+fn states_a_value(rule: Rule) -> bool {
+    crate::rules::SCHEMA_RULES.iter().any(|info| info.rule == rule)
+        && ![
+            Rule::ADDITIONAL_PROPERTIES,
+            Rule::DUPLICATE_KEY,
+            Rule::JSON_SYNTAX,
+            Rule::LIFECYCLE_TRANSITION,
+        ]
+        .contains(&rule)
 }
 
 fn finish<T: Document>(doc: T) -> Validation<T> {
@@ -306,7 +399,10 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
     ) {
         Ok(()) => keep_if_valid(&mut validation),
         Err(first) => {
-            validation.report = thorough_with::<T>(input, &first, T::check_rules_of_value);
+            validation.report = thorough_with::<T>(input, &first, |value, report| {
+                state_invariants(report, T::STATED_BY_SCHEMA);
+                T::check_rules_of_value(value, report);
+            });
         }
     }
     validation

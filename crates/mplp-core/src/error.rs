@@ -95,7 +95,24 @@ impl Violation {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    /// The JSON Schema keyword behind a violation that is reported under a
+    /// frozen invariant's id because the schema states the invariant (see
+    /// [`Document::STATED_BY_SCHEMA`](crate::Document::STATED_BY_SCHEMA)):
+    /// `Some("enum")` for `map_participant_kind_valid` at
+    /// `/participants/0/kind`. `None` for every other violation.
+    pub fn schema_keyword(&self) -> Option<&str> {
+        let rest = self.message.strip_suffix("`)")?;
+        let at = rest.rfind(SCHEMA_KEYWORD_MARK)?;
+        let keyword = &rest[at + SCHEMA_KEYWORD_MARK.len()..];
+        (!keyword.is_empty() && keyword.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'))
+            .then_some(keyword)
+    }
 }
+
+/// What separates a message from the schema keyword behind it (see
+/// [`Violation::schema_keyword`]).
+const SCHEMA_KEYWORD_MARK: &str = " (schema `";
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -132,6 +149,18 @@ impl Report {
     /// An empty report.
     pub fn new() -> Self {
         Report::default()
+    }
+
+    /// Reports each violation for which `rule_for` names a rule under that
+    /// rule, its former rule (a schema keyword) kept at the end of its
+    /// message, where [`Violation::schema_keyword`] finds it.
+    pub(crate) fn relabel(&mut self, mut rule_for: impl FnMut(&Violation) -> Option<Rule>) {
+        for v in &mut self.violations {
+            if let Some(rule) = rule_for(v) {
+                v.message = format!("{}{SCHEMA_KEYWORD_MARK}{}`)", v.message, v.rule);
+                v.rule = rule;
+            }
+        }
     }
 
     /// Adds a violation.

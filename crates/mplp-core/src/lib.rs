@@ -83,7 +83,7 @@ pub mod wire;
 pub mod wire_enum;
 
 pub use check::CheckValue;
-pub use document::{Document, Validation};
+pub use document::{Document, Stated, Validation};
 pub use error::{Error, Report, Severity, TransitionError, Violation};
 pub use event::{BaseEvent, EVENT_TYPE_PATTERN, EventType, EventTypeError};
 pub use id::{

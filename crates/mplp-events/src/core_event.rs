@@ -504,6 +504,7 @@ pub(crate) fn require_non_blank(
 
 impl Document for CoreEvent {
     const KIND: &'static str = "event";
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::OBS_STATED;
 
     /// The observability invariants beyond the schema: `obs_event_id_is_uuid`,
     /// `obs_event_type_non_empty`, and per family `obs_graph_event_has_graph_id`,

@@ -289,6 +289,7 @@ impl ToolEvent {
 
 impl Document for ToolEvent {
     const KIND: &'static str = "tool-event";
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::TOOL_STATED;
 
     /// `integration_tool_event_id_non_empty` (a blank `tool_id`).
     fn check_rules(&self, report: &mut Report) {
@@ -303,6 +304,7 @@ impl Document for ToolEvent {
 
 impl Document for FileUpdateEvent {
     const KIND: &'static str = "file-update-event";
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::FILE_STATED;
 
     /// `integration_file_path_non_empty` (a blank `file_path`).
     fn check_rules(&self, report: &mut Report) {
@@ -317,6 +319,7 @@ impl Document for FileUpdateEvent {
 
 impl Document for GitEvent {
     const KIND: &'static str = "git-event";
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::GIT_STATED;
 
     /// `integration_git_repo_url_non_empty`, `integration_git_commit_id_non_empty`,
     /// `integration_git_ref_name_non_empty` (blank values).
@@ -344,6 +347,7 @@ impl Document for GitEvent {
 
 impl Document for CiEvent {
     const KIND: &'static str = "ci-event";
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::CI_STATED;
 
     /// `integration_ci_provider_non_empty`, `integration_ci_pipeline_id_non_empty`,
     /// `integration_ci_run_id_non_empty` (blank values).

@@ -20,6 +20,76 @@
 //! line, which is what the log validators do with every line they read.
 
 use mplp_core::rules::Source;
+use mplp_core::Stated;
+
+/// The members where the observability event schemas state an invariant
+/// (the `event` scope: every core event; the family members only where the
+/// family has them). Their schema violations carry the invariant's id.
+pub(crate) const OBS_STATED: &[Stated] = &[
+    Stated::at("/event_id", OBS_EVENT_ID_IS_UUID),
+    Stated::at("/event_type", OBS_EVENT_TYPE_NON_EMPTY),
+    Stated::at("/event_family", OBS_EVENT_FAMILY_VALID),
+    Stated::at("/timestamp", OBS_TIMESTAMP_ISO_FORMAT),
+    Stated::at("/pipeline_id", OBS_PIPELINE_EVENT_HAS_PIPELINE_ID),
+    Stated::at("/stage_id", OBS_PIPELINE_STAGE_ID_NON_EMPTY),
+    Stated::at("/stage_status", OBS_PIPELINE_STAGE_STATUS_VALID),
+    Stated::at("/graph_id", OBS_GRAPH_EVENT_HAS_GRAPH_ID),
+    Stated::at("/update_kind", OBS_GRAPH_UPDATE_KIND_VALID),
+    Stated::at("/execution_id", OBS_RUNTIME_EVENT_HAS_EXECUTION_ID),
+    Stated::at("/executor_kind", OBS_RUNTIME_EXECUTOR_KIND_VALID),
+    Stated::at("/status", OBS_RUNTIME_STATUS_VALID),
+];
+
+/// The members where the learning sample schemas state an invariant.
+pub(crate) const LEARNING_STATED: &[Stated] = &[
+    Stated::at("/sample_id", LEARNING_SAMPLE_ID_IS_UUID),
+    Stated::at("/sample_family", LEARNING_SAMPLE_FAMILY_NON_EMPTY),
+    Stated::at("/created_at", LEARNING_SAMPLE_CREATED_AT_ISO),
+    Stated::at("/input", LEARNING_SAMPLE_HAS_INPUT_SECTION),
+    Stated::at("/output", LEARNING_SAMPLE_HAS_OUTPUT_SECTION),
+    Stated::at("/meta/human_feedback_label", LEARNING_SAMPLE_FEEDBACK_LABEL_VALID),
+    Stated::at("/meta/source_flow_id", LEARNING_SAMPLE_SOURCE_FLOW_NON_EMPTY),
+    Stated::at("/input/intent_id", LEARNING_INTENT_HAS_INTENT_ID),
+    Stated::at("/output/resolution_quality_label", LEARNING_INTENT_QUALITY_LABEL_VALID),
+    Stated::at("/input/delta_id", LEARNING_DELTA_HAS_DELTA_ID),
+    Stated::at("/output/impact_scope", LEARNING_DELTA_SCOPE_VALID),
+    Stated::at("/state/risk_level", LEARNING_DELTA_RISK_VALID),
+];
+
+/// The members where the tool event schema states an invariant.
+pub(crate) const TOOL_STATED: &[Stated] = &[
+    Stated::at("/tool_id", INTEGRATION_TOOL_EVENT_ID_NON_EMPTY),
+    Stated::at("/tool_kind", INTEGRATION_TOOL_KIND_VALID),
+    Stated::at("/invocation_id", INTEGRATION_TOOL_INVOCATION_ID_UUID),
+    Stated::at("/status", INTEGRATION_TOOL_STATUS_VALID),
+    Stated::at("/started_at", INTEGRATION_TOOL_STARTED_AT_ISO),
+];
+
+/// The members where the file update event schema states an invariant.
+pub(crate) const FILE_STATED: &[Stated] = &[
+    Stated::at("/file_path", INTEGRATION_FILE_PATH_NON_EMPTY),
+    Stated::at("/change_type", INTEGRATION_FILE_CHANGE_TYPE_VALID),
+    Stated::at("/timestamp", INTEGRATION_FILE_TIMESTAMP_ISO),
+];
+
+/// The members where the git event schema states an invariant.
+pub(crate) const GIT_STATED: &[Stated] = &[
+    Stated::at("/repo_url", INTEGRATION_GIT_REPO_URL_NON_EMPTY),
+    Stated::at("/commit_id", INTEGRATION_GIT_COMMIT_ID_NON_EMPTY),
+    Stated::at("/ref_name", INTEGRATION_GIT_REF_NAME_NON_EMPTY),
+    Stated::at("/event_kind", INTEGRATION_GIT_EVENT_KIND_VALID),
+    Stated::at("/timestamp", INTEGRATION_GIT_TIMESTAMP_ISO),
+];
+
+/// The members where the CI event schema states an invariant.
+pub(crate) const CI_STATED: &[Stated] = &[
+    Stated::at("/ci_provider", INTEGRATION_CI_PROVIDER_NON_EMPTY),
+    Stated::at("/pipeline_id", INTEGRATION_CI_PIPELINE_ID_NON_EMPTY),
+    Stated::at("/run_id", INTEGRATION_CI_RUN_ID_NON_EMPTY),
+    Stated::at("/status", INTEGRATION_CI_STATUS_VALID),
+    Stated::at("/started_at", INTEGRATION_CI_STARTED_AT_ISO),
+    Stated::at("/completed_at", INTEGRATION_CI_COMPLETED_AT_ISO),
+];
 
 mplp_core::declare_rules! {
     /// The observability invariants (`observability-invariants.yaml`).

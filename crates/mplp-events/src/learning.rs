@@ -525,6 +525,7 @@ impl LearningSample {
 
 impl Document for LearningSample {
     const KIND: &'static str = "learning-sample";
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::LEARNING_STATED;
 
     /// The learning invariants beyond the schemas: `learning_sample_id_is_uuid`,
     /// `learning_sample_family_non_empty`, `learning_sample_source_flow_non_empty`,

@@ -22,13 +22,73 @@ type IdHashBuilder = foldhash::fast::RandomState;
 /// hash map.
 const FEW: usize = 16;
 
+/// What the graph reads of a step: its id and its dependencies. A typed
+/// [`PlanStep`] has all of them; a step read from a plan that failed its
+/// schema ([`ReadStep`]) may miss some, which are then left out of the
+/// graph (never guessed).
+pub(crate) trait Node {
+    /// The step's id, `None` when it cannot be read.
+    fn id(&self) -> Option<&StepId>;
+    /// The step's dependencies, `None` where one cannot be read.
+    fn dep_count(&self) -> usize;
+    /// Dependency `j`, `None` when it cannot be read.
+    fn dep(&self, j: usize) -> Option<&StepId>;
+}
+
+impl Node for PlanStep {
+    #[inline]
+    fn id(&self) -> Option<&StepId> {
+        Some(&self.step_id)
+    }
+    #[inline]
+    fn dep_count(&self) -> usize {
+        self.dependency_ids().len()
+    }
+    #[inline]
+    fn dep(&self, j: usize) -> Option<&StepId> {
+        self.dependency_ids().get(j)
+    }
+}
+
+/// The id and dependencies of a step of a plan that failed its schema, as
+/// far as they can be read.
+pub(crate) struct ReadStep {
+    pub(crate) id: Option<StepId>,
+    pub(crate) deps: Vec<Option<StepId>>,
+}
+
+impl Node for ReadStep {
+    fn id(&self) -> Option<&StepId> {
+        self.id.as_ref()
+    }
+    fn dep_count(&self) -> usize {
+        self.deps.len()
+    }
+    fn dep(&self, j: usize) -> Option<&StepId> {
+        self.deps.get(j).and_then(Option::as_ref)
+    }
+}
+
+/// The key of a step whose id cannot be read: no UUID v4 (which every
+/// [`StepId`] is) has it, so no dependency resolves to it.
+const UNREAD: u128 = u128::MAX;
+
+#[inline]
+fn node_key<S: Node>(step: &S) -> u128 {
+    step.id().map_or(UNREAD, key)
+}
+
 /// Step ids to the index of their first occurrence; a repeated id is
 /// recorded in `problems`.
-fn id_map(steps: &[PlanStep], problems: &mut Problems) -> HashMap<u128, u32, IdHashBuilder> {
+fn id_map<S: Node>(steps: &[S], problems: &mut Problems) -> HashMap<u128, u32, IdHashBuilder> {
     let mut map: HashMap<u128, u32, IdHashBuilder> =
         HashMap::with_capacity_and_hasher(steps.len(), IdHashBuilder::default());
     for (i, step) in steps.iter().enumerate() {
-        match map.entry(key(&step.step_id)) {
+        let k = node_key(step);
+        if k == UNREAD {
+            continue;
+        }
+        match map.entry(k) {
             Entry::Occupied(first) => problems.duplicate_ids.push((i, *first.get() as usize)),
             Entry::Vacant(slot) => {
                 slot.insert(i as u32);
@@ -76,7 +136,7 @@ pub(crate) struct Graph {
 impl Graph {
     /// Builds the graph, recording every structural problem. Dependencies on
     /// a repeated id resolve to its first occurrence.
-    pub(crate) fn build(steps: &[PlanStep]) -> (Graph, Problems) {
+    pub(crate) fn build<S: Node>(steps: &[S]) -> (Graph, Problems) {
         let mut problems = Problems::default();
         let map = id_map(steps, &mut problems);
         let (mut graph, problems) = Graph::edges(steps, |k| map.get(&k).copied(), problems);
@@ -91,7 +151,7 @@ impl Graph {
     /// without the id index ([`Graph::index_of`] finds nothing). Up to
     /// [`FEW`] steps, ids are found by comparing them in turn rather than
     /// through a hash map, which is cheaper for so few.
-    pub(crate) fn build_for_rules(steps: &[PlanStep]) -> (Graph, Problems) {
+    pub(crate) fn build_for_rules<S: Node>(steps: &[S]) -> (Graph, Problems) {
         let mut problems = Problems::default();
         if steps.len() > FEW {
             let map = id_map(steps, &mut problems);
@@ -99,12 +159,15 @@ impl Graph {
         }
         let mut keys = [0u128; FEW];
         for (k, step) in keys.iter_mut().zip(steps) {
-            *k = key(&step.step_id);
+            *k = node_key(step);
         }
         let keys = &keys[..steps.len()];
         // The first occurrence, as the map keeps it.
         let first = |k: u128| keys.iter().position(|&x| x == k).map(|i| i as u32);
         for (i, &k) in keys.iter().enumerate() {
+            if k == UNREAD {
+                continue;
+            }
             match first(k) {
                 Some(f) if f as usize != i => problems.duplicate_ids.push((i, f as usize)),
                 _ => {}
@@ -114,13 +177,13 @@ impl Graph {
     }
 
     /// The forward edges, resolving each dependency with `index`.
-    fn edges(
-        steps: &[PlanStep],
+    fn edges<S: Node>(
+        steps: &[S],
         index: impl Fn(u128) -> Option<u32>,
         mut problems: Problems,
     ) -> (Graph, Problems) {
         let n = steps.len();
-        let edge_hint: usize = steps.iter().map(|s| s.dependency_ids().len()).sum();
+        let edge_hint: usize = steps.iter().map(Node::dep_count).sum();
         let mut dep_start = Vec::with_capacity(n + 1);
         let mut deps = Vec::with_capacity(edge_hint);
         // `seen[k] == (i + 1, j)` when step `i` already listed `k` as its
@@ -129,7 +192,8 @@ impl Graph {
         dep_start.push(0);
         for (i, step) in steps.iter().enumerate() {
             let stamp = i as u32 + 1;
-            for (j, dep) in step.dependency_ids().iter().enumerate() {
+            for j in 0..step.dep_count() {
+                let Some(dep) = step.dep(j) else { continue };
                 match index(key(dep)) {
                     None => problems.unknown.push((i, j)),
                     Some(k) if k as usize == i => problems.self_deps.push((i, j)),
@@ -331,7 +395,13 @@ impl Graph {
 }
 
 /// Turns a cycle of indices into the violation of `sa_plan_dag_acyclic`.
-pub(crate) fn cycle_violation(steps: &[PlanStep], cycle: &[u32]) -> Violation {
+/// A step id as messages show it (a step of a cycle, a repeated id or a
+/// dependency always has one; `?` is never expected).
+pub(crate) fn shown(id: Option<&StepId>) -> String {
+    id.map_or_else(|| "?".to_owned(), StepId::to_string)
+}
+
+pub(crate) fn cycle_violation<S: Node>(steps: &[S], cycle: &[u32]) -> Violation {
     const SHOWN: usize = 32;
     let mut text = String::new();
     for &i in cycle.iter().take(SHOWN) {
@@ -339,13 +409,13 @@ pub(crate) fn cycle_violation(steps: &[PlanStep], cycle: &[u32]) -> Violation {
             text.push_str(" -> ");
         }
         let s = &steps[i as usize];
-        text.push_str(&format!("{} (/steps/{i})", s.step_id));
+        text.push_str(&format!("{} (/steps/{i})", shown(s.id())));
     }
     if cycle.len() > SHOWN {
         text.push_str(&format!(" -> ... ({} more)", cycle.len() - SHOWN));
     }
     if let Some(&first) = cycle.first() {
-        text.push_str(&format!(" -> {}", steps[first as usize].step_id));
+        text.push_str(&format!(" -> {}", shown(steps[first as usize].id())));
     }
     Violation::error(
         "/steps",

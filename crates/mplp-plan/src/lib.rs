@@ -104,8 +104,26 @@ pub use model::{Plan, PlanStatus, PlanStep, StepStatus};
 impl mplp_core::Document for Plan {
     const KIND: &'static str = "plan";
 
+    /// The SA invariants the Plan schema states (`steps`, each step's
+    /// `step_id` and `agent_role`): their schema violations carry the
+    /// invariant's id. (`sa_plan_context_binding` relates two documents: a
+    /// bundle rule.)
+    const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = &[
+        mplp_core::Stated::at("/steps", rules::SA_PLAN_HAS_STEPS),
+        mplp_core::Stated::at("/steps/*/step_id", rules::SA_STEPS_HAVE_VALID_IDS),
+        mplp_core::Stated::at("/steps/*/agent_role", rules::SA_STEPS_AGENT_ROLE_IF_PRESENT),
+    ];
+
     fn check_rules(&self, report: &mut mplp_core::Report) {
         rules::check(self, report);
+    }
+
+    /// The dependency graph's rules (unique step ids, dependencies that
+    /// exist, no self-dependency, no cycle) over the step ids and
+    /// dependencies that can still be read; the status rules need whole
+    /// steps and wait for a clean schema pass.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut mplp_core::Report) {
+        rules::check_value(value, report);
     }
 }
 

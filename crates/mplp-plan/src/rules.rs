@@ -13,9 +13,9 @@
 //! context, so it is checked by [`Plan::check_context`].
 
 use mplp_core::rules::Source;
-use mplp_core::{ContextId, Error, Report, Violation};
+use mplp_core::{ContextId, Error, Report, StepId, Violation};
 
-use crate::graph::{Graph, cycle_violation};
+use crate::graph::{Graph, Node, ReadStep, cycle_violation, shown};
 use crate::{Plan, PlanStatus, StepStatus};
 
 mplp_core::declare_rules! {
@@ -195,9 +195,13 @@ pub(crate) fn is_done(s: StepStatus) -> bool {
     matches!(s, StepStatus::Completed | StepStatus::Skipped)
 }
 
-/// Runs every rule of the table above.
-pub(crate) fn check(plan: &Plan, report: &mut Report) {
-    let steps = &plan.steps[..];
+/// The rules of the dependency graph (unique step ids, dependencies that
+/// exist, no self-dependency, repeated dependencies, no cycle) over
+/// `steps`, typed ([`crate::PlanStep`]) or read from a plan that failed its
+/// schema ([`ReadStep`]); `ids_complete` says whether every step's id could
+/// be read (when not, a dependency on an unknown id may name the unread
+/// one, and is not reported). Returns the graph.
+fn check_graph<S: Node>(steps: &[S], ids_complete: bool, report: &mut Report) -> Graph {
     let (mut graph, problems) = Graph::build_for_rules(steps);
     for &(i, first) in &problems.duplicate_ids {
         report.error(
@@ -205,17 +209,21 @@ pub(crate) fn check(plan: &Plan, report: &mut Report) {
             SA_PLAN_STEP_UNIQUE_IDS,
             format!(
                 "step_id {} is already used by /steps/{first}; step ids must be unique within a plan",
-                steps[i].step_id
+                shown(steps[i].id())
             ),
         );
     }
-    for &(i, j) in &problems.unknown {
-        let dep = steps[i].dependency_ids()[j];
-        report.error(
-            format!("/steps/{i}/dependencies/{j}"),
-            SA_PLAN_DEPENDENCY_EXISTS,
-            format!("dependency {dep} is not the step_id of any step of this plan"),
-        );
+    if ids_complete {
+        for &(i, j) in &problems.unknown {
+            report.error(
+                format!("/steps/{i}/dependencies/{j}"),
+                SA_PLAN_DEPENDENCY_EXISTS,
+                format!(
+                    "dependency {} is not the step_id of any step of this plan",
+                    shown(steps[i].dep(j))
+                ),
+            );
+        }
     }
     for &(i, j) in &problems.self_deps {
         report.error(
@@ -223,7 +231,7 @@ pub(crate) fn check(plan: &Plan, report: &mut Report) {
             SA_PLAN_NO_SELF_DEPENDENCY,
             format!(
                 "step {} depends on itself, so it could never start",
-                steps[i].step_id
+                shown(steps[i].id())
             ),
         );
     }
@@ -233,7 +241,7 @@ pub(crate) fn check(plan: &Plan, report: &mut Report) {
             SA_PLAN_DUPLICATE_DEPENDENCY,
             format!(
                 "dependency {} is already listed at /steps/{i}/dependencies/{first}",
-                steps[i].dependency_ids()[j]
+                shown(steps[i].dep(j))
             ),
         );
     }
@@ -243,6 +251,35 @@ pub(crate) fn check(plan: &Plan, report: &mut Report) {
             report.push(cycle_violation(steps, &cycle));
         }
     }
+    graph
+}
+
+/// The graph rules ([`check_graph`]) over what can still be read of a plan
+/// that failed its schema: each step's `step_id` and `dependencies` that
+/// parse as step ids (a step or dependency that does not is left out).
+pub(crate) fn check_value(value: &serde_json::Value, report: &mut Report) {
+    let Some(steps) = value.get("steps").and_then(serde_json::Value::as_array) else {
+        return;
+    };
+    let read_id = |v: &serde_json::Value| v.as_str().and_then(|s| s.parse::<StepId>().ok());
+    let steps: Vec<ReadStep> = steps
+        .iter()
+        .map(|step| ReadStep {
+            id: step.get("step_id").and_then(read_id),
+            deps: step
+                .get("dependencies")
+                .and_then(serde_json::Value::as_array)
+                .map(|deps| deps.iter().map(read_id).collect())
+                .unwrap_or_default(),
+        })
+        .collect();
+    let ids_complete = steps.iter().all(|s| s.id.is_some());
+    check_graph(&steps, ids_complete, report);
+}
+
+/// Runs every rule of the table above.
+pub(crate) fn check(plan: &Plan, report: &mut Report) {
+    let graph = check_graph(&plan.steps, true, report);
     if let Some(trace_ctx) = plan.trace.as_ref().and_then(|t| t.context_id) {
         if trace_ctx != plan.context_id {
             report.error(

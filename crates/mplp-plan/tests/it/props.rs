@@ -716,3 +716,96 @@ proptest! {
         }
     }
 }
+
+/// The rules of the dependency graph, which a plan that fails its schema
+/// still gets (issue 39, one pass).
+const GRAPH_RULES: [&str; 5] = [
+    "sa_plan_step_unique_ids",
+    "sa_plan_dependency_exists",
+    "sa_plan_no_self_dependency",
+    "sa_plan_duplicate_dependency",
+    "sa_plan_dag_acyclic",
+];
+
+/// The graph rules' findings of a report: (pointer, rule, message, is error).
+fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
+    report
+        .violations()
+        .iter()
+        .filter(|v| GRAPH_RULES.contains(&v.rule.as_str()))
+        .map(|v| (v.pointer.clone(), v.rule.to_string(), v.message.clone(), v.is_error()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A plan that fails its schema elsewhere (an empty title, a step
+    /// status outside the enum) gets the same graph findings, at the same
+    /// pointers with the same messages, as the same plan without the schema
+    /// errors; and the schema errors too, in the same pass.
+    #[test]
+    fn graph_rules_run_on_plans_that_fail_their_schema(
+        dag in dag_strategy(24),
+        back in prop::option::of((any::<Index>(), any::<Index>())),
+        flaws in prop::collection::vec((0u8..3, any::<Index>(), any::<Index>()), 0..3),
+        bad_status in prop::option::of(any::<Index>()),
+    ) {
+        let n = dag.deps.len();
+        let extra = back.map(|(a, b)| {
+            let (a, b) = (a.index(n), b.index(n));
+            (a.min(b), a.max(b))
+        });
+        let (mut doc, _) = dag_doc(&dag, extra);
+        break_doc(&mut doc, &flaws);
+        let clean = Plan::validate_json(doc.to_string());
+        let want = graph_findings(&clean.report);
+
+        doc["title"] = json!("");
+        if let Some(i) = bad_status {
+            doc["steps"][i.index(n)]["status"] = json!("bogus");
+        }
+        let broken = Plan::validate_json(doc.to_string());
+        prop_assert!(!broken.is_valid());
+        prop_assert!(broken.report.errors().any(|v| v.pointer == "/title" && v.rule.as_str() == "min-length"));
+        prop_assert_eq!(graph_findings(&broken.report), want.clone());
+        // The value path (`validate_value`) gives the same.
+        prop_assert_eq!(graph_findings(&Plan::validate_value(&doc).report), want);
+    }
+}
+
+/// A step whose id cannot be read is left out of the graph: a dependency
+/// on an id no readable step has may name it, so it is not reported as
+/// unknown; a self-dependency and a cycle among readable steps still are.
+#[test]
+fn an_unreadable_step_id_hides_only_unknown_dependencies() {
+    let [a, b, c] = [StepId::new(), StepId::new(), StepId::new()];
+    let doc = json!({
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+        "plan_id": "27650952-d4ac-41e7-948b-97528f277c51",
+        "context_id": "2530dc8f-0e8c-4a00-994e-7a9146b010c2",
+        "title": "t", "objective": "o", "status": "draft",
+        "steps": [
+            {"step_id": "not-a-uuid", "description": "x", "status": "pending"},
+            {"step_id": a.to_string(), "description": "a", "status": "pending",
+             "dependencies": [b.to_string(), c.to_string(), a.to_string()]},
+            {"step_id": b.to_string(), "description": "b", "status": "pending",
+             "dependencies": [a.to_string()]},
+        ],
+    });
+    let report = Plan::validate_json(doc.to_string()).report;
+    let found: Vec<(String, String)> = report
+        .errors()
+        .map(|v| (v.pointer.clone(), v.rule.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/steps/0/step_id".to_owned(), "sa_steps_have_valid_ids".to_owned()),
+            ("/steps/1/dependencies/2".to_owned(), "sa_plan_no_self_dependency".to_owned()),
+            ("/steps".to_owned(), "sa_plan_dag_acyclic".to_owned()),
+        ]
+    );
+    let pattern = report.errors().next().unwrap();
+    assert_eq!(pattern.schema_keyword(), Some("pattern"), "{}", pattern.message);
+}
