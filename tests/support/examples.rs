@@ -80,10 +80,15 @@ pub(crate) fn invalid_examples_report_their_pointer_and_rule<T>(
             expect["rule"].as_str().unwrap(),
         );
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        // Schema rules (kebab-case ids) are the schema's too; invariants
-        // (snake_case ids) are beyond it, so the schema accepts those files.
-        let schema_rule = !want.1.contains('_');
+        // Schema rules (kebab-case ids) are the schema's too, and so are the
+        // frozen invariants the schema states (the sidecar names the keyword
+        // behind them); the other invariants (snake_case ids) are beyond
+        // it, so the schema accepts those files.
+        let keyword = expect.get("keyword").and_then(serde_json::Value::as_str);
+        let schema_rule = keyword.is_some() || !want.1.contains('_');
         assert_eq!(found, vec![want], "{}", f.display());
+        let behind: Vec<Option<&str>> = v.report.errors().map(|e| e.schema_keyword()).collect();
+        assert_eq!(behind, vec![keyword], "{}", f.display());
         assert_eq!(
             !schema::is_valid(schema_kind, &value),
             schema_rule,

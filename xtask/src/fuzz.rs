@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use mplp_core::schema;
 use serde_json::Value;
 
-use crate::kinds::{KINDS, Kind, counts_for_schema_verdict};
+use crate::kinds::{KINDS, Kind, counts_for_schema_verdict, schema_rule_of};
 use crate::mutate::{self, Pools, Rng};
 
 /// Structural operators of this command beyond `schema-check`'s (drop,
@@ -259,7 +259,9 @@ fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
                 .errors()
                 .map(|e| e.rule.as_str().to_owned())
                 .collect();
-            let rust = !rules.iter().any(|r| counts_for_schema_verdict(r));
+            let rust = !report
+                .errors()
+                .any(|e| counts_for_schema_verdict(schema_rule_of(e)));
             Verdict {
                 schema,
                 rust,
@@ -273,7 +275,7 @@ fn judge(kind: &Kind, bytes: &[u8]) -> Verdict {
                     && value.as_ref().is_some_and(|v| {
                         !(kind.check)(v)
                             .errors()
-                            .any(|e| counts_for_schema_verdict(e.rule.as_str()))
+                            .any(|e| counts_for_schema_verdict(schema_rule_of(e)))
                     });
             Verdict {
                 schema,

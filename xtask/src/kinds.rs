@@ -319,6 +319,13 @@ pub(crate) fn is_sdk_payload_rule(rule: &str) -> bool {
         .any(|p| rule.starts_with(p))
 }
 
+/// The schema rule behind a violation: its rule, or for a frozen invariant
+/// that the schema states (`Document::STATED_BY_SCHEMA`) the keyword kept in
+/// its message (`Violation::schema_keyword`).
+pub(crate) fn schema_rule_of(v: &mplp_core::Violation) -> &str {
+    v.schema_keyword().unwrap_or(v.rule.as_str())
+}
+
 /// True for an error that JSON Schema would also report: a schema rule
 /// that is not an SDK-level payload rule.
 pub(crate) fn counts_for_schema_verdict(rule: &str) -> bool {

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use mplp_core::schema;
 use serde_json::{Map, Value, json};
 
-use crate::kinds::{Kind, counts_for_schema_verdict, is_sdk_payload_rule};
+use crate::kinds::{Kind, counts_for_schema_verdict, is_sdk_payload_rule, schema_rule_of};
 
 /// A documented reason why jsonschema and the Rust types may disagree.
 pub(crate) struct Exception {
@@ -379,7 +379,7 @@ fn judge(kind: &Kind, v: &Value) -> Verdicts {
     let rust_schema_level = serde
         || !report
             .errors()
-            .any(|e| counts_for_schema_verdict(e.rule.as_str()));
+            .any(|e| counts_for_schema_verdict(schema_rule_of(e)));
     Verdicts {
         schema,
         serde,

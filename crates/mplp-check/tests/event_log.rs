@@ -126,7 +126,7 @@ fn each_line_is_judged_as_its_kind_at_its_line() {
     assert_eq!(
         rules,
         [
-            (2, "/status", "enum"),
+            (2, "/status", "integration_tool_status_valid"),
             (3, "", "unknown-kind"),
             (4, "/event_id", "log_unique_event_ids"),
             (5, "", "json-syntax"),

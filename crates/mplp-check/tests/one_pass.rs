@@ -35,7 +35,7 @@ fn a_collab_with_a_bad_kind_also_gets_its_repeated_participant() {
     collab["participants"][1]["participant_id"] = "agent-driver".into();
     let found = errors("collab", &collab);
     assert!(
-        found.contains(&pair("/participants/0/kind", "enum")),
+        found.contains(&pair("/participants/0/kind", "map_participant_kind_valid")),
         "{found:?}"
     );
     assert!(
@@ -56,7 +56,10 @@ fn a_collab_with_a_bad_kind_also_gets_its_repeated_participant() {
         "{found:?}"
     );
     assert!(
-        found.contains(&pair("/participants/2/participant_id", "type")),
+        found.contains(&pair(
+            "/participants/2/participant_id",
+            "map_participant_ids_are_non_empty"
+        )),
         "{found:?}"
     );
 }
@@ -108,7 +111,10 @@ fn a_learning_sample_with_a_schema_error_also_gets_its_invariants() {
     sample["meta"]["source_flow_id"] = " ".into();
     sample["input"]["intent_id"] = "".into();
     let found = errors("learning-sample", &sample);
-    assert!(found.contains(&pair("/created_at", "format")), "{found:?}");
+    assert!(
+        found.contains(&pair("/created_at", "learning_sample_created_at_iso")),
+        "{found:?}"
+    );
     assert!(
         found.contains(&pair(
             "/meta/source_flow_id",

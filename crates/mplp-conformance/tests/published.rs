@@ -387,15 +387,21 @@ fn every_frozen_invariant_is_reported_under_its_id() {
                 left_out.push(id.to_owned());
                 continue;
             };
-            let Some(example) = example_for(scope, path).filter(|_| !rule.starts_with("eq(")) else {
+            let Some(example) = example_for(scope, path).filter(|_| !rule.starts_with("eq("))
+            else {
                 left_out.push(id.to_owned());
                 continue;
             };
             let pointer = pointer_of(path);
             let mut doc: Value =
-                serde_json::from_str(&std::fs::read_to_string(valid.join(example)).unwrap()).unwrap();
+                serde_json::from_str(&std::fs::read_to_string(valid.join(example)).unwrap())
+                    .unwrap();
             let (parent, member) = pointer.rsplit_once('/').unwrap();
-            let holder = if parent.is_empty() { Some(&mut doc) } else { doc.pointer_mut(parent) };
+            let holder = if parent.is_empty() {
+                Some(&mut doc)
+            } else {
+                doc.pointer_mut(parent)
+            };
             holder
                 .and_then(Value::as_object_mut)
                 .unwrap_or_else(|| panic!("{id}: {example} has no object at {parent:?}"))
@@ -413,7 +419,10 @@ fn every_frozen_invariant_is_reported_under_its_id() {
                 .collect();
             let found = report.errors().find(|v| v.pointer == pointer);
             let found = found.unwrap_or_else(|| {
-                panic!("{id}: nothing at {pointer} in {example}: {:?}", report.violations())
+                panic!(
+                    "{id}: nothing at {pointer} in {example}: {:?}",
+                    report.violations()
+                )
             });
             assert!(
                 same_member.contains(&found.rule.as_str()),
@@ -421,7 +430,12 @@ fn every_frozen_invariant_is_reported_under_its_id() {
                 found.rule,
                 found.message
             );
-            assert_eq!(found.schema_keyword(), Some("type"), "{id}: {}", found.message);
+            assert_eq!(
+                found.schema_keyword(),
+                Some("type"),
+                "{id}: {}",
+                found.message
+            );
             checked += 1;
         }
     }

@@ -241,7 +241,9 @@ fn state_invariants(report: &mut Report, stated: &[Stated]) {
 /// True for a schema keyword that judges a member's value (not an extra
 /// member, a duplicate key or the text's syntax).
 fn states_a_value(rule: Rule) -> bool {
-    crate::rules::SCHEMA_RULES.iter().any(|info| info.rule == rule)
+    crate::rules::SCHEMA_RULES
+        .iter()
+        .any(|info| info.rule == rule)
         && ![
             Rule::ADDITIONAL_PROPERTIES,
             Rule::DUPLICATE_KEY,

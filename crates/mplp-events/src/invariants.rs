@@ -19,8 +19,8 @@
 //! None of these invariants relates two events: in a log they apply to each
 //! line, which is what the log validators do with every line they read.
 
-use mplp_core::rules::Source;
 use mplp_core::Stated;
+use mplp_core::rules::Source;
 
 /// The members where the observability event schemas state an invariant
 /// (the `event` scope: every core event; the family members only where the
@@ -47,10 +47,19 @@ pub(crate) const LEARNING_STATED: &[Stated] = &[
     Stated::at("/created_at", LEARNING_SAMPLE_CREATED_AT_ISO),
     Stated::at("/input", LEARNING_SAMPLE_HAS_INPUT_SECTION),
     Stated::at("/output", LEARNING_SAMPLE_HAS_OUTPUT_SECTION),
-    Stated::at("/meta/human_feedback_label", LEARNING_SAMPLE_FEEDBACK_LABEL_VALID),
-    Stated::at("/meta/source_flow_id", LEARNING_SAMPLE_SOURCE_FLOW_NON_EMPTY),
+    Stated::at(
+        "/meta/human_feedback_label",
+        LEARNING_SAMPLE_FEEDBACK_LABEL_VALID,
+    ),
+    Stated::at(
+        "/meta/source_flow_id",
+        LEARNING_SAMPLE_SOURCE_FLOW_NON_EMPTY,
+    ),
     Stated::at("/input/intent_id", LEARNING_INTENT_HAS_INTENT_ID),
-    Stated::at("/output/resolution_quality_label", LEARNING_INTENT_QUALITY_LABEL_VALID),
+    Stated::at(
+        "/output/resolution_quality_label",
+        LEARNING_INTENT_QUALITY_LABEL_VALID,
+    ),
     Stated::at("/input/delta_id", LEARNING_DELTA_HAS_DELTA_ID),
     Stated::at("/output/impact_scope", LEARNING_DELTA_SCOPE_VALID),
     Stated::at("/state/risk_level", LEARNING_DELTA_RISK_VALID),

@@ -35,9 +35,12 @@
 //! let SampleBody::IntentResolution(intent) = &sample.body else { panic!("typed by its family") };
 //! assert_eq!(intent.input.intent_id, "intent-42");
 //!
-//! // The intent family needs `input.intent_id`: the family's schema says so.
+//! // The intent family needs `input.intent_id`: the family's schema says so,
+//! // and states the frozen invariant, whose id the violation carries.
 //! let err = LearningSample::from_json(json.replace(r#""intent_id": "intent-42", "#, "")).unwrap_err();
-//! assert!(err.violations().iter().any(|v| v.pointer == "/input/intent_id" && v.rule.as_str() == "required"));
+//! assert!(err.violations().iter().any(|v| v.pointer == "/input/intent_id"
+//!     && v.rule.as_str() == "learning_intent_has_intent_id"
+//!     && v.schema_keyword() == Some("required")));
 //! # Ok::<(), mplp_core::Error>(())
 //! ```
 

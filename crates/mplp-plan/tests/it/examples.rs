@@ -101,7 +101,9 @@ fn the_seeds_own_json_is_rejected_with_helpful_errors() {
     assert!(find("/plan_id", "pattern").message.contains("UUID"));
     find("/context_id", "pattern");
     for i in 0..5 {
-        find(&format!("/steps/{i}/step_id"), "pattern");
+        // The schema's pattern, which states `sa_steps_have_valid_ids`.
+        let bad = find(&format!("/steps/{i}/step_id"), "sa_steps_have_valid_ids");
+        assert_eq!(bad.schema_keyword(), Some("pattern"));
     }
     find("/steps/1/dependencies/0", "pattern");
     find("/steps/4/dependencies/1", "pattern");
@@ -157,7 +159,7 @@ fn the_seeds_dag_with_its_own_ids_is_rejected() {
     assert_eq!(
         violations(&err),
         [
-            pr("/steps/0/step_id", "pattern"),
+            pr("/steps/0/step_id", "sa_steps_have_valid_ids"),
             pr("/steps/0/status", "required")
         ]
     );

@@ -733,7 +733,14 @@ fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
         .violations()
         .iter()
         .filter(|v| GRAPH_RULES.contains(&v.rule.as_str()))
-        .map(|v| (v.pointer.clone(), v.rule.to_string(), v.message.clone(), v.is_error()))
+        .map(|v| {
+            (
+                v.pointer.clone(),
+                v.rule.to_string(),
+                v.message.clone(),
+                v.is_error(),
+            )
+        })
         .collect()
 }
 
@@ -801,11 +808,22 @@ fn an_unreadable_step_id_hides_only_unknown_dependencies() {
     assert_eq!(
         found,
         [
-            ("/steps/0/step_id".to_owned(), "sa_steps_have_valid_ids".to_owned()),
-            ("/steps/1/dependencies/2".to_owned(), "sa_plan_no_self_dependency".to_owned()),
+            (
+                "/steps/0/step_id".to_owned(),
+                "sa_steps_have_valid_ids".to_owned()
+            ),
+            (
+                "/steps/1/dependencies/2".to_owned(),
+                "sa_plan_no_self_dependency".to_owned()
+            ),
             ("/steps".to_owned(), "sa_plan_dag_acyclic".to_owned()),
         ]
     );
     let pattern = report.errors().next().unwrap();
-    assert_eq!(pattern.schema_keyword(), Some("pattern"), "{}", pattern.message);
+    assert_eq!(
+        pattern.schema_keyword(),
+        Some("pattern"),
+        "{}",
+        pattern.message
+    );
 }

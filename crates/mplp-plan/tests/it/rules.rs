@@ -273,12 +273,17 @@ fn null_optional_members_are_type_errors() {
         doc[key] = json!(null);
         assert_eq!(errors(&doc), [pr(at, "type")], "{key}");
     }
-    for key in ["dependencies", "agent_role", "order_index"] {
+    for (key, rule) in [
+        ("dependencies", "type"),
+        // The schema states `sa_steps_agent_role_if_present` there.
+        ("agent_role", "sa_steps_agent_role_if_present"),
+        ("order_index", "type"),
+    ] {
         let mut doc = in_progress();
         doc["steps"][1][key] = json!(null);
         assert_eq!(
             errors(&doc),
-            [pr(&format!("/steps/1/{key}"), "type")],
+            [pr(&format!("/steps/1/{key}"), rule)],
             "{key}"
         );
     }

@@ -31,8 +31,9 @@ fn empty_steps_is_min_items_naming_the_invariant() {
     assert_eq!(e.len(), 1);
     assert_eq!(
         (e[0].pointer.as_str(), e[0].rule.as_str()),
-        ("/steps", "min-items")
+        ("/steps", "sa_plan_has_steps")
     );
+    assert_eq!(e[0].schema_keyword(), Some("min-items"));
     assert!(e[0].message.contains("sa_plan_has_steps"));
 }
 
