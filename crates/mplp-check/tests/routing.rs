@@ -86,11 +86,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the page's rows re-read a log the dispatch checked, for display",
     ),
     (
-        "crates/mplp-py/src/docs.rs",
-        "validate_json(",
-        "`Plan.from_json` and the other typed constructors build a document of their own type",
-    ),
-    (
         "crates/mplp-wasm/src/lib.rs",
         "strip_bom(",
         "`render` reads a plan or a log to draw it (as `mplp report` does), not for a verdict",
