@@ -33,9 +33,8 @@ def _missing(what):
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def cli_results():
-    """`mplp validate --format json` over schemas/examples: {path: result dict}.
+def run_cli(*args):
+    """`mplp validate --format json ARGS...`: {resolved path: result dict}.
 
     Uses $MPLP_CLI when set (a built `mplp` binary), else `cargo run -p mplp-cli`.
     """
@@ -47,7 +46,7 @@ def cli_results():
     else:
         _missing("the mplp CLI (set MPLP_CLI or install cargo)")
     out = subprocess.run(
-        cmd + ["validate", "--format", "json", str(EXAMPLES)],
+        cmd + ["validate", "--format", "json", *map(str, args)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -61,6 +60,21 @@ def cli_results():
         # library's report (and so the bindings') is sorted by line.
         for key in ("errors", "warnings"):
             record[key].sort(key=lambda v: v.get("line", float("inf")))
-        results[Path(record.pop("file")).resolve()] = record
+        results[(REPO / record.pop("file")).resolve()] = record
+    return results
+
+
+@pytest.fixture(scope="session")
+def cli_results():
+    """`mplp validate --format json` over schemas/examples: {path: result dict}."""
+    results = run_cli(EXAMPLES)
+    assert len(results) == len(example_files()), "the CLI and the tests list different files"
+    return results
+
+
+@pytest.fixture(scope="session")
+def cli_canonical_results():
+    """The same with `--profile canonical`."""
+    results = run_cli("--profile", "canonical", EXAMPLES)
     assert len(results) == len(example_files()), "the CLI and the tests list different files"
     return results
