@@ -50,7 +50,8 @@ python3 -m venv "$fresh" || missing "python3's venv module"
 # the runtime module), and mypy --strict over the package and over
 # tests/typed_use.py, which uses every class and function as a user would.
 (cd "$fresh" && bin/python -m mypy.stubtest --mypy-config-file /dev/null mplp_rs)
-(cd "$fresh" && bin/python -m mypy --strict --cache-dir .mypy_cache -p mplp_rs \
+(cd "$fresh" && bin/python -m mypy --strict --cache-dir .mypy_cache -p mplp_rs)
+(cd "$fresh" && bin/python -m mypy --strict --cache-dir .mypy_cache \
   "$root/crates/mplp-py/tests/typed_use.py")
 
 # The CLI the parity tests compare with (built by the main job; built here otherwise).

@@ -23,7 +23,8 @@ def stub_tree():
 
 
 def params(fn_node):
-    names = [a.arg for a in fn_node.args.args]
+    args = fn_node.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
     return [n for n in names if n not in ("self", "cls")]
 
 
