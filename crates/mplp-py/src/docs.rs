@@ -13,12 +13,11 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::class::{document_class, load, loads, sdk};
+use crate::class::{document_class, load, loads, parse, sdk, to_python};
 use crate::errors::{MplpError, raise, refused};
 
 fn parse_step_id(text: &str) -> PyResult<StepId> {
-    text.parse::<StepId>()
-        .map_err(|e| PyValueError::new_err(format!("step_id `{text}`: {e}")))
+    parse("step_id", text)
 }
 
 fn ids(ids: Vec<StepId>) -> Vec<String> {
@@ -125,9 +124,7 @@ document_class! {
         context_id: Option<&str>,
     ) -> PyResult<PyPlan> {
         let context_id = match context_id {
-            Some(text) => text
-                .parse::<ContextId>()
-                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            Some(text) => parse::<ContextId>("context_id", text)?,
             None => ContextId::new(),
         };
         let specs = steps
@@ -296,9 +293,7 @@ document_class! {
     #[pyo3(signature = (system_prompt = None, context_id = None))]
     fn create(system_prompt: Option<String>, context_id: Option<&str>) -> PyResult<PyDialog> {
         let context_id = match context_id {
-            Some(text) => text
-                .parse::<ContextId>()
-                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            Some(text) => parse::<ContextId>("context_id", text)?,
             None => ContextId::new(),
         };
         let dialog = match system_prompt {
@@ -367,7 +362,7 @@ document_class! {
     #[pyo3(signature = (model = "gpt-4o"))]
     fn to_openai<'py>(&self, py: Python<'py>, model: &str) -> PyResult<Bound<'py, PyAny>> {
         match self.doc.to_openai_request(model) {
-            Ok(req) => request_dict(py, &req),
+            Ok(req) => to_python(py, &req),
             Err(e) => Err(refused(py, "/messages", "convert", e.to_string())),
         }
     }
@@ -381,7 +376,7 @@ document_class! {
         max_tokens: u32,
     ) -> PyResult<Bound<'py, PyAny>> {
         match self.doc.to_anthropic_request(model, max_tokens) {
-            Ok(req) => request_dict(py, &req),
+            Ok(req) => to_python(py, &req),
             Err(e) => Err(refused(py, "/messages", "convert", e.to_string())),
         }
     }
@@ -392,11 +387,6 @@ document_class! {
     }
 
     }
-}
-
-fn request_dict<'py>(py: Python<'py>, req: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(req).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    loads(py, &text)
 }
 
 document_class! {
