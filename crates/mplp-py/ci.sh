@@ -53,6 +53,7 @@ python3 -m venv "$fresh" || missing "python3's venv module"
 (cd "$fresh" && bin/python -m mypy --strict --cache-dir .mypy_cache -p mplp_rs)
 (cd "$fresh" && bin/python -m mypy --strict --cache-dir .mypy_cache \
   "$root/crates/mplp-py/tests/typed_use.py")
+echo "mplp-py: wheel installed and stubs checked after $((SECONDS - started)) s"
 
 # The CLI the parity tests compare with (built by the main job; built here otherwise).
 if [ ! -x "${CARGO_TARGET_DIR:-$root/target}/debug/mplp" ]; then
