@@ -86,13 +86,19 @@ def test_invalid_examples_raise_the_violations_validate_reports(kind, path):
 
 
 def test_a_document_of_another_kind_is_refused_by_each_class():
-    plan = VALID / "plan-minimal.json"
-    for kind, cls in CLASSES.items():
-        if kind == "plan":
-            continue
-        with pytest.raises(mplp_rs.ValidationError) as e:
-            cls(plan)
-        assert e.value.violations == mplp_rs.validate(plan, kind=kind).violations
+    """A valid plan, as a file, bytes, text or a dict, read as each other kind:
+    the violations of that kind (the class's kind is given, never guessed)."""
+    path = VALID / "plan-minimal.json"
+    for given in (path, path.read_bytes(), path.read_text(), json.loads(path.read_text())):
+        for kind, cls in CLASSES.items():
+            if kind == "plan":
+                assert cls(given).to_dict() == json.loads(path.read_text())
+                continue
+            with pytest.raises(mplp_rs.ValidationError) as e:
+                cls(given)
+            expected = mplp_rs.validate(given, kind=kind)
+            assert expected.kind == kind and not expected.valid
+            assert e.value.violations == expected.violations
 
 
 # The lifecycle tables, written out independently of the Rust code, as the
