@@ -396,3 +396,35 @@ def test_core_modules():
         mplp_rs.Core.create([])
     with pytest.raises(mplp_rs.ValidationError):
         mplp_rs.Core.create(["plan", "plan"])
+
+
+def test_the_creators_keep_every_value_given():
+    ctx, plan = str(uuid.uuid4()), str(uuid.uuid4())
+    c = mplp_rs.Context.create("Fix login", "web", "prod", entry_point="/login").to_dict()
+    assert (c["title"], c["root"]) == ("Fix login", {"domain": "web", "environment": "prod", "entry_point": "/login"})
+    assert "entry_point" not in mplp_rs.Context.create("t", "d", "e").to_dict()["root"]
+    t = mplp_rs.Trace.create(ctx, plan_id=plan)
+    assert (t.context_id, t.plan_id) == (ctx, plan)
+    assert (t.to_dict()["context_id"], t.to_dict()["plan_id"]) == (ctx, plan)
+    r = mplp_rs.Role.create("reviewer", description="reads diffs").to_dict()
+    assert (r["name"], r["description"]) == ("reviewer", "reads diffs") and "capabilities" not in r
+    e = mplp_rs.Extension.create(ctx, "lint", "policy", "2.0.0-rc.1").to_dict()
+    assert (e["context_id"], e["name"], e["extension_type"], e["version"], e["status"]) == (
+        ctx, "lint", "policy", "2.0.0-rc.1", "registered"
+    )
+    n = mplp_rs.Network.create(ctx, "cluster", "hub_spoke")
+    node = n.add_node("queue", name="jobs", role_id="worker")
+    assert n.nodes() == [{"node_id": node, "name": "jobs", "kind": "queue", "role_id": "worker", "status": "inactive"}]
+    assert (n.to_dict()["name"], n.to_dict()["topology_type"]) == ("cluster", "hub_spoke")
+    core = mplp_rs.Core.create(["plan"])
+    core.add_module("trace", version="1.2.0", description="traces")
+    m = core.modules()[1]
+    assert (m["module_id"], m["version"], m["description"], m["status"]) == ("trace", "1.2.0", "traces", "enabled")
+    confirm = mplp_rs.Confirm.request("context", ctx, "planner", reason="go live")
+    assert (confirm.to_dict()["reason"], confirm.to_dict()["requested_by_role"]) == ("go live", "planner")
+    confirm.decide("rejected", "lead", reason="not yet")
+    confirm.approve("cto")
+    assert [(d["status"], d["decided_by_role"], d.get("reason")) for d in confirm.decisions()] == [
+        ("rejected", "lead", "not yet"),
+        ("approved", "cto", None),
+    ]
