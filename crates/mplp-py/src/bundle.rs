@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors::PyViolation;
-use crate::validate::{ValidationResult, is_path_like, options};
+use crate::validate::{ValidationResult, full_options, is_path_like};
 
 /// What `validate_bundle` found: for each file, in order, its own findings
 /// and its bindings' (a `ValidationResult` per file).
@@ -131,18 +131,20 @@ fn path_of(item: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
 ///
 /// `files` is a directory (every `.json` and `.ndjson` file below it, in
 /// name order, leaving out `.expect.json`), a file, or an iterable of
-/// them (`str` or `os.PathLike`). `profile` and `partial` as for
-/// `validate`. Raises `OSError` when a file or directory cannot be read,
+/// them (`str` or `os.PathLike`). `profile`, `partial`,
+/// `max_document_bytes` and `event_id_window` as for `validate`. Raises `OSError` when a file or directory cannot be read,
 /// `ValueError` when there is no file at all.
 #[pyfunction]
-#[pyo3(signature = (files, profile = None, partial = false))]
+#[pyo3(signature = (files, profile = None, partial = false, *, max_document_bytes = None, event_id_window = None))]
 pub(crate) fn validate_bundle(
     py: Python<'_>,
     files: &Bound<'_, PyAny>,
     profile: Option<&str>,
     partial: bool,
+    max_document_bytes: Option<u64>,
+    event_id_window: Option<usize>,
 ) -> PyResult<BundleResult> {
-    let options = options(profile, partial)?;
+    let options = full_options(profile, partial, max_document_bytes, event_id_window)?;
     let given: Vec<PathBuf> = if files.is_instance_of::<PyString>() || is_path_like(files)? {
         vec![path_of(files)?]
     } else {

@@ -433,6 +433,12 @@ document_class! {
         sdk(py, self.doc.cancel())
     }
 
+    /// Nothing when participants may act (the session is `active`); else
+    /// `TransitionError` (rule `map_participants_can_act`).
+    fn ensure_can_act(&self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.doc.ensure_can_act())
+    }
+
     }
 }
 

@@ -151,6 +151,24 @@ pub(crate) fn options(profile: Option<&str>, partial: bool) -> PyResult<Options>
     Ok(Options::default().profile(profile).partial(partial))
 }
 
+/// [`options`] with the CLI's `--max-document-bytes` and
+/// `--event-id-window` when given (`None`: the CLI's defaults).
+pub(crate) fn full_options(
+    profile: Option<&str>,
+    partial: bool,
+    max_document_bytes: Option<u64>,
+    event_id_window: Option<usize>,
+) -> PyResult<Options> {
+    let mut o = options(profile, partial)?;
+    if let Some(bytes) = max_document_bytes {
+        o = o.max_document_bytes(bytes);
+    }
+    if let Some(events) = event_id_window {
+        o = o.event_id_window(events);
+    }
+    Ok(o)
+}
+
 fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
     mplp_check::parse_or_auto(kind).map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -163,20 +181,24 @@ fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
 /// (recognise it as `mplp validate` does) or one of `kinds()`. `profile`:
 /// `"strict"` (the default, also `None`) or `"canonical"`, as
 /// `mplp validate --profile`; `partial`: logs still being written, as
-/// `--partial` (what a log leaves open at its end is a warning).
+/// `--partial` (what a log leaves open at its end is a warning);
+/// `max_document_bytes` and `event_id_window` as `--max-document-bytes`
+/// and `--event-id-window` (`None`: the CLI's defaults).
 ///
 /// Raises `TypeError` for other types, `ValidationError` (a `ValueError`)
 /// for a `dict` with no JSON form, `OSError` when a file cannot be opened.
 #[pyfunction]
-#[pyo3(signature = (data, kind = "auto", profile = None, partial = false))]
+#[pyo3(signature = (data, kind = "auto", profile = None, partial = false, *, max_document_bytes = None, event_id_window = None))]
 pub(crate) fn validate(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     kind: &str,
     profile: Option<&str>,
     partial: bool,
+    max_document_bytes: Option<u64>,
+    event_id_window: Option<usize>,
 ) -> PyResult<ValidationResult> {
-    let options = options(profile, partial)?;
+    let options = full_options(profile, partial, max_document_bytes, event_id_window)?;
     let kind = parse_kind(kind)?;
     let mut report = Report::new();
     let checked = match read(data)? {
@@ -201,17 +223,19 @@ pub(crate) fn validate(
 /// or a generator). `kind` is a log kind of the kind table (`map-log`,
 /// `sa-log`, `event-log`: lines of any event kind, each validated as its
 /// own kind), the same without `-log` (`map`, `sa`, `event`), or `"auto"`
-/// (the first lines tell which). `profile` and `partial` as for `validate`.
+/// (the first lines tell which). `profile`, `partial` and
+/// `event_id_window` as for `validate`.
 #[pyfunction]
-#[pyo3(signature = (source, kind = "map", profile = None, partial = false))]
+#[pyo3(signature = (source, kind = "map", profile = None, partial = false, *, event_id_window = None))]
 pub(crate) fn validate_log(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     kind: &str,
     profile: Option<&str>,
     partial: bool,
+    event_id_window: Option<usize>,
 ) -> PyResult<ValidationResult> {
-    let options = options(profile, partial)?;
+    let options = full_options(profile, partial, None, event_id_window)?;
     let kind = log_kind(kind)?;
     let mut report = Report::new();
     let mut check = |name: &str, reader: &mut dyn std::io::BufRead| {

@@ -122,3 +122,30 @@ def test_bundle_input_errors():
         mplp_rs.validate_bundle(EXAMPLES / "bundles/valid/plan-approved-and-running")["nope.json"]
     with pytest.raises(ValueError, match="unknown profile"):
         mplp_rs.validate_bundle(EXAMPLES / "bundles/valid", profile="lax")
+
+
+def test_the_clis_size_and_window_options(tmp_path):
+    """max_document_bytes and event_id_window give the records of --max-document-bytes
+    and --event-id-window."""
+    plan = EXAMPLES / "valid" / "plan-minimal.json"
+    small = plan.stat().st_size - 1
+    expected = run_cli("--max-document-bytes", small, plan, exits=(2,))[plan.resolve()]
+    got = mplp_rs.validate(plan, max_document_bytes=small).to_dict()
+    assert got == expected and [v["rule"] for v in got["errors"]] == ["input-too-large"]
+    assert mplp_rs.validate(plan, max_document_bytes=small + 1).valid
+    # A repeated event id 3 events apart: found with a window of 3 or more
+    # (a smaller window may still find it), never with none.
+    events = mplp_rs.simulate_session("broadcast", participants=2, turns=3, seed=5)
+    events[4]["event_id"] = events[1]["event_id"]
+    log = tmp_path / "repeat.ndjson"
+    log.write_text("".join(json.dumps(e) + "\n" for e in events))
+    for window in (0, 2, 3, 1000):
+        expected = run_cli("--event-id-window", window, log)[log.resolve()]
+        got = mplp_rs.validate_log(log, event_id_window=window).to_dict()
+        assert got == expected, window
+        assert mplp_rs.validate(log, event_id_window=window).to_dict() == expected
+    valid = {w: mplp_rs.validate_log(log, event_id_window=w).valid for w in (0, 3, 1000)}
+    assert valid == {0: True, 3: False, 1000: False}
+    bundle = EXAMPLES / "bundles/valid/plan-approved-and-running"
+    tiny = mplp_rs.validate_bundle(bundle, max_document_bytes=10)
+    assert not tiny.valid and {v.rule for _, v in tiny.errors} == {"input-too-large"}

@@ -108,12 +108,19 @@ class TransitionError(MplpError):
     """A lifecycle operation was refused; `violations` holds the reason."""
 
 def validate(
-    data: _JsonInput, kind: _Kind = "auto", profile: _Profile = None, partial: bool = False
+    data: _JsonInput,
+    kind: _Kind = "auto",
+    profile: _Profile = None,
+    partial: bool = False,
+    *,
+    max_document_bytes: Optional[int] = None,
+    event_id_window: Optional[int] = None,
 ) -> ValidationResult:
     """Validates one MPLP document (or a log file: .ndjson/.jsonl paths, or a log kind).
 
     profile: "strict" (None) or "canonical", as `mplp validate --profile`;
-    partial: logs still being written, as `--partial`.
+    partial: logs still being written, as `--partial`; max_document_bytes and
+    event_id_window as `--max-document-bytes` and `--event-id-window`.
     A str is JSON text (a str naming a file raises TypeError: pass a pathlib.Path).
     Raises TypeError for other input types, ValidationError for a dict/list
     with no JSON form (NaN, too deep, circular), OSError for unreadable files,
@@ -125,6 +132,8 @@ def validate_log(
     kind: _LogKind = "map",
     profile: _Profile = None,
     partial: bool = False,
+    *,
+    event_id_window: Optional[int] = None,
 ) -> ValidationResult:
     """Validates an NDJSON event log, streaming (a path, the content as bytes, or lines)."""
 
@@ -168,6 +177,9 @@ def validate_bundle(
     files: Union[_PathInput, Iterable[_PathInput]],
     profile: _Profile = None,
     partial: bool = False,
+    *,
+    max_document_bytes: Optional[int] = None,
+    event_id_window: Optional[int] = None,
 ) -> BundleResult:
     """Validates files together as one bundle, as `mplp validate --bundle` (a directory, a file, or several)."""
 
@@ -283,6 +295,8 @@ class Collab:
     def resume(self) -> None: ...
     def complete(self) -> None: ...
     def cancel(self) -> None: ...
+    def ensure_can_act(self) -> None:
+        """Raises TransitionError (map_participants_can_act) unless active."""
     def to_json(self, pretty: bool = False) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
 
