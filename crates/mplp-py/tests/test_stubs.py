@@ -83,3 +83,21 @@ def test_function_and_method_parameters_match():
 
 def test_the_package_is_marked_typed():
     assert (PACKAGE / "py.typed").exists()
+
+
+def literal_values(alias):
+    """The strings of `ALIAS = Literal[...]` (or `Optional[Literal[...]]`) in the stub."""
+    tree = ast.parse(STUB.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == alias:
+            return [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    raise AssertionError(f"{alias} is not in the stub")
+
+
+def test_the_stubs_literals_are_the_kind_table_and_the_profiles():
+    table = mplp_rs.kind_table()
+    assert literal_values("_Kind") == mplp_rs.kinds()
+    logs = [k["name"] for k in table if k["shape"] == "log"]
+    short = [n.removesuffix("-log") for n in logs]
+    assert sorted(literal_values("_LogKind")) == sorted(["auto"] + logs + short)
+    assert literal_values("_Profile") == mplp_rs.PROFILES
