@@ -118,16 +118,32 @@ pub(crate) fn to_python<'py>(
     loads(py, &text)
 }
 
+/// The status of a document class for its `__repr__`, when it has one.
+pub(crate) trait StatusText {
+    /// The status's wire name; `None` for a document without a lifecycle.
+    fn status_text(&self) -> Option<&'static str> {
+        None
+    }
+}
+
 /// Declares a document class: `#[pyclass]` over `doc: $ty`, the
 /// [`Typed`] impl from the kind table's row and `AnyDocument` variant, and
-/// a `#[pymethods]` block with the common methods followed by the class's
-/// own (`$body`).
+/// a `#[pymethods]` block with the common methods, then:
+///
+/// - with `status:`, the `status` getter;
+/// - with `fire: Trigger`, `fire(trigger)`: any trigger of the type's table
+///   by its wire name, now (the type's `fire(trigger, at)`);
+/// - `ops { name, ... }`: one method per operation of the Rust type that
+///   takes nothing (`activate`, `suspend`, ...), each with its doc comment;
+/// - the class's own methods (`$body`).
 macro_rules! document_class {
     (
         $(#[$meta:meta])*
         $py:ident = $name:literal ($ty:ty, $row:path, $variant:ident),
         id $id:ident: |$d:ident| $id_expr:expr,
-        status: |$s:ident| $status_expr:expr,
+        $(status: |$s:ident| $status_expr:expr,)?
+        $(fire: $trigger:ty,)?
+        ops { $( $(#[$op_meta:meta])* $op:ident ),* $(,)? }
         { $($body:tt)* }
     ) => {
         $(#[$meta])*
@@ -148,11 +164,13 @@ macro_rules! document_class {
             }
         }
 
-        impl $py {
-            fn status_text(&self) -> Option<&'static str> {
-                let $s = &self.doc;
-                $status_expr
-            }
+        impl $crate::class::StatusText for $py {
+            $(
+                fn status_text(&self) -> Option<&'static str> {
+                    let $s = &self.doc;
+                    Some($status_expr)
+                }
+            )?
         }
 
         #[pymethods]
@@ -174,6 +192,33 @@ macro_rules! document_class {
                 let $d = &self.doc;
                 ($id_expr).to_string()
             }
+
+            $(
+                /// The status (its wire name); it changes only through the
+                /// lifecycle operations.
+                #[getter]
+                fn status(&self) -> &'static str {
+                    let $s = &self.doc;
+                    $status_expr
+                }
+            )?
+
+            $(
+                /// Fires a trigger of the document's transition table by its
+                /// wire name, now; `TransitionError` (and nothing changes)
+                /// when the table refuses it from the current status.
+                fn fire(&mut self, py: Python<'_>, trigger: &str) -> PyResult<()> {
+                    let trigger: $trigger = $crate::class::parse("trigger", trigger)?;
+                    $crate::class::sdk(py, self.doc.fire(trigger, mplp_core::Timestamp::now()))
+                }
+            )?
+
+            $(
+                $(#[$op_meta])*
+                fn $op(&mut self, py: Python<'_>) -> PyResult<()> {
+                    $crate::class::sdk(py, self.doc.$op())
+                }
+            )*
 
             /// The dispatch's verdict on the document as it is now
             /// (`profile` as for `validate`).
@@ -199,7 +244,7 @@ macro_rules! document_class {
             }
 
             fn __repr__(&self) -> String {
-                match self.status_text() {
+                match $crate::class::StatusText::status_text(self) {
                     Some(status) => format!(
                         "{}({}={:?}, status={:?})",
                         $name,

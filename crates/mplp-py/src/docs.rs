@@ -107,7 +107,15 @@ document_class! {
     /// it) and raises `ValidationError` when it is not a valid plan.
     PyPlan = "Plan"(mplp_plan::Plan, mplp_check::PLAN, Plan),
     id plan_id: |d| d.plan_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    ops {
+        /// `draft -> proposed`.
+        propose,
+        /// `approved -> in_progress` (completes at once when every step is skipped).
+        start,
+        /// `draft|in_progress -> cancelled`.
+        cancel,
+    }
     {
 
     /// A new draft plan. Each step is a description, or a dict with
@@ -157,17 +165,6 @@ document_class! {
         sdk(py, builder.build()).map(|plan| PyPlan { doc: plan })
     }
 
-    /// The plan's status (`draft`, `proposed`, `approved`, `in_progress`, ...).
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
-    /// `draft -> proposed`.
-    fn propose(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.propose())
-    }
-
     /// `proposed -> approved`, on an approving Confirm decision.
     #[pyo3(signature = (by = None, reason = None))]
     fn approve(
@@ -215,16 +212,6 @@ document_class! {
         confirm: PyRef<'_, crate::modules::PyConfirm>,
     ) -> PyResult<()> {
         sdk(py, self.doc.apply_confirm(&confirm.doc))
-    }
-
-    /// `approved -> in_progress` (completes at once when every step is skipped).
-    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.start())
-    }
-
-    /// `draft|in_progress -> cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.cancel())
     }
 
     /// Starts a ready step (`pending -> in_progress`).
@@ -285,7 +272,17 @@ document_class! {
     /// `ValidationError` when it is not a valid dialog.
     PyDialog = "Dialog"(mplp_dialog::Dialog, mplp_check::DIALOG, Dialog),
     id dialog_id: |d| d.dialog_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    ops {
+        /// `active -> paused`.
+        pause,
+        /// `paused -> active`.
+        resume,
+        /// Ends the dialog as `completed`.
+        complete,
+        /// Ends the dialog as `cancelled`.
+        cancel,
+    }
     {
     /// A new, empty, active dialog; with `system_prompt`, it starts with that
     /// system message. `context_id` defaults to a new id.
@@ -303,38 +300,12 @@ document_class! {
         Ok(PyDialog { doc: dialog })
     }
 
-    /// The dialog's status (`active`, `paused`, `completed`, `cancelled`).
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
     /// Appends a message stamped now; `role` is `user`, `assistant`, `system` or `agent`.
     fn add_message(&mut self, py: Python<'_>, role: &str, content: String) -> PyResult<()> {
         let role: DialogRole = role
             .parse()
             .map_err(|e: mplp_core::UnknownVariant| PyValueError::new_err(e.to_string()))?;
         sdk(py, self.doc.add_message(role, content))
-    }
-
-    /// `active -> paused`.
-    fn pause(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.pause())
-    }
-
-    /// `paused -> active`.
-    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.resume())
-    }
-
-    /// Ends the dialog as `completed`.
-    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.complete())
-    }
-
-    /// Ends the dialog as `cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.cancel())
     }
 
     /// A child dialog (new id, `active`) with the first `first_k` and the last
@@ -394,43 +365,24 @@ document_class! {
     /// `ValidationError` when it is not a valid collab.
     PyCollab = "Collab"(mplp_collab::Collab, mplp_check::COLLAB, Collab),
     id collab_id: |d| d.collab_id,
-    status: |d| Some(d.status().as_str()),
-    {
-    /// The collab's status.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
+    status: |d| d.status().as_str(),
+    ops {
+        /// `draft -> active`.
+        start,
+        /// `active -> suspended`.
+        suspend,
+        /// `suspended -> active`.
+        resume,
+        /// `active -> completed`.
+        complete,
+        /// Ends the session as `cancelled`.
+        cancel,
     }
-
+    {
     /// The collaboration mode.
     #[getter]
     fn mode(&self) -> &'static str {
         self.doc.mode().as_str()
-    }
-
-    /// `draft -> active`.
-    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.start())
-    }
-
-    /// `active -> suspended`.
-    fn suspend(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.suspend())
-    }
-
-    /// `suspended -> active`.
-    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.resume())
-    }
-
-    /// `active -> completed`.
-    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.complete())
-    }
-
-    /// Ends the session as `cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.cancel())
     }
 
     /// Nothing when participants may act (the session is `active`); else

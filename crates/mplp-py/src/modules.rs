@@ -23,7 +23,22 @@ document_class! {
     /// `Context.create(...)` makes a new `draft` one.
     PyContext = "Context"(mplp_context::Context, mplp_check::CONTEXT, Context),
     id context_id: |d| d.context_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    fire: ContextTrigger,
+    ops {
+        /// `draft -> active`.
+        activate,
+        /// `active -> suspended`.
+        suspend,
+        /// `suspended -> active`.
+        resume,
+        /// `active|suspended -> archived`.
+        archive,
+        /// `archived -> active`.
+        restore,
+        /// Closes the Context (final).
+        close,
+    }
     {
     /// A new `draft` Context with a fresh id, created now. `ValidationError`
     /// when `title` is empty.
@@ -43,53 +58,10 @@ document_class! {
         sdk(py, mplp_context::Context::new(title, root)).map(|doc| PyContext { doc })
     }
 
-    /// `draft`, `active`, `suspended`, `archived` or `closed`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
     /// The Context's title.
     #[getter]
     fn title(&self) -> String {
         self.doc.title.to_string()
-    }
-
-    /// Fires a trigger of the Context table by name (`activate`, `suspend`,
-    /// `resume`, `archive`, `restore`, `close`), now.
-    fn fire(&mut self, py: Python<'_>, trigger: &str) -> PyResult<()> {
-        let trigger: ContextTrigger = parse("trigger", trigger)?;
-        sdk(py, self.doc.fire(trigger, Timestamp::now()))
-    }
-
-    /// `draft -> active`.
-    fn activate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.activate())
-    }
-
-    /// `active -> suspended`.
-    fn suspend(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.suspend())
-    }
-
-    /// `suspended -> active`.
-    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.resume())
-    }
-
-    /// `active|suspended -> archived`.
-    fn archive(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.archive())
-    }
-
-    /// `archived -> active`.
-    fn restore(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.restore())
-    }
-
-    /// Closes the Context (final).
-    fn close(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.close())
     }
 
     /// Nothing when agents may execute in this Context (it is `active`);
@@ -106,7 +78,9 @@ document_class! {
     /// `Confirm.request(...)` makes a new `pending` one.
     PyConfirm = "Confirm"(mplp_confirm::Confirm, mplp_check::CONFIRM, Confirm),
     id confirm_id: |d| d.confirm_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    ops {
+    }
     {
     /// A `pending` request, asked now by `requested_by`, to approve the
     /// document `target_id` of kind `target_type` (`context`, `plan`,
@@ -126,12 +100,6 @@ document_class! {
             doc = doc.with_reason(reason);
         }
         Ok(PyConfirm { doc })
-    }
-
-    /// `pending`, `approved`, `rejected` or `cancelled`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
     }
 
     /// The kind of the target document.
@@ -193,7 +161,18 @@ document_class! {
     /// a new `pending` one.
     PyTrace = "Trace"(mplp_trace::Trace, mplp_check::TRACE, Trace),
     id trace_id: |d| d.trace_id(),
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    fire: TraceTrigger,
+    ops {
+        /// `pending -> running`.
+        start,
+        /// `running -> completed`.
+        complete,
+        /// `running -> failed`.
+        fail,
+        /// `pending|running -> cancelled`.
+        cancel,
+    }
     {
     /// A `pending` trace of an execution in `context_id` (of the plan
     /// `plan_id`, when given), with fresh ids.
@@ -208,12 +187,6 @@ document_class! {
         Ok(PyTrace { doc })
     }
 
-    /// `pending`, `running`, `completed`, `failed` or `cancelled`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
     /// The Context the execution runs in.
     #[getter]
     fn context_id(&self) -> String {
@@ -224,33 +197,6 @@ document_class! {
     #[getter]
     fn plan_id(&self) -> Option<String> {
         self.doc.plan_id().map(|p| p.to_string())
-    }
-
-    /// Fires a trigger of the trace table by name (`start`, `complete`,
-    /// `fail`, `cancel`), now.
-    fn fire(&mut self, py: Python<'_>, trigger: &str) -> PyResult<()> {
-        let trigger: TraceTrigger = parse("trigger", trigger)?;
-        sdk(py, self.doc.fire(trigger, Timestamp::now()))
-    }
-
-    /// `pending -> running`.
-    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.start())
-    }
-
-    /// `running -> completed`.
-    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.complete())
-    }
-
-    /// `running -> failed`.
-    fn fail(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.fail())
-    }
-
-    /// `pending|running -> cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.cancel())
     }
 
     /// Adds a `pending` segment under `parent` (a segment id) or at the top;
@@ -283,7 +229,8 @@ document_class! {
     /// lifecycle; its capabilities change with `grant` and `revoke`.
     PyRole = "Role"(mplp_role::Role, mplp_check::ROLE, Role),
     id role_id: |d| d.role_id,
-    status: |_d| None,
+    ops {
+    }
     {
     /// A new Role with a fresh id, created now.
     #[staticmethod]
@@ -338,7 +285,16 @@ document_class! {
     /// `Extension.create(...)` makes a new `registered` one.
     PyExtension = "Extension"(mplp_extension::Extension, mplp_check::EXTENSION, Extension),
     id extension_id: |d| d.extension_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    fire: ExtensionTrigger,
+    ops {
+        /// `registered|inactive -> active`.
+        activate,
+        /// `active -> inactive`.
+        deactivate,
+        /// `registered|active|inactive -> deprecated` (final).
+        deprecate,
+    }
     {
     /// A `registered` Extension with a fresh id in `context_id`.
     /// `extension_type`: `capability`, `policy`, `integration`,
@@ -358,37 +314,10 @@ document_class! {
             .map(|doc| PyExtension { doc })
     }
 
-    /// `registered`, `active`, `inactive` or `deprecated`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
     /// The version (SemVer).
     #[getter]
     fn version(&self) -> String {
         self.doc.version().as_str().to_owned()
-    }
-
-    /// Fires a trigger by name (`activate`, `deactivate`, `deprecate`), now.
-    fn fire(&mut self, py: Python<'_>, trigger: &str) -> PyResult<()> {
-        let trigger: ExtensionTrigger = parse("trigger", trigger)?;
-        sdk(py, self.doc.fire(trigger, Timestamp::now()))
-    }
-
-    /// `registered|inactive -> active`.
-    fn activate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.activate())
-    }
-
-    /// `active -> inactive`.
-    fn deactivate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.deactivate())
-    }
-
-    /// `registered|active|inactive -> deprecated` (final).
-    fn deprecate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.deprecate())
     }
 
     /// Moves to a newer `version` (higher SemVer precedence; not when
@@ -407,7 +336,22 @@ document_class! {
     /// `Network.create(...)` makes a new `draft` one.
     PyNetwork = "Network"(mplp_network::Network, mplp_check::NETWORK, Network),
     id network_id: |d| d.network_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    fire: NetworkTrigger,
+    ops {
+        /// `draft -> provisioning`.
+        provision,
+        /// `draft|provisioning -> active`.
+        activate,
+        /// `active -> degraded`.
+        degrade,
+        /// `active|degraded -> maintenance`.
+        maintain,
+        /// `degraded|maintenance -> active`.
+        restore,
+        /// Every status but `retired` `-> retired`; retires the nodes too.
+        retire,
+    }
     {
     /// A `draft` network with no nodes in `context_id`; `topology_type`:
     /// `single_node`, `hub_spoke`, `mesh`, `hierarchical`, `hybrid`, `other`.
@@ -421,49 +365,6 @@ document_class! {
         let context: ContextId = parse("context_id", context_id)?;
         let topology: TopologyType = parse("topology_type", topology_type)?;
         sdk(py, mplp_network::Network::new(context, name, topology)).map(|doc| PyNetwork { doc })
-    }
-
-    /// `draft`, `provisioning`, `active`, `degraded`, `maintenance` or `retired`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
-    /// Fires a trigger of the network table by name (`provision`,
-    /// `activate`, `degrade`, `maintain`, `restore`, `retire`), now.
-    fn fire(&mut self, py: Python<'_>, trigger: &str) -> PyResult<()> {
-        let trigger: NetworkTrigger = parse("trigger", trigger)?;
-        sdk(py, self.doc.fire(trigger, Timestamp::now()))
-    }
-
-    /// `draft -> provisioning`.
-    fn provision(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.provision())
-    }
-
-    /// `draft|provisioning -> active`.
-    fn activate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.activate())
-    }
-
-    /// `active -> degraded`.
-    fn degrade(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.degrade())
-    }
-
-    /// `active|degraded -> maintenance`.
-    fn maintain(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.maintain())
-    }
-
-    /// `degraded|maintenance -> active`.
-    fn restore(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.restore())
-    }
-
-    /// Every status but `retired` `-> retired`; retires the nodes too.
-    fn retire(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.retire())
     }
 
     /// Adds an `inactive` node of `kind` (`agent`, `service`, `database`,
@@ -515,7 +416,16 @@ document_class! {
     /// `Core.create(modules)` makes a new `draft` one.
     PyCore = "Core"(mplp_manifest::CoreManifest, mplp_check::CORE, Core),
     id core_id: |d| d.core_id,
-    status: |d| Some(d.status().as_str()),
+    status: |d| d.status().as_str(),
+    fire: CoreTrigger,
+    ops {
+        /// `draft -> active`.
+        activate,
+        /// `active -> deprecated`.
+        deprecate,
+        /// `draft|active|deprecated -> archived` (final: modules no longer change).
+        archive,
+    }
     {
     /// A `draft` manifest enabling `modules` (module names: `context`,
     /// `plan`, ...), each at version 1.0.0; `ValidationError` when empty or
@@ -527,33 +437,6 @@ document_class! {
             .map(|m| parse::<ModuleName>("module", m))
             .collect::<PyResult<Vec<_>>>()?;
         sdk(py, mplp_manifest::CoreManifest::new(modules)).map(|doc| PyCore { doc })
-    }
-
-    /// `draft`, `active`, `deprecated` or `archived`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.doc.status().as_str()
-    }
-
-    /// Fires a trigger by name (`activate`, `deprecate`, `archive`), now.
-    fn fire(&mut self, py: Python<'_>, trigger: &str) -> PyResult<()> {
-        let trigger: CoreTrigger = parse("trigger", trigger)?;
-        sdk(py, self.doc.fire(trigger, Timestamp::now()))
-    }
-
-    /// `draft -> active`.
-    fn activate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.activate())
-    }
-
-    /// `active -> deprecated`.
-    fn deprecate(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.deprecate())
-    }
-
-    /// `draft|active|deprecated -> archived` (final: modules no longer change).
-    fn archive(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.doc.archive())
     }
 
     /// Lists the module `module` (enabled) at `version`.
