@@ -6,48 +6,18 @@
 //! The getters read the documents' typed fields and accessors (an id's
 //! text, a status's wire name), never a serialized copy of the document.
 
-use mplp_core::{CollabMode, ContextId, Document, StepId};
+use mplp_core::{CollabMode, ContextId, StepId};
 use mplp_dialog::{ContextManager, DEFAULT_SAFETY_MARGIN, DefaultContextManager, DialogRole};
 use mplp_plan::{ConfirmDecision, StepSpec};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{MplpError, raise, refused, to_py};
-use crate::input::read_bytes;
-use crate::validate::ValidationResult;
-
-/// Reads and validates a document of type `T`; `ValidationError` when invalid.
-fn load<T: Document + Send>(data: &Bound<'_, PyAny>) -> PyResult<T> {
-    let py = data.py();
-    let bytes = read_bytes(data)?;
-    let bytes: &[u8] = &bytes;
-    py.detach(|| T::validate_json(bytes).into_result())
-        .map_err(|e| to_py(py, &e))
-}
-
-/// `json.loads(text)`.
-fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (text,))
-}
-
-/// The document as JSON text, compact or indented.
-fn json_of<T: Document>(doc: &T, pretty: bool) -> String {
-    if pretty {
-        doc.to_json_pretty()
-    } else {
-        doc.to_json()
-    }
-}
-
-/// Maps an SDK result into Python, raising `ValidationError`/`TransitionError`.
-fn sdk<T>(py: Python<'_>, r: Result<T, mplp_core::Error>) -> PyResult<T> {
-    r.map_err(|e| to_py(py, &e))
-}
+use crate::class::{document_class, load, loads, parse, sdk, to_python};
+use crate::errors::{MplpError, raise, refused};
 
 fn parse_step_id(text: &str) -> PyResult<StepId> {
-    text.parse::<StepId>()
-        .map_err(|e| PyValueError::new_err(format!("step_id `{text}`: {e}")))
+    parse("step_id", text)
 }
 
 fn ids(ids: Vec<StepId>) -> Vec<String> {
@@ -132,19 +102,21 @@ impl StepInput {
     }
 }
 
-/// A valid MPLP Plan. `Plan(data)` validates `data` (as `validate` accepts
-/// it) and raises `ValidationError` when it is not a valid plan.
-#[pyclass(name = "Plan", module = "mplp_rs")]
-pub(crate) struct PyPlan {
-    plan: mplp_plan::Plan,
-}
-
-#[pymethods]
-impl PyPlan {
-    #[new]
-    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyPlan { plan: load(data)? })
+document_class! {
+    /// A valid MPLP Plan. `Plan(data)` validates `data` (as `validate` accepts
+    /// it) and raises `ValidationError` when it is not a valid plan.
+    PyPlan = "Plan"(mplp_plan::Plan, mplp_check::PLAN, Plan),
+    id plan_id: |d| d.plan_id,
+    status: |d| d.status().as_str(),
+    ops {
+        /// `draft -> proposed`.
+        propose,
+        /// `approved -> in_progress` (completes at once when every step is skipped).
+        start,
+        /// `draft|in_progress -> cancelled`.
+        cancel,
     }
+    {
 
     /// A new draft plan. Each step is a description, or a dict with
     /// `description` and optionally `step_id`, `role` (its `agent_role`) and
@@ -160,9 +132,7 @@ impl PyPlan {
         context_id: Option<&str>,
     ) -> PyResult<PyPlan> {
         let context_id = match context_id {
-            Some(text) => text
-                .parse::<ContextId>()
-                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            Some(text) => parse::<ContextId>("context_id", text)?,
             None => ContextId::new(),
         };
         let specs = steps
@@ -192,24 +162,7 @@ impl PyPlan {
             }
             builder.add(step);
         }
-        sdk(py, builder.build()).map(|plan| PyPlan { plan })
-    }
-
-    /// The plan's id.
-    #[getter]
-    fn plan_id(&self) -> String {
-        self.plan.plan_id.to_string()
-    }
-
-    /// The plan's status (`draft`, `proposed`, `approved`, `in_progress`, ...).
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.plan.status().as_str()
-    }
-
-    /// `draft -> proposed`.
-    fn propose(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.plan.propose())
+        sdk(py, builder.build()).map(|plan| PyPlan { doc: plan })
     }
 
     /// `proposed -> approved`, on an approving Confirm decision.
@@ -220,7 +173,7 @@ impl PyPlan {
         by: Option<String>,
         reason: Option<String>,
     ) -> PyResult<()> {
-        sdk(py, self.plan.approve(&decision(true, by, reason)))
+        sdk(py, self.doc.approve(&decision(true, by, reason)))
     }
 
     /// `proposed -> draft`, on a rejecting Confirm decision.
@@ -231,141 +184,120 @@ impl PyPlan {
         by: Option<String>,
         reason: Option<String>,
     ) -> PyResult<()> {
-        sdk(py, self.plan.reject(&decision(false, by, reason)))
+        sdk(py, self.doc.reject(&decision(false, by, reason)))
     }
 
-    /// `approved -> in_progress` (completes at once when every step is skipped).
-    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.plan.start())
+    /// Decides `confirm` (a `Confirm` targeting this plan) and moves the
+    /// plan with it, together: `proposed -> approved` when `approved`,
+    /// else `proposed -> draft`; the decision is recorded in the Confirm.
+    /// On refusal neither changes.
+    #[pyo3(signature = (confirm, approved, by = None, reason = None))]
+    fn decide(
+        &mut self,
+        py: Python<'_>,
+        mut confirm: PyRefMut<'_, crate::modules::PyConfirm>,
+        approved: bool,
+        by: Option<String>,
+        reason: Option<String>,
+    ) -> PyResult<()> {
+        let d = decision(approved, by, reason);
+        sdk(py, self.doc.decide(&mut confirm.doc, d))
     }
 
-    /// `draft|in_progress -> cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.plan.cancel())
+    /// Applies the last decision of `confirm` (decided elsewhere) to the
+    /// plan, as `decide` would have.
+    fn apply_confirm(
+        &mut self,
+        py: Python<'_>,
+        confirm: PyRef<'_, crate::modules::PyConfirm>,
+    ) -> PyResult<()> {
+        sdk(py, self.doc.apply_confirm(&confirm.doc))
     }
 
     /// Starts a ready step (`pending -> in_progress`).
     fn start_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
         let id = parse_step_id(step_id)?;
-        sdk(py, self.plan.step_mut(id).and_then(|s| s.start()))
+        sdk(py, self.doc.step_mut(id).and_then(|s| s.start()))
     }
 
     /// `in_progress -> completed`; the plan completes when every step is done.
     fn complete_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
         let id = parse_step_id(step_id)?;
-        sdk(py, self.plan.step_mut(id).and_then(|s| s.complete()))
+        sdk(py, self.doc.step_mut(id).and_then(|s| s.complete()))
     }
 
     /// `in_progress -> failed`; the plan fails.
     fn fail_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
         let id = parse_step_id(step_id)?;
-        sdk(py, self.plan.step_mut(id).and_then(|s| s.fail()))
+        sdk(py, self.doc.step_mut(id).and_then(|s| s.fail()))
     }
 
     /// `pending -> skipped`.
     fn skip_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<()> {
         let id = parse_step_id(step_id)?;
-        sdk(py, self.plan.step_mut(id).and_then(|s| s.skip()))
+        sdk(py, self.doc.step_mut(id).and_then(|s| s.skip()))
     }
 
     /// Retries a failed step: returns the id of the new step.
     fn retry_step(&mut self, py: Python<'_>, step_id: &str) -> PyResult<String> {
         let id = parse_step_id(step_id)?;
-        sdk(py, self.plan.step_mut(id).and_then(|s| s.retry())).map(|s| s.to_string())
+        sdk(py, self.doc.step_mut(id).and_then(|s| s.retry())).map(|s| s.to_string())
     }
 
     /// The pending steps that can start now, in plan order (empty unless `in_progress`).
     fn ready_steps(&self) -> Vec<String> {
-        ids(self.plan.ready_steps())
+        ids(self.doc.ready_steps())
     }
 
     /// Every step id, each after its dependencies.
     fn topological_order(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        sdk(py, self.plan.topological_order()).map(ids)
+        sdk(py, self.doc.topological_order()).map(ids)
     }
 
     /// The steps in layers: each layer's steps depend only on earlier layers.
     fn execution_layers(&self, py: Python<'_>) -> PyResult<Vec<Vec<String>>> {
-        sdk(py, self.plan.execution_layers()).map(|layers| layers.into_iter().map(ids).collect())
+        sdk(py, self.doc.execution_layers()).map(|layers| layers.into_iter().map(ids).collect())
     }
 
     /// The longest dependency chain (the critical path, by step count).
     fn longest_path(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        sdk(py, self.plan.longest_path()).map(ids)
+        sdk(py, self.doc.longest_path()).map(ids)
     }
 
-    /// Validates the plan as it is now (schema and plan rules).
-    fn check(&self) -> ValidationResult {
-        ValidationResult::new(
-            Some(&mplp_check::PLAN),
-            mplp_check::PLAN.validate(self.plan.to_json().as_bytes()),
-        )
-    }
-
-    /// The plan as JSON text.
-    #[pyo3(signature = (pretty = false))]
-    fn to_json(&self, pretty: bool) -> String {
-        json_of(&self.plan, pretty)
-    }
-
-    /// The plan as a dict (`json.loads(plan.to_json())`).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(py, &self.plan.to_json())
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Plan(plan_id={:?}, status={:?})",
-            self.plan_id(),
-            self.status()
-        )
     }
 }
 
-/// A valid MPLP Dialog. `Dialog(data)` validates `data` and raises
-/// `ValidationError` when it is not a valid dialog.
-#[pyclass(name = "Dialog", module = "mplp_rs")]
-pub(crate) struct PyDialog {
-    dialog: mplp_dialog::Dialog,
-}
-
-#[pymethods]
-impl PyDialog {
-    #[new]
-    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyDialog {
-            dialog: load(data)?,
-        })
+document_class! {
+    /// A valid MPLP Dialog. `Dialog(data)` validates `data` and raises
+    /// `ValidationError` when it is not a valid dialog.
+    PyDialog = "Dialog"(mplp_dialog::Dialog, mplp_check::DIALOG, Dialog),
+    id dialog_id: |d| d.dialog_id,
+    status: |d| d.status().as_str(),
+    ops {
+        /// `active -> paused`.
+        pause,
+        /// `paused -> active`.
+        resume,
+        /// Ends the dialog as `completed`.
+        complete,
+        /// Ends the dialog as `cancelled`.
+        cancel,
     }
-
+    {
     /// A new, empty, active dialog; with `system_prompt`, it starts with that
     /// system message. `context_id` defaults to a new id.
     #[staticmethod]
     #[pyo3(signature = (system_prompt = None, context_id = None))]
     fn create(system_prompt: Option<String>, context_id: Option<&str>) -> PyResult<PyDialog> {
         let context_id = match context_id {
-            Some(text) => text
-                .parse::<ContextId>()
-                .map_err(|e| PyValueError::new_err(format!("context_id `{text}`: {e}")))?,
+            Some(text) => parse::<ContextId>("context_id", text)?,
             None => ContextId::new(),
         };
         let dialog = match system_prompt {
             Some(prompt) => mplp_dialog::Dialog::with_system_prompt(context_id, prompt),
             None => mplp_dialog::Dialog::new(context_id),
         };
-        Ok(PyDialog { dialog })
-    }
-
-    /// The dialog's id.
-    #[getter]
-    fn dialog_id(&self) -> String {
-        self.dialog.dialog_id.to_string()
-    }
-
-    /// The dialog's status (`active`, `paused`, `completed`, `cancelled`).
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.dialog.status().as_str()
+        Ok(PyDialog { doc: dialog })
     }
 
     /// Appends a message stamped now; `role` is `user`, `assistant`, `system` or `agent`.
@@ -373,27 +305,7 @@ impl PyDialog {
         let role: DialogRole = role
             .parse()
             .map_err(|e: mplp_core::UnknownVariant| PyValueError::new_err(e.to_string()))?;
-        sdk(py, self.dialog.add_message(role, content))
-    }
-
-    /// `active -> paused`.
-    fn pause(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.dialog.pause())
-    }
-
-    /// `paused -> active`.
-    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.dialog.resume())
-    }
-
-    /// Ends the dialog as `completed`.
-    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.dialog.complete())
-    }
-
-    /// Ends the dialog as `cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.dialog.cancel())
+        sdk(py, self.doc.add_message(role, content))
     }
 
     /// A child dialog (new id, `active`) with the first `first_k` and the last
@@ -401,7 +313,7 @@ impl PyDialog {
     #[pyo3(signature = (last_n = 0, first_k = 1))]
     fn fork(&self, last_n: usize, first_k: usize) -> PyDialog {
         PyDialog {
-            dialog: self.dialog.fork(last_n, first_k),
+            doc: self.doc.fork(last_n, first_k),
         }
     }
 
@@ -411,8 +323,8 @@ impl PyDialog {
     #[pyo3(signature = (max_tokens, safety_margin = DEFAULT_SAFETY_MARGIN))]
     fn prune(&self, py: Python<'_>, max_tokens: usize, safety_margin: usize) -> PyResult<PyDialog> {
         let manager = DefaultContextManager::new(max_tokens).with_safety_margin(safety_margin);
-        match manager.prune(&self.dialog) {
-            Ok(dialog) => Ok(PyDialog { dialog }),
+        match manager.prune(&self.doc) {
+            Ok(dialog) => Ok(PyDialog { doc: dialog }),
             Err(e) => Err(refused(py, "/messages", "context-window", e.to_string())),
         }
     }
@@ -420,8 +332,8 @@ impl PyDialog {
     /// The OpenAI chat-completions request body, as a dict.
     #[pyo3(signature = (model = "gpt-4o"))]
     fn to_openai<'py>(&self, py: Python<'py>, model: &str) -> PyResult<Bound<'py, PyAny>> {
-        match self.dialog.to_openai_request(model) {
-            Ok(req) => request_dict(py, &req),
+        match self.doc.to_openai_request(model) {
+            Ok(req) => to_python(py, &req),
             Err(e) => Err(refused(py, "/messages", "convert", e.to_string())),
         }
     }
@@ -434,119 +346,51 @@ impl PyDialog {
         model: &str,
         max_tokens: u32,
     ) -> PyResult<Bound<'py, PyAny>> {
-        match self.dialog.to_anthropic_request(model, max_tokens) {
-            Ok(req) => request_dict(py, &req),
+        match self.doc.to_anthropic_request(model, max_tokens) {
+            Ok(req) => to_python(py, &req),
             Err(e) => Err(refused(py, "/messages", "convert", e.to_string())),
         }
     }
 
     /// A readable transcript.
     fn overview(&self) -> String {
-        self.dialog.overview()
+        self.doc.overview()
     }
 
-    /// The dialog as JSON text.
-    #[pyo3(signature = (pretty = false))]
-    fn to_json(&self, pretty: bool) -> String {
-        json_of(&self.dialog, pretty)
-    }
-
-    /// The dialog as a dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(py, &self.dialog.to_json())
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Dialog(dialog_id={:?}, status={:?})",
-            self.dialog_id(),
-            self.status()
-        )
     }
 }
 
-fn request_dict<'py>(py: Python<'py>, req: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(req).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    loads(py, &text)
-}
-
-/// A valid MPLP Collab document. `Collab(data)` validates `data` and raises
-/// `ValidationError` when it is not a valid collab.
-#[pyclass(name = "Collab", module = "mplp_rs")]
-pub(crate) struct PyCollab {
-    collab: mplp_collab::Collab,
-}
-
-#[pymethods]
-impl PyCollab {
-    #[new]
-    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyCollab {
-            collab: load(data)?,
-        })
+document_class! {
+    /// A valid MPLP Collab document. `Collab(data)` validates `data` and raises
+    /// `ValidationError` when it is not a valid collab.
+    PyCollab = "Collab"(mplp_collab::Collab, mplp_check::COLLAB, Collab),
+    id collab_id: |d| d.collab_id,
+    status: |d| d.status().as_str(),
+    ops {
+        /// `draft -> active`.
+        start,
+        /// `active -> suspended`.
+        suspend,
+        /// `suspended -> active`.
+        resume,
+        /// `active -> completed`.
+        complete,
+        /// Ends the session as `cancelled`.
+        cancel,
     }
-
-    /// The collab's id.
-    #[getter]
-    fn collab_id(&self) -> String {
-        self.collab.collab_id.to_string()
-    }
-
-    /// The collab's status.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.collab.status().as_str()
-    }
-
+    {
     /// The collaboration mode.
     #[getter]
     fn mode(&self) -> &'static str {
-        self.collab.mode().as_str()
+        self.doc.mode().as_str()
     }
 
-    /// `draft -> active`.
-    fn start(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.collab.start())
+    /// Nothing when participants may act (the session is `active`); else
+    /// `TransitionError` (rule `map_participants_can_act`).
+    fn ensure_can_act(&self, py: Python<'_>) -> PyResult<()> {
+        sdk(py, self.doc.ensure_can_act())
     }
 
-    /// `active -> suspended`.
-    fn suspend(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.collab.suspend())
-    }
-
-    /// `suspended -> active`.
-    fn resume(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.collab.resume())
-    }
-
-    /// `active -> completed`.
-    fn complete(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.collab.complete())
-    }
-
-    /// Ends the session as `cancelled`.
-    fn cancel(&mut self, py: Python<'_>) -> PyResult<()> {
-        sdk(py, self.collab.cancel())
-    }
-
-    /// The collab as JSON text.
-    #[pyo3(signature = (pretty = false))]
-    fn to_json(&self, pretty: bool) -> String {
-        json_of(&self.collab, pretty)
-    }
-
-    /// The collab as a dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        loads(py, &self.collab.to_json())
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Collab(collab_id={:?}, mode={:?}, status={:?})",
-            self.collab_id(),
-            self.mode(),
-            self.status()
-        )
     }
 }
 
@@ -580,7 +424,7 @@ pub(crate) fn simulate_session<'py>(
         mplp_collab::simulate::SimConfig::new(mode, participants, turns).with_seed(seed);
     if let Some(plan) = plan {
         let plan = match plan.cast::<PyPlan>() {
-            Ok(p) => p.borrow().plan.clone(),
+            Ok(p) => p.borrow().doc.clone(),
             Err(_) => load::<mplp_plan::Plan>(plan)?,
         };
         config = config.with_plan(plan);

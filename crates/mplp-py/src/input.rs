@@ -94,11 +94,3 @@ fn looks_like_a_file_name(text: &str) -> bool {
         && text.len() < 4096
         && std::path::Path::new(text).is_file()
 }
-
-/// The JSON bytes of `data`, reading a path's file whole.
-pub(crate) fn read_bytes<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
-    match read(data)? {
-        Input::Json(bytes) => Ok(bytes),
-        Input::Path(path) => std::fs::read(&path).map(Cow::Owned).map_err(PyErr::from),
-    }
-}

@@ -8,16 +8,23 @@
 //! - `validate` and `validate_log`:
 //!   the verdicts of `mplp validate` (same kinds table, same dispatch:
 //!   the `mplp-check` crate), as `ValidationResult` objects.
-//! - `Plan`, `Dialog`, `Collab`: thin wrappers over the Rust documents with
-//!   their main operations, and `simulate_session`.
+//! - `validate_bundle`: files checked together with the binding rules
+//!   (`mplp validate --bundle`), as a `BundleResult`.
+//! - A class per module document (`Plan`, `Dialog`, `Collab`, `Context`,
+//!   `Confirm`, `Trace`, `Role`, `Extension`, `Network`, `Core`): thin
+//!   wrappers over the Rust documents with their lifecycle operations,
+//!   read through the same dispatch; and `simulate_session`.
 //! - `SaSession`: the SA session runtime with a Python callable as executor.
 //! - Exceptions `MplpError(ValueError)`, `ValidationError`, `TransitionError`,
 //!   each carrying the `violations`.
 
+mod bundle;
+mod class;
 mod docs;
 mod errors;
 mod input;
 mod lines;
+mod modules;
 mod sa;
 mod validate;
 
@@ -35,10 +42,21 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<docs::PyPlan>()?;
     m.add_class::<docs::PyDialog>()?;
     m.add_class::<docs::PyCollab>()?;
+    m.add_class::<modules::PyContext>()?;
+    m.add_class::<modules::PyConfirm>()?;
+    m.add_class::<modules::PyTrace>()?;
+    m.add_class::<modules::PyRole>()?;
+    m.add_class::<modules::PyExtension>()?;
+    m.add_class::<modules::PyNetwork>()?;
+    m.add_class::<modules::PyCore>()?;
+    m.add_class::<bundle::BundleResult>()?;
     m.add_class::<sa::PySaSession>()?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate_log, m)?)?;
     m.add_function(wrap_pyfunction!(validate::kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(validate::kind_table, m)?)?;
+    m.add_function(wrap_pyfunction!(bundle::validate_bundle, m)?)?;
+    m.add("PROFILES", validate::PROFILES.to_vec())?;
     m.add_function(wrap_pyfunction!(docs::simulate_session, m)?)?;
     m.add("PROTOCOL_VERSION", "1.0.0")?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -13,16 +13,8 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::class::{load, loads};
 use crate::errors::to_py;
-use crate::input::read_bytes;
-
-fn load<T: Document>(data: &Bound<'_, PyAny>) -> PyResult<T> {
-    let py = data.py();
-    let bytes = read_bytes(data)?;
-    T::validate_json(&bytes[..])
-        .into_result()
-        .map_err(|e| to_py(py, &e))
-}
 
 fn sa_err(py: Python<'_>, e: SaError) -> PyErr {
     match e {
@@ -31,10 +23,6 @@ fn sa_err(py: Python<'_>, e: SaError) -> PyErr {
         SaError::Sink(e) => PyOSError::new_err(e.to_string()),
         other => PyOSError::new_err(other.to_string()),
     }
-}
-
-fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (text,))
 }
 
 fn dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
 
-use mplp_check::{AUTO, DocKind, KINDS, Options, Source};
+use mplp_check::{AUTO, DocKind, EVENT_KINDS, KINDS, Options, Profile, Source};
 use mplp_core::Report;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,6 +31,11 @@ impl ValidationResult {
             kind: kind.map(|k| k.name),
             report,
         }
+    }
+
+    /// The result for a kind given by name (a bundle's report).
+    pub(crate) fn named(kind: Option<&'static str>, report: Report) -> Self {
+        ValidationResult { kind, report }
     }
 }
 
@@ -63,7 +68,7 @@ impl ValidationResult {
     /// The result as `mplp validate --format json` writes it for one file
     /// (without `file`): `kind` (`"auto"` when not recognised), `valid`,
     /// `errors`, `warnings`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    pub(crate) fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("kind", self.kind.unwrap_or(AUTO))?;
         d.set_item("valid", self.report.is_valid())?;
@@ -126,15 +131,42 @@ impl ValidationResult {
     }
 }
 
-/// The dispatch's options for `profile`: this version has only the default
-/// profile (`None`: strict, as `mplp validate`'s default).
-fn options(profile: Option<&str>) -> PyResult<Options> {
-    match profile {
-        None => Ok(Options::default()),
-        Some(p) => Err(PyValueError::new_err(format!(
-            "unknown profile `{p}`: this version has only the default profile (profile=None)"
-        ))),
+/// The names `profile=` accepts, as `mplp validate --profile` does
+/// (`None` is `"strict"`, the CLI's default).
+pub(crate) const PROFILES: [&str; 2] = ["strict", "canonical"];
+
+/// The dispatch's options for `profile` and `partial`, as the CLI's
+/// `--profile` and `--partial` give them.
+pub(crate) fn options(profile: Option<&str>, partial: bool) -> PyResult<Options> {
+    let profile = match profile {
+        None | Some("strict") => Profile::Strict,
+        Some("canonical") => Profile::Canonical,
+        Some(p) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown profile `{p}`, expected one of: {} (or None: strict)",
+                PROFILES.join(", ")
+            )));
+        }
+    };
+    Ok(Options::default().profile(profile).partial(partial))
+}
+
+/// [`options`] with the CLI's `--max-document-bytes` and
+/// `--event-id-window` when given (`None`: the CLI's defaults).
+pub(crate) fn full_options(
+    profile: Option<&str>,
+    partial: bool,
+    max_document_bytes: Option<u64>,
+    event_id_window: Option<usize>,
+) -> PyResult<Options> {
+    let mut o = options(profile, partial)?;
+    if let Some(bytes) = max_document_bytes {
+        o = o.max_document_bytes(bytes);
     }
+    if let Some(events) = event_id_window {
+        o = o.event_id_window(events);
+    }
+    Ok(o)
 }
 
 fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
@@ -147,19 +179,26 @@ fn parse_kind(kind: &str) -> PyResult<Option<&'static DocKind>> {
 /// (serialized with `json.dumps`), or an `os.PathLike` (a file; `.ndjson`
 /// and `.jsonl` files are validated as logs, streamed). `kind` is `"auto"`
 /// (recognise it as `mplp validate` does) or one of `kinds()`. `profile`:
-/// only the default (`None`) exists in this version.
+/// `"strict"` (the default, also `None`) or `"canonical"`, as
+/// `mplp validate --profile`; `partial`: logs still being written, as
+/// `--partial` (what a log leaves open at its end is a warning);
+/// `max_document_bytes` and `event_id_window` as `--max-document-bytes`
+/// and `--event-id-window` (`None`: the CLI's defaults).
 ///
 /// Raises `TypeError` for other types, `ValidationError` (a `ValueError`)
 /// for a `dict` with no JSON form, `OSError` when a file cannot be opened.
 #[pyfunction]
-#[pyo3(signature = (data, kind = "auto", profile = None))]
+#[pyo3(signature = (data, kind = "auto", profile = None, partial = false, *, max_document_bytes = None, event_id_window = None))]
 pub(crate) fn validate(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     kind: &str,
     profile: Option<&str>,
+    partial: bool,
+    max_document_bytes: Option<u64>,
+    event_id_window: Option<usize>,
 ) -> PyResult<ValidationResult> {
-    let options = options(profile)?;
+    let options = full_options(profile, partial, max_document_bytes, event_id_window)?;
     let kind = parse_kind(kind)?;
     let mut report = Report::new();
     let checked = match read(data)? {
@@ -181,30 +220,23 @@ pub(crate) fn validate(
 ///
 /// `source` is a file (`str` or `os.PathLike`), the log's content
 /// (`bytes`), or any iterable of lines (`str` or `bytes`, e.g. an open file
-/// or a generator). `kind` is `"map"` (or `"map-log"`), `"sa"` (or
-/// `"sa-log"`), `"event-log"` (lines of any event kind, each validated as
-/// its own kind), or `"auto"` (the first lines tell MAP, SA or event log).
-/// `profile` as for `validate`.
+/// or a generator). `kind` is a log kind of the kind table (`map-log`,
+/// `sa-log`, `event-log`: lines of any event kind, each validated as its
+/// own kind), the same without `-log` (`map`, `sa`, `event`), or `"auto"`
+/// (the first lines tell which). `profile`, `partial` and
+/// `event_id_window` as for `validate`.
 #[pyfunction]
-#[pyo3(signature = (source, kind = "map", profile = None))]
+#[pyo3(signature = (source, kind = "map", profile = None, partial = false, *, event_id_window = None))]
 pub(crate) fn validate_log(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     kind: &str,
     profile: Option<&str>,
+    partial: bool,
+    event_id_window: Option<usize>,
 ) -> PyResult<ValidationResult> {
-    let options = options(profile)?;
-    let kind = match kind {
-        "map" | "map-log" => Some(&mplp_check::MAP_LOG),
-        "sa" | "sa-log" => Some(&mplp_check::SA_LOG),
-        "event-log" => Some(&mplp_check::EVENT_LOG),
-        AUTO => None,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown log kind `{other}`, expected one of: map, sa, event-log, auto (or map-log, sa-log)"
-            )));
-        }
-    };
+    let options = full_options(profile, partial, None, event_id_window)?;
+    let kind = log_kind(kind)?;
     let mut report = Report::new();
     let mut check = |name: &str, reader: &mut dyn std::io::BufRead| {
         mplp_check::validate_source(kind, Source::log(name, reader), &options, &mut report)
@@ -238,7 +270,26 @@ pub(crate) fn validate_log(
     Ok(ValidationResult::new(checked.kind, report))
 }
 
-fn is_path_like(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+/// A log kind of the table by its name or its name without `-log`;
+/// `None` for `auto`.
+fn log_kind(name: &str) -> PyResult<Option<&'static DocKind>> {
+    if name == AUTO {
+        return Ok(None);
+    }
+    let logs = || KINDS.iter().copied().filter(|k| k.is_log());
+    logs()
+        .find(|k| k.name == name || k.name.strip_suffix("-log") == Some(name))
+        .map(Some)
+        .ok_or_else(|| {
+            let names: Vec<&str> = logs().map(|k| k.name).collect();
+            PyValueError::new_err(format!(
+                "unknown log kind `{name}`, expected one of: {AUTO}, {} (or the same without `-log`)",
+                names.join(", ")
+            ))
+        })
+}
+
+pub(crate) fn is_path_like(value: &Bound<'_, PyAny>) -> PyResult<bool> {
     let path_like = value.py().import("os")?.getattr("PathLike")?;
     value.is_instance(&path_like)
 }
@@ -249,4 +300,23 @@ pub(crate) fn kinds() -> Vec<&'static str> {
     std::iter::once(AUTO)
         .chain(KINDS.iter().map(|k| k.name))
         .collect()
+}
+
+/// The kind table, one dict per row in the CLI's order: `name`,
+/// `description`, `shape` (`"document"` or `"log"`), `event` (a kind an
+/// event log's line may be) and `line_kind` (for logs: the kind of each
+/// line, None when each line is of its own kind).
+#[pyfunction]
+pub(crate) fn kind_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for kind in KINDS {
+        let d = PyDict::new(py);
+        d.set_item("name", kind.name)?;
+        d.set_item("description", kind.description)?;
+        d.set_item("shape", if kind.is_log() { "log" } else { "document" })?;
+        d.set_item("event", EVENT_KINDS.contains(kind))?;
+        d.set_item("line_kind", kind.line_kind.map(|k| k.name))?;
+        list.append(d)?;
+    }
+    Ok(list)
 }

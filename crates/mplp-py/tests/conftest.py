@@ -33,9 +33,9 @@ def _missing(what):
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def cli_results():
-    """`mplp validate --format json` over schemas/examples: {path: result dict}.
+def run_cli(*args, exits=(0, 1)):
+    """`mplp validate --format json ARGS...`: {resolved path: result dict}; the
+    exit status must be one of `exits` (2: an input could not be read).
 
     Uses $MPLP_CLI when set (a built `mplp` binary), else `cargo run -p mplp-cli`.
     """
@@ -47,13 +47,13 @@ def cli_results():
     else:
         _missing("the mplp CLI (set MPLP_CLI or install cargo)")
     out = subprocess.run(
-        cmd + ["validate", "--format", "json", str(EXAMPLES)],
+        cmd + ["validate", "--format", "json", *map(str, args)],
         cwd=REPO,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert out.returncode in (0, 1), out.stderr
+    assert out.returncode in exits, out.stderr
     results = {}
     for line in out.stdout.splitlines():
         record = json.loads(line)
@@ -61,6 +61,21 @@ def cli_results():
         # library's report (and so the bindings') is sorted by line.
         for key in ("errors", "warnings"):
             record[key].sort(key=lambda v: v.get("line", float("inf")))
-        results[Path(record.pop("file")).resolve()] = record
+        results[(REPO / record.pop("file")).resolve()] = record
+    return results
+
+
+@pytest.fixture(scope="session")
+def cli_results():
+    """`mplp validate --format json` over schemas/examples: {path: result dict}."""
+    results = run_cli(EXAMPLES)
+    assert len(results) == len(example_files()), "the CLI and the tests list different files"
+    return results
+
+
+@pytest.fixture(scope="session")
+def cli_canonical_results():
+    """The same with `--profile canonical`."""
+    results = run_cli("--profile", "canonical", EXAMPLES)
     assert len(results) == len(example_files()), "the CLI and the tests list different files"
     return results

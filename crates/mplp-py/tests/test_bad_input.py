@@ -101,8 +101,10 @@ def test_a_file_name_given_as_str_is_refused_with_a_hint():
 def test_unknown_kind_profile_and_missing_file():
     with pytest.raises(ValueError, match="unknown kind `plans`, expected one of: auto, dialog, plan"):
         mplp_rs.validate(b"{}", kind="plans")
-    with pytest.raises(ValueError, match="only the default profile"):
-        mplp_rs.validate(b"{}", profile="strict")
+    with pytest.raises(ValueError, match="unknown profile `lenient`, expected one of: strict, canonical"):
+        mplp_rs.validate(b"{}", profile="lenient")
+    with pytest.raises(ValueError, match="unknown profile"):
+        mplp_rs.validate_log([], profile="Canonical")
     with pytest.raises(ValueError, match="unknown log kind"):
         mplp_rs.validate_log([], kind="plan")
     with pytest.raises(FileNotFoundError):

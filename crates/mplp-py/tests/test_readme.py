@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[3]
 def test_readme_example_runs(capsys):
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
     assert len(blocks) == 1
-    assert len(blocks[0].strip().splitlines()) <= 12
+    assert len(blocks[0].strip().splitlines()) <= 15
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
@@ -22,3 +22,5 @@ def test_readme_example_runs(capsys):
     assert out[0].startswith("False [(") and "sa_plan_dag_acyclic" in out[0]
     assert out[1].startswith("approved [[")
     assert out[2] == "True"
+    assert out[3] == "[False, True]"
+    assert out[4] == "True"

@@ -23,8 +23,9 @@ def stub_tree():
 
 
 def params(fn_node):
-    names = [a.arg for a in fn_node.args.args]
-    return [n for n in names if n != "self"]
+    args = fn_node.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return [n for n in names if n not in ("self", "cls")]
 
 
 def runtime_params(obj):
@@ -41,13 +42,15 @@ def test_every_runtime_name_is_stubbed_and_exported():
         assert name in top, f"{name} is missing from {STUB.name}"
         assert name in mplp_rs.__all__, f"{name} is not re-exported by mplp_rs"
     for name, node in top.items():
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not name.startswith("_"):
             assert hasattr(_native, name), f"the stub declares {name}, the module has none"
 
 
 def test_function_and_method_parameters_match():
     top = stub_tree()
     for name, node in top.items():
+        if name.startswith("_"):
+            continue  # typing helpers of the stub (a TypedDict), not in the module
         if isinstance(node, ast.FunctionDef):
             assert params(node) == runtime_params(getattr(_native, name)), name
             assert getattr(_native, name).__doc__, f"{name} has no docstring"
@@ -60,7 +63,7 @@ def test_function_and_method_parameters_match():
                 attr = getattr(cls, item.name)
                 if isinstance(attr, property) or type(attr).__name__ == "getset_descriptor":
                     continue
-                if item.name == "__init__":
+                if item.name in ("__init__", "__new__"):
                     assert params(item) == runtime_params(cls), name
                 elif not item.name.startswith("__"):
                     assert params(item) == runtime_params(attr), f"{name}.{item.name}"
@@ -69,8 +72,32 @@ def test_function_and_method_parameters_match():
             methods = {n for n in dir(cls) if not n.startswith("_") and n not in inherited}
             methods -= {"violations"}  # an instance attribute of the exceptions
             stubbed = {i.name for i in node.body if isinstance(i, ast.FunctionDef)}
+            # Class attributes (`KIND`) are stubbed as annotations.
+            stubbed |= {
+                i.target.id
+                for i in node.body
+                if isinstance(i, ast.AnnAssign) and isinstance(i.target, ast.Name)
+            }
             assert methods <= stubbed, f"{name}: not stubbed: {methods - stubbed}"
 
 
 def test_the_package_is_marked_typed():
     assert (PACKAGE / "py.typed").exists()
+
+
+def literal_values(alias):
+    """The strings of `ALIAS = Literal[...]` (or `Optional[Literal[...]]`) in the stub."""
+    tree = ast.parse(STUB.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == alias:
+            return [c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    raise AssertionError(f"{alias} is not in the stub")
+
+
+def test_the_stubs_literals_are_the_kind_table_and_the_profiles():
+    table = mplp_rs.kind_table()
+    assert literal_values("_Kind") == mplp_rs.kinds()
+    logs = [k["name"] for k in table if k["shape"] == "log"]
+    short = [n.removesuffix("-log") for n in logs]
+    assert sorted(literal_values("_LogKind")) == sorted(["auto"] + logs + short)
+    assert literal_values("_Profile") == mplp_rs.PROFILES
