@@ -141,15 +141,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         });
     let store = DirStore::open(&out)?;
-    let mut session = SaSession::new(context, plan, Vec::new(), store)?.with_policy(
-        FailurePolicy::retry(2).with_backoff(Backoff::new(
-            Duration::from_millis(500),
-            Duration::from_secs(5),
-        )),
-    );
+    let backoff = Backoff {
+        initial: Duration::from_millis(500),
+        factor: 2,
+        max: Duration::from_secs(5),
+    };
+    let mut session = SaSession::new(context, plan, Vec::new(), store)?
+        .with_policy(FailurePolicy::retry(2).with_backoff(backoff));
     let report = session.run(&mut agent, &mut AutoApprove::default())?;
     for e in session.sink() {
-        println!("{}", e.to_json());
+        let v: serde_json::Value = serde_json::from_str(&e.to_json())?;
+        match v["payload"]["result"]["reply"].as_str() {
+            Some(reply) => println!("{}: {reply}", e.event_type().as_str()),
+            None => println!("{}", e.event_type().as_str()),
+        }
     }
     let (_, mut store) = session.into_parts();
     // The dialog joins the evidence, bound to the same Context.
