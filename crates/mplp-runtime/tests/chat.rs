@@ -402,3 +402,86 @@ fn an_unreachable_server_is_a_step_failure() {
     // Nothing of the failed attempt stays in the dialog.
     assert_eq!(agent.dialog().unwrap().messages().len(), 1);
 }
+
+fn openai_finish(reason: &str, text: &str) -> Step {
+    Step::json(
+        200,
+        &json!({"id": "chatcmpl-9", "object": "chat.completion", "created": 1, "model": "test-model",
+            "choices": [{"index": 0, "finish_reason": reason, "message": {"role": "assistant", "content": text}}]}),
+    )
+}
+
+/// A content filter is a refusal; a reply cut at `length` is an output
+/// (its `stop_reason` says so); a model that keeps calling tools past the
+/// allowed rounds fails the attempt; a tool's error goes back to the model.
+#[test]
+fn content_filter_length_and_tool_rounds() {
+    let emu = Emulator::start(vec![
+        openai_finish("content_filter", ""),       // s0 attempt 1
+        openai_finish("length", "Cut sh"),         // s0 attempt 2
+        openai_call(),                             // s1 attempt 1: round 1
+        openai_call(),                             // round 2: over the limit of 1
+        openai_call(),                             // s1 attempt 2: round 1 (the tool fails)
+        openai_text("Weather unknown; going on."), // the answer
+        openai_text("Notes."),                     // s2
+        openai_text("Posted."),                    // s3
+    ]);
+    let ctx = context();
+    let p = plan(&ctx);
+    let mut calls = 0;
+    let mut agent = ChatExecutor::new(config(Provider::Openai, &emu), "sys")
+        .unwrap()
+        .with_max_tool_rounds(1)
+        .with_tools(move |_| {
+            calls += 1;
+            if calls == 1 {
+                Ok("sunny".to_owned())
+            } else {
+                Err("the weather service is down".to_owned())
+            }
+        });
+    let mut session = SaSession::new(ctx, p, Vec::new(), mplp_runtime::store::MemoryStore::new())
+        .unwrap()
+        .with_policy(FailurePolicy::retry(1).with_backoff(Backoff::NONE));
+    let report = session
+        .run(&mut agent, &mut AutoApprove::default())
+        .unwrap();
+    assert_eq!(report.outcome, SaOutcome::Completed);
+    assert_eq!((report.attempts, report.failures), (6, 2));
+    emu.assert_clean();
+    assert_eq!(emu.seen().len(), 8);
+    let failed: Vec<String> = session
+        .sink()
+        .iter()
+        .filter(|e| matches!(e.payload, SaPayload::StepFailed(_)))
+        .map(|e| e.to_json())
+        .collect();
+    assert!(
+        failed[0].contains("the content filter stopped the reply"),
+        "{}",
+        failed[0]
+    );
+    assert!(
+        failed[1].contains("still calls tools after 1 rounds"),
+        "{}",
+        failed[1]
+    );
+    let out = results(session.sink());
+    assert_eq!(out[0]["reply"], "Cut sh");
+    assert_eq!(out[0]["stop_reason"], "length");
+    assert_eq!(out[1]["tool_calls"], 1);
+    // The failing tool's result went back marked as an error.
+    let seen = emu.seen();
+    let tool = seen[5].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "tool")
+        .unwrap()
+        .clone();
+    assert!(
+        tool.to_string().contains("the weather service is down"),
+        "{tool}"
+    );
+}
