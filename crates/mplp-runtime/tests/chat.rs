@@ -17,7 +17,7 @@ use std::time::Duration;
 use emulator::{Emulator, Step};
 use mplp_core::Document;
 use mplp_dialog::agent::client::{ApiKey, Backoff as HttpBackoff, ChatConfig, Provider};
-use mplp_dialog::agent::{AgentRole, ToolSpec};
+use mplp_dialog::agent::{AgentRole, Price, PricingTable, ToolSpec};
 use mplp_events::SaEvent;
 use mplp_events::sa::SaPayload;
 use mplp_plan::{Plan, PlanStatus};
@@ -196,7 +196,11 @@ fn openai_steps_are_dialog_turns_and_failures_follow_the_policy() {
     let ctx = context();
     let dir = tmp("openai");
     let p = plan(&ctx);
-    let mut agent = ChatExecutor::new(config(Provider::Openai, &emu), "You write release notes.")
+    // $1 an input token, $2 an output token: costs are whole numbers.
+    let mut prices = PricingTable::new();
+    prices.insert("test-model", Price::new(1e6, 2e6));
+    let config = config(Provider::Openai, &emu).with_prices(prices);
+    let mut agent = ChatExecutor::new(config, "You write release notes.")
         .unwrap()
         .with_tools(|call| {
             assert_eq!(call.name.as_str(), "weather");
@@ -240,6 +244,9 @@ fn openai_steps_are_dialog_turns_and_failures_follow_the_policy() {
     assert_eq!(out[1]["http_attempts"], 2);
     assert_eq!(out[1]["input_tokens"], 30);
     assert_eq!(out[1]["output_tokens"], 8);
+    // Both replies of the tool round are paid for: 20 + 2 × 5, then 10 + 2 × 3.
+    assert_eq!(out[1]["cost_usd"].as_f64(), Some(46.0));
+    assert_eq!(out[0]["cost_usd"].as_f64(), Some(16.0));
     assert_eq!(out[2]["reply"], "The notes.");
     assert_eq!(out[3]["model"], "test-model");
     // The dialog: system, then per step its user turn and the replies.
@@ -259,6 +266,14 @@ fn openai_steps_are_dialog_turns_and_failures_follow_the_policy() {
     );
     assert_eq!(out[3]["message"], 10);
     assert_eq!(out[3]["dialog_id"], dialog.dialog_id().to_string());
+    // Debug shows the executor, never the key.
+    let debug = format!("{agent:?}");
+    assert!(
+        debug.starts_with("ChatExecutor") && debug.contains("max_tool_rounds: 8"),
+        "{debug}"
+    );
+    assert!(!debug.contains("sk-test"), "{debug}");
+    assert_eq!(agent.into_dialog(), Some(dialog.clone()));
     // The dialog joins the evidence: bound to the run's Context, it passes
     // the bundle rules with the other documents.
     let mut store = DirStore::open(&dir).unwrap();
