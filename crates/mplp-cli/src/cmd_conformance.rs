@@ -34,7 +34,9 @@ pub(crate) struct ConformanceArgs {
     /// Apply no global invariants.
     #[arg(long)]
     no_global_invariants: bool,
-    /// A directory of flows laid out like the published `golden/flows/`, or one flow.
+    /// A directory of flows laid out like the published `golden/flows/`, one
+    /// flow, or one standalone evidence pack (`manifest.json`, `timeline/`,
+    /// ... at its top, as `mplp sa simulate` writes it).
     #[arg(value_name = "DIR")]
     dir: String,
 }

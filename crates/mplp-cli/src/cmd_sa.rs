@@ -8,6 +8,7 @@ use mplp_context::{Context, ContextRoot};
 use mplp_core::{StepId, Timestamp};
 use mplp_events::log::EventSink;
 use mplp_plan::Plan;
+use mplp_runtime::session::SESSION_CHECKPOINT;
 use mplp_runtime::store::{DirStore, Store};
 use mplp_runtime::{
     AutoApprove, Backoff, FailurePolicy, OnExhausted, SaOutcome, SaReport, SaSession, StepRequest,
@@ -82,6 +83,11 @@ pub(crate) struct SimulateArgs {
     /// Stop (as a crash would) once the log holds this many events.
     #[arg(long, value_name = "N")]
     stop_after_events: Option<u64>,
+    /// Crash tests: the N-th write to the store (1 = the first) fails
+    /// half-way with an I/O error, as a crash would leave it; the command
+    /// exits 2 and `--resume` finishes the run.
+    #[arg(long, value_name = "N", hide = true)]
+    fail_write: Option<u64>,
 }
 
 /// Runs a `mplp sa` subcommand.
@@ -91,7 +97,9 @@ pub(crate) fn run(cmd: SaCommand) -> ExitCode {
     }
 }
 
-/// The settings of a simulation, kept in the store for `--resume`.
+/// The settings of a simulation, kept in the store for `--resume` (with
+/// the plan and the Context, so that a run stopped before its session was
+/// created can start it again).
 #[derive(Clone, Copy, Debug)]
 struct Settings {
     seed: u64,
@@ -171,7 +179,7 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 
 fn simulate(args: &SimulateArgs) -> ExitCode {
     if let Some(dir) = &args.resume {
-        return resume(dir, args.stop_after_events);
+        return resume(dir, args.stop_after_events, args.fail_write);
     }
     let (Some(plan_path), Some(out)) = (&args.plan, &args.out) else {
         return fail("give a PLAN and --out DIR, or --resume DIR");
@@ -224,43 +232,73 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
             out.display()
         ));
     }
+    // The session's own checks first: a plan or Context it refuses leaves
+    // nothing behind.
+    if let Err(e) = context
+        .ensure_active()
+        .and_then(|()| plan.check_context(context.context_id))
+        .and_then(|()| plan.dag().map(|_| ()))
+    {
+        eprintln!("mplp sa simulate: {e}");
+        return ExitCode::from(1);
+    }
     let mut store = match DirStore::open(out) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    if let Err(e) = store.put_checkpoint(SIM_CHECKPOINT, settings.to_json().to_string().as_bytes())
-    {
-        return fail(e);
+    if let Some(n) = args.fail_write {
+        store.fail_write(n);
     }
-    let session = match SaSession::new(context, plan, Discard, store) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("mplp sa simulate: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    finish(session, settings, args.stop_after_events, out)
+    let mut kept = settings.to_json();
+    kept["plan"] = serde_json::to_value(&plan).unwrap_or(Value::Null);
+    kept["context"] = serde_json::to_value(&context).unwrap_or(Value::Null);
+    if let Err(e) = store.put_checkpoint(SIM_CHECKPOINT, kept.to_string().as_bytes()) {
+        return fail(format!("{}: {e}", out.display()));
+    }
+    start(context, plan, store, settings, args.stop_after_events, out)
 }
 
-fn resume(dir: &Path, stop_after: Option<u64>) -> ExitCode {
-    let store = match DirStore::open(dir) {
+/// Creates the session in `store` and runs it.
+fn start(
+    context: Context,
+    plan: Plan,
+    store: DirStore,
+    settings: Settings,
+    stop_after: Option<u64>,
+    dir: &Path,
+) -> ExitCode {
+    match SaSession::new(context, plan, Discard, store) {
+        Ok(session) => finish(session, settings, stop_after, dir),
+        Err(mplp_runtime::SaError::Mplp(e)) => {
+            eprintln!("mplp sa simulate: {e}");
+            ExitCode::from(1)
+        }
+        Err(e) => fail(format!("{}: {e}", dir.display())),
+    }
+}
+
+fn resume(dir: &Path, stop_after: Option<u64>, fail_write: Option<u64>) -> ExitCode {
+    let mut store = match DirStore::open(dir) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let settings = match store.checkpoint(SIM_CHECKPOINT) {
+    if let Some(n) = fail_write {
+        store.fail_write(n);
+    }
+    let not_settings = || {
+        fail(format!(
+            "{}: checkpoints/{SIM_CHECKPOINT}.json: not the settings of `mplp sa simulate`",
+            dir.display()
+        ))
+    };
+    let (settings, kept) = match store.checkpoint(SIM_CHECKPOINT) {
         Ok(Some(bytes)) => {
-            match serde_json::from_slice::<Value>(&bytes)
-                .ok()
-                .as_ref()
-                .and_then(Settings::from_json)
-            {
-                Some(s) => s,
-                None => {
-                    return fail(format!(
-                        "{}: checkpoints/{SIM_CHECKPOINT}.json: not the settings of `mplp sa simulate`",
-                        dir.display()
-                    ));
-                }
+            let Ok(kept) = serde_json::from_slice::<Value>(&bytes) else {
+                return not_settings();
+            };
+            match Settings::from_json(&kept) {
+                Some(s) => (s, kept),
+                None => return not_settings(),
             }
         }
         Ok(None) => {
@@ -271,6 +309,35 @@ fn resume(dir: &Path, stop_after: Option<u64>) -> ExitCode {
         }
         Err(e) => return fail(format!("{}: {e}", dir.display())),
     };
+    match store.checkpoint(SESSION_CHECKPOINT) {
+        Ok(Some(_)) => {}
+        Ok(None) => {
+            // Stopped after the settings were written, before the session
+            // was: start it again from the plan and Context they keep.
+            let plan = kept
+                .get("plan")
+                .cloned()
+                .map(serde_json::from_value::<Plan>);
+            let context = kept
+                .get("context")
+                .cloned()
+                .map(serde_json::from_value::<Context>);
+            return match (plan, context) {
+                (Some(Ok(plan)), Some(Ok(context))) => {
+                    start(context, plan, store, settings, stop_after, dir)
+                }
+                (Some(Err(e)), _) | (_, Some(Err(e))) => fail(format!(
+                    "{}: checkpoints/{SIM_CHECKPOINT}.json: the kept plan or Context is not valid: {e}",
+                    dir.display()
+                )),
+                _ => fail(format!(
+                    "{}: the run stopped before its session was created, and checkpoints/{SIM_CHECKPOINT}.json does not keep the plan and Context (an older `mplp`): run it again in a new directory",
+                    dir.display()
+                )),
+            };
+        }
+        Err(e) => return fail(format!("{}: {e}", dir.display())),
+    }
     match SaSession::resume(Discard, store) {
         Ok(session) => finish(session, settings, stop_after, dir),
         Err(e) => fail(format!("{}: {e}", dir.display())),

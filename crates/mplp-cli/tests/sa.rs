@@ -3,7 +3,9 @@
 //! `--fail-step` ends the run as the policy says and the pack still
 //! validates; `--stop-after-events` then `--resume` finishes it; and
 //! SIGKILL at 50 random points of a 200-step run, then `--resume`: every
-//! pack valid, no event id twice, no step completed twice.
+//! pack valid, no event id twice, no step completed twice; an I/O error
+//! injected at each write (`--fail-write`, hidden), then `--resume`; and
+//! `mplp conformance` on the standalone pack.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 mod common;
@@ -89,6 +91,32 @@ fn check_pack(pack: &Path) -> usize {
     completed.len()
 }
 
+/// `mplp conformance` on the standalone pack: one flow, every check passed.
+fn check_conformance(pack: &Path) {
+    let o = mplp(&["conformance", "--format", "json", s(pack)]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"flows": 1, "passed": 1, "failed": 0, "skipped": 0}),
+        "{v:#}"
+    );
+    let checks = v["flows"][0]["checks"].as_array().unwrap();
+    for name in [
+        "pack files",
+        "pack manifest",
+        "pack timeline",
+        "pack integrity",
+    ] {
+        assert!(
+            checks
+                .iter()
+                .any(|c| c["name"] == name && c["status"] == "pass"),
+            "{name}: {v:#}"
+        );
+    }
+}
+
 #[test]
 fn a_simulated_run_is_a_valid_evidence_pack() {
     let dir = tmp("run");
@@ -98,17 +126,7 @@ fn a_simulated_run_is_a_valid_evidence_pack() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).starts_with("completed: "), "{}", stdout(&o));
     assert_eq!(check_pack(&out), 200);
-    // `mplp conformance`'s pack checks: the pack as a flow's `pack/`.
-    let flows = dir.join("flows");
-    let flow = flows.join("pack");
-    std::fs::create_dir_all(&flow).unwrap();
-    std::fs::rename(&out, flow.join("pack")).unwrap();
-    let o = mplp(&["conformance", "--format", "json", s(&flows)]);
-    let text = stdout(&o);
-    assert!(
-        !text.contains("\"pack integrity\",\"status\":\"fail\""),
-        "{text}"
-    );
+    check_conformance(&out);
     // A non-empty directory is refused; nothing is overwritten.
     let o = mplp(&["sa", "simulate", s(&plan), "--out", s(&dir)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -266,10 +284,15 @@ fn sigkill_at_random_points_then_resume() {
         let _ = child.wait();
         let o = mplp(&["sa", "simulate", "--resume", s(&out)]);
         if !o.status.success() {
-            // Killed before the session was created: nothing ran.
+            // Killed before the settings were written: nothing to resume.
             assert!(
-                !out.join("timeline/events.ndjson").exists(),
+                !out.join("checkpoints/sa-simulate.json").exists(),
                 "kill {i}: resume failed: {}",
+                stderr(&o)
+            );
+            assert!(
+                stderr(&o).contains("no `mplp sa simulate` run here"),
+                "{}",
                 stderr(&o)
             );
             continue;
@@ -282,5 +305,100 @@ fn sigkill_at_random_points_then_resume() {
         resumed * 2 >= kills,
         "only {resumed} of {kills} kills hit a running session"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An I/O error injected at write k of a run (k = 1, 2, ... until a run
+/// makes fewer writes), through the binary: the command exits 2 naming
+/// the file, and `--resume` (itself failing at its first writes for some
+/// k, then resumed again) ends every run with a valid pack. Write 1 is
+/// the settings (nothing to resume: the command says so); write 2 is the
+/// first document of the session, after the settings: the crash where
+/// only the settings were written, which `--resume` starts again.
+#[test]
+fn an_io_error_at_each_write_through_the_binary_then_resume() {
+    let dir = tmp("fault");
+    let (plan, _) = write_plan(&dir, 12);
+    let mut k = 1u64;
+    loop {
+        let out = dir.join(format!("w{k}"));
+        let o = mplp(&[
+            "sa",
+            "simulate",
+            s(&plan),
+            "--out",
+            s(&out),
+            "--seed",
+            "5",
+            "--fail-write",
+            &k.to_string(),
+        ]);
+        if o.status.success() {
+            // The run made fewer than k writes.
+            assert!(stdout(&o).starts_with("completed: "), "{}", stdout(&o));
+            check_pack(&out);
+            // Every event was a write of its own, the documents more.
+            let events = std::fs::read_to_string(out.join("timeline/events.ndjson"))
+                .unwrap()
+                .lines()
+                .count() as u64;
+            assert!(k > events + 5, "only {k} writes for {events} events");
+            break;
+        }
+        assert_eq!(o.status.code(), Some(2), "write {k}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("injected I/O error"),
+            "write {k}: {}",
+            stderr(&o)
+        );
+        assert!(!out.join("integrity/sha256sums.txt").exists());
+        if k == 1 {
+            let o = mplp(&["sa", "simulate", "--resume", s(&out)]);
+            assert_eq!(o.status.code(), Some(2));
+            assert!(
+                stderr(&o).contains("no `mplp sa simulate` run here"),
+                "{}",
+                stderr(&o)
+            );
+            k += 1;
+            continue;
+        }
+        if k == 2 {
+            assert!(out.join("checkpoints/sa-simulate.json").is_file());
+            assert!(!out.join("checkpoints/sa-session.json").exists());
+            assert!(!out.join("timeline/events.ndjson").exists());
+        }
+        // Every third resume fails too, at its own first or second write.
+        if k % 3 == 0 {
+            let o = mplp(&[
+                "sa",
+                "simulate",
+                "--resume",
+                s(&out),
+                "--fail-write",
+                &(k % 2 + 1).to_string(),
+            ]);
+            // (A resume that makes fewer writes succeeds.)
+            if !o.status.success() {
+                assert_eq!(o.status.code(), Some(2), "write {k}: {}", stderr(&o));
+                assert!(stderr(&o).contains("injected I/O error"), "{}", stderr(&o));
+            }
+        }
+        let o = mplp(&["sa", "simulate", "--resume", s(&out)]);
+        assert!(
+            o.status.success(),
+            "write {k}: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+        assert!(stdout(&o).starts_with("completed: "), "{}", stdout(&o));
+        assert_eq!(check_pack(&out), 12, "write {k}");
+        if k == 2 {
+            check_conformance(&out);
+        }
+        std::fs::remove_dir_all(&out).ok();
+        k += 1;
+        assert!(k < 2_000);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -101,12 +101,22 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Whether `dir` looks like one flow (rather than a directory of flows).
+/// Whether `dir` looks like one flow (rather than a directory of flows):
+/// a flow directory, or a standalone evidence pack ([`is_pack_dir`]).
 pub fn is_flow_dir(dir: &Path) -> bool {
     ["input", "expected", "pack"]
         .iter()
         .any(|d| dir.join(d).is_dir())
         || dir.join("invariants.yaml").is_file()
+        || is_pack_dir(dir)
+}
+
+/// Whether `dir` is a standalone evidence pack (`manifest.json` and
+/// `timeline/` at its top, as `mplp sa simulate` and the runtime's
+/// directory store write them): it is checked as the `pack/` of a flow
+/// named after the directory.
+pub fn is_pack_dir(dir: &Path) -> bool {
+    dir.join("manifest.json").is_file() && dir.join("timeline").is_dir()
 }
 
 /// Where a run finds the global invariants.
@@ -297,9 +307,16 @@ fn run_flow_with(dir: &Path, globals: &Globals) -> FlowReport {
     // Precedence of documents for the invariants: expected, pack artifacts, input.
     let expected = validate_documents(dir, "expected", &mut checks);
     let mut artifacts = Vec::new();
-    if dir.join("pack").is_dir() {
-        checks.extend(pack::check_pack(&dir.join("pack"), &name, "pack/"));
-        artifacts = read_artifacts(dir, &mut checks);
+    let pack_at = if dir.join("pack").is_dir() {
+        Some((dir.join("pack"), "pack/"))
+    } else if is_pack_dir(dir) {
+        Some((dir.to_path_buf(), ""))
+    } else {
+        None
+    };
+    if let Some((pack_dir, prefix)) = pack_at {
+        checks.extend(pack::check_pack(&pack_dir, &name, prefix));
+        artifacts = read_artifacts(&pack_dir, prefix, &mut checks);
     }
     let input = validate_documents(dir, "input", &mut checks);
     // The cross-document rules: `input/` and `expected/` are one bundle each.
@@ -459,32 +476,36 @@ fn bundle_check(dir: &Path, sub: &str) -> Check {
     check
 }
 
-/// Reads `pack/artifacts/*.json` for the invariants. They are evidence
+/// Reads `pack/artifacts/*.json` (`pack_dir/artifacts`, named with
+/// `prefix`) for the invariants. They are evidence
 /// documents of the pack, not module documents (the published ones lack
 /// `meta` and use UUID v5 ids), so they are not schema-validated — as in the
 /// reference evaluator — only parsed.
-fn read_artifacts(dir: &Path, checks: &mut Vec<Check>) -> Vec<(String, String, Value)> {
+fn read_artifacts(
+    pack_dir: &Path,
+    prefix: &str,
+    checks: &mut Vec<Check>,
+) -> Vec<(String, String, Value)> {
     let mut out = Vec::new();
     let mut findings = Vec::new();
-    for (stem, rel, path) in list_docs(&dir.join("pack/artifacts"), "pack/artifacts", checks) {
+    let sub = format!("{prefix}artifacts");
+    for (stem, rel, path) in list_docs(&pack_dir.join("artifacts"), &sub, checks) {
         let Some(name) = path.file_name() else {
             continue;
         };
-        let bytes = match pack::read_inside(
-            &dir.join("pack"),
-            &format!("artifacts/{}", name.to_string_lossy()),
-        ) {
-            Ok(b) => b,
-            Err(e) => {
-                findings.push(Finding::new(
-                    &rel,
-                    "",
-                    "pack-integrity",
-                    format!("cannot read: {e}"),
-                ));
-                continue;
-            }
-        };
+        let bytes =
+            match pack::read_inside(pack_dir, &format!("artifacts/{}", name.to_string_lossy())) {
+                Ok(b) => b,
+                Err(e) => {
+                    findings.push(Finding::new(
+                        &rel,
+                        "",
+                        "pack-integrity",
+                        format!("cannot read: {e}"),
+                    ));
+                    continue;
+                }
+            };
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(v) => out.push((stem, rel, v)),
             Err(_) => findings.push(json_syntax(&rel, &bytes)),

@@ -15,6 +15,9 @@
 //!   crash.
 //! - With the `tokio` feature, [`async_session::AsyncSaSession`]: the same
 //!   session with an async executor, approver and event sink.
+//! - With the `chat` feature, `chat::ChatExecutor`: an executor that runs
+//!   each step as a turn of an agent dialog sent to an OpenAI-compatible
+//!   or Anthropic endpoint (mplp-dialog's chat client, feature `http`).
 //!
 //! Hand-written rather than taken from a crate: the atomic file writes
 //! (`write`, `fsync`, `rename`, `fsync` of the directory) are a dozen
@@ -56,6 +59,9 @@
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod async_session;
+#[cfg(feature = "chat")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chat")))]
+pub mod chat;
 pub mod policy;
 pub mod session;
 pub mod store;

@@ -85,6 +85,8 @@ pub struct StepRequest<'a> {
     pub context: &'a Context,
     /// The Plan being run.
     pub plan_id: PlanId,
+    /// The Plan itself (its title, objective and steps), e.g. for a prompt.
+    pub plan: &'a Plan,
 }
 
 /// The agent's action: runs one attempt of a step.
@@ -925,6 +927,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             approval: approval.as_ref(),
             context: &self.context,
             plan_id: self.plan.plan_id,
+            plan: &self.plan,
         })
     }
 
@@ -1138,8 +1141,15 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
         Ok(())
     }
 
-    fn begin_attempt(&mut self, step: StepId, at: Timestamp) -> Result<Running, SaError> {
-        let position = self.position(step)?;
+    /// Counts a new attempt of the step at `position` (whose current id is
+    /// `step`) and opens its trace segment, started at `at`: the one path
+    /// for a live start ([`Self::begin_step`]) and a replayed one ([`Self::replay`]).
+    fn begin_attempt(
+        &mut self,
+        position: usize,
+        step: StepId,
+        at: Timestamp,
+    ) -> Result<Running, SaError> {
         self.attempts[position] += 1;
         self.stats.attempts += 1;
         let attempt = self.attempts[position];
@@ -1183,7 +1193,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
             .extra
             .insert("attempt", u64::from(self.attempts[position] + 1));
         let at = self.emit(SaPayload::StepStarted(started))?;
-        let run = self.begin_attempt(step, at)?;
+        let run = self.begin_attempt(position, step, at)?;
         self.pending = Pending::Step {
             run,
             approval: None,
@@ -1434,20 +1444,7 @@ impl<K: EventSink<SaEvent>, S: Store> SaSession<K, S> {
                         self.plan.step_mut(id)?.start()?;
                     }
                     let position = self.position(current)?;
-                    self.attempts[position] += 1;
-                    self.stats.attempts += 1;
-                    let attempt = self.attempts[position];
-                    let segment = self
-                        .trace
-                        .add_segment(format!("step {id} attempt {attempt}"), None)?;
-                    self.trace
-                        .fire_segment(segment, SegmentTrigger::Start, at)?;
-                    self.running = Some(Running {
-                        position,
-                        step: id,
-                        segment,
-                        attempt,
-                    });
+                    self.begin_attempt(position, id, at)?;
                 }
                 SaPayload::StepCompleted(p) => {
                     let id = step_of(&p.step_id)?;

@@ -369,6 +369,9 @@ pub struct ResponseMessage {
     /// Requested tool calls.
     #[serde(default)]
     pub tool_calls: Option<Vec<ToolCall>>,
+    /// The model's refusal, when it refused (recorded as `metadata.refusal`).
+    #[serde(default)]
+    pub refusal: Option<String>,
 }
 
 /// Token usage of a response.
@@ -397,7 +400,8 @@ impl AgentMessage {
     /// The first choice of a chat-completions response as an agent message:
     /// `tool_call` if it requests tools (arguments parsed from their JSON
     /// text), else `assistant`; `model` and `usage` filled; the response id
-    /// and finish reason in `metadata` (`response_id`, `finish_reason`).
+    /// and finish reason in `metadata` (`response_id`, `finish_reason`, and
+    /// `refusal` when the model refused).
     ///
     /// ```
     /// use mplp_dialog::agent::{openai::Response, AgentMessage, AgentRole};
@@ -456,6 +460,10 @@ impl AgentMessage {
         if let Some(r) = &choice.finish_reason {
             m.metadata
                 .insert("finish_reason".to_owned(), Value::String(r.clone()));
+        }
+        if let Some(r) = choice.message.refusal.as_ref().filter(|r| !r.is_empty()) {
+            m.metadata
+                .insert("refusal".to_owned(), Value::String(r.clone()));
         }
         Ok(m)
     }

@@ -338,6 +338,95 @@ async fn retry_after_longer_than_allowed_is_not_waited_for() {
     assert_eq!(d.messages().len(), 2);
 }
 
+/// An IMF-fixdate `secs` seconds from now (negative: in the past).
+fn http_date_in(secs: i64) -> String {
+    let at = time::OffsetDateTime::now_utc() + time::Duration::seconds(secs);
+    at.format(time::macros::format_description!(
+        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"
+    ))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn retry_after_as_an_http_date() {
+    // A date in the past: retried at once. The backoff (30 s at least
+    // 15 s) would be the wait if the date were not read.
+    let slow = Backoff::new(Duration::from_secs(30), Duration::from_secs(30));
+    for past in ["Fri, 31 Dec 1999 23:59:59 GMT".to_owned(), http_date_in(-5)] {
+        let emu = Emulator::start(vec![
+            Step::json(429, &json!({"error": {"message": "slow down"}}))
+                .header("retry-after", &past),
+            Step::json(200, &openai_text("now")),
+        ]);
+        let client = ChatClient::new(openai(&emu).with_retries(2, slow)).unwrap();
+        let mut d = dialog();
+        let start = Instant::now();
+        let reply = client.send(&mut d).await.unwrap();
+        assert_eq!(reply.attempts, 2);
+        assert!(start.elapsed() < Duration::from_secs(10), "{past}");
+    }
+    // A date two seconds ahead (whole seconds: more than one second from now) is waited for.
+    let emu = Emulator::start(vec![
+        Step::json(503, &json!({"error": {"message": "busy"}}))
+            .header("retry-after", &http_date_in(2)),
+        Step::json(200, &openai_text("later")),
+    ]);
+    let client = ChatClient::new(openai(&emu)).unwrap();
+    let mut d = dialog();
+    let start = Instant::now();
+    let reply = client.send(&mut d).await.unwrap();
+    assert_eq!(reply.attempts, 2);
+    assert!(
+        start.elapsed() >= Duration::from_millis(900),
+        "{:?}",
+        start.elapsed()
+    );
+    // A far date is beyond the client's maximum: not waited for, the 429 is returned.
+    let emu = Emulator::start(vec![
+        Step::json(429, &json!({"error": {"message": "come back next year"}}))
+            .header("retry-after", &http_date_in(365 * 86_400)),
+        Step::json(200, &openai_text("never sent")),
+    ]);
+    let client = ChatClient::new(openai(&emu)).unwrap();
+    let mut d = dialog();
+    let start = Instant::now();
+    let e = client.send(&mut d).await.unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            ChatError::Status {
+                status: 429,
+                attempts: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(emu.seen().len(), 1);
+    // Within a raised maximum, the same kind of date is waited for (here: 1-2 s).
+    let emu = Emulator::start(vec![
+        Step::json(429, &json!({"error": {"message": "slow down"}}))
+            .header("retry-after", &http_date_in(2)),
+        Step::json(200, &openai_text("ok")),
+    ]);
+    let mut config = openai(&emu);
+    config.max_retry_after = Duration::from_secs(1);
+    let client = ChatClient::new(config).unwrap();
+    let e = client.send(&mut dialog()).await.unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            ChatError::Status {
+                status: 429,
+                attempts: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
 #[tokio::test]
 async fn server_errors_are_retried_with_backoff_then_succeed() {
     let emu = Emulator::start(vec![
@@ -559,6 +648,59 @@ fn the_blocking_client_sends_and_streams() {
     let reply = client.send_streaming(&mut d, |_, _| n += 1).unwrap();
     assert!(n > 3);
     assert_eq!(reply.tool_calls[0].id, "toolu_9");
+}
+
+#[test]
+fn the_blocking_client_is_cancelled_from_another_thread() {
+    // A server that never answers, a timeout far away: only the
+    // cancellation can end the call.
+    let emu = Emulator::start(vec![Step::Hang]);
+    let config = openai(&emu)
+        .with_timeout(Duration::from_secs(120))
+        .with_retries(0, Backoff::default());
+    let client = BlockingChatClient::new(config).unwrap();
+    let mut d = dialog();
+    let before = d.clone();
+    let cancel = CancellationToken::new();
+    let c2 = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        c2.cancel();
+    });
+    let start = Instant::now();
+    let e = client.send_cancellable(&mut d, false, &cancel).unwrap_err();
+    canceller.join().unwrap();
+    assert!(matches!(e, ChatError::Cancelled), "{e}");
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert_eq!(d, before);
+    assert_eq!(emu.seen().len(), 1);
+    // A stream cancelled half-way: the partial reply is removed.
+    let emu = Emulator::start_with_pause(
+        vec![Step::sse(&openai_stream(), 40)],
+        Duration::from_millis(100),
+    );
+    let client = BlockingChatClient::new(openai(&emu)).unwrap();
+    let cancel = CancellationToken::new();
+    let c2 = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(250));
+        c2.cancel();
+    });
+    let e = client.send_cancellable(&mut d, true, &cancel).unwrap_err();
+    canceller.join().unwrap();
+    assert!(matches!(e, ChatError::Cancelled), "{e}");
+    assert_eq!(d, before);
+    // A token cancelled before the call: nothing is appended.
+    let e = client.send_cancellable(&mut d, false, &cancel).unwrap_err();
+    assert!(matches!(e, ChatError::Cancelled), "{e}");
+    assert_eq!(d, before);
+    // A call with a token that is never cancelled completes.
+    let emu = Emulator::start(vec![Step::json(200, &openai_text("still here"))]);
+    let client = BlockingChatClient::new(openai(&emu)).unwrap();
+    let reply = client
+        .send_cancellable(&mut d, false, &CancellationToken::new())
+        .unwrap();
+    assert_eq!(d.messages()[reply.index].text_content(), "still here");
 }
 
 proptest! {

@@ -738,9 +738,69 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     if let Ok(s) = v.parse::<f64>() {
         return (s.is_finite() && s >= 0.0).then(|| Duration::from_secs_f64(s));
     }
-    let at = time::OffsetDateTime::parse(v, &time::format_description::well_known::Rfc2822).ok()?;
+    let at = http_date(v)?;
     let now = time::OffsetDateTime::now_utc();
+    // A date in the past means now.
     Some(Duration::try_from(at - now).unwrap_or(Duration::ZERO))
+}
+
+/// An HTTP-date (RFC 9110, section 5.6.7): the IMF-fixdate
+/// (`Fri, 31 Dec 1999 23:59:59 GMT`, read with `time`'s RFC 2822 parser,
+/// which takes `GMT`), and the two obsolete forms a recipient must also
+/// accept: RFC 850 (`Friday, 31-Dec-99 23:59:59 GMT`, a two-digit year
+/// more than 50 years ahead being the last such year in the past) and
+/// asctime (`Fri Dec 31 23:59:59 1999`).
+fn http_date(v: &str) -> Option<time::OffsetDateTime> {
+    use time::format_description::well_known::Rfc2822;
+    if let Ok(at) = time::OffsetDateTime::parse(v, &Rfc2822) {
+        return Some(at);
+    }
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = |m: &str| {
+        let i = MONTHS.iter().position(|x| *x == m)?;
+        time::Month::try_from(u8::try_from(i + 1).ok()?).ok()
+    };
+    let clock = |t: &str| {
+        let mut parts = t.split(':');
+        let mut two = || {
+            parts
+                .next()
+                .filter(|p| p.len() == 2)
+                .and_then(|p| p.parse::<u8>().ok())
+        };
+        let (h, m, s) = (two()?, two()?, two()?);
+        if parts.next().is_some() {
+            return None;
+        }
+        time::Time::from_hms(h, m, s).ok()
+    };
+    let words: Vec<&str> = v.split_ascii_whitespace().collect();
+    let (date, clock) = match words.as_slice() {
+        [weekday, dmy, t, "GMT"] if weekday.ends_with(',') => {
+            let mut p = dmy.split('-');
+            let (d, m, y) = (p.next()?, p.next()?, p.next()?);
+            if p.next().is_some() || y.len() != 2 || d.len() != 2 {
+                return None;
+            }
+            let yy: i32 = y.parse().ok()?;
+            let this_year = time::OffsetDateTime::now_utc().year();
+            let mut year = this_year - this_year.rem_euclid(100) + yy;
+            if year > this_year + 50 {
+                year -= 100;
+            }
+            let date = time::Date::from_calendar_date(year, month(m)?, d.parse().ok()?).ok()?;
+            (date, clock(t)?)
+        }
+        [_weekday, m, d, t, y] if y.len() == 4 => {
+            let date =
+                time::Date::from_calendar_date(y.parse().ok()?, month(m)?, d.parse().ok()?).ok()?;
+            (date, clock(t)?)
+        }
+        _ => return None,
+    };
+    Some(time::PrimitiveDateTime::new(date, clock).assume_utc())
 }
 
 fn transport(e: reqwest::Error, timeout: Duration, attempts: u32) -> ChatError {
@@ -804,5 +864,55 @@ impl BlockingChatClient {
     ) -> Result<Reply, ChatError> {
         self.runtime
             .block_on(self.inner.send_cancellable(dialog, stream, cancel))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::http_date;
+    use time::macros::datetime;
+
+    #[test]
+    fn the_three_forms_of_an_http_date() {
+        let at = Some(datetime!(1999-12-31 23:59:59 UTC));
+        assert_eq!(http_date("Fri, 31 Dec 1999 23:59:59 GMT"), at);
+        assert_eq!(http_date("Friday, 31-Dec-99 23:59:59 GMT"), at);
+        assert_eq!(http_date("Fri Dec 31 23:59:59 1999"), at);
+        // RFC 2822's forms are taken too (seconds left out, a numeric zone).
+        assert_eq!(
+            http_date("Fri, 31 Dec 1999 23:59 GMT"),
+            Some(datetime!(1999-12-31 23:59:00 UTC))
+        );
+        assert_eq!(http_date("Sat, 01 Jan 2000 00:59:59 +0100"), at);
+        // asctime pads a one-digit day with a space.
+        assert_eq!(
+            http_date("Sun Nov  6 08:49:37 1994"),
+            Some(datetime!(1994-11-06 08:49:37 UTC))
+        );
+        // RFC 850: a two-digit year is this century's unless that is more
+        // than 50 years ahead.
+        let this_year = time::OffsetDateTime::now_utc().year();
+        let ahead = (this_year + 10) % 100;
+        let d = http_date(&format!("Monday, 01-Jan-{ahead:02} 00:00:00 GMT")).unwrap();
+        assert_eq!(d.year(), this_year + 10);
+        let far = (this_year + 60) % 100;
+        let d = http_date(&format!("Monday, 01-Jan-{far:02} 00:00:00 GMT")).unwrap();
+        assert_eq!(d.year(), this_year + 60 - 100);
+        for bad in [
+            "",
+            "tomorrow",
+            "Fri, 31 Dec 1999 23:59:60:00 GMT",
+            "Friday, 31-Dec-1999 23:59:59 GMT",
+            "Friday, 31-Dec-99 23:59:59 PST",
+            "Friday 31-Dec-99 23:59:59 GMT",
+            "Fri Dec 31 23:59:59 99",
+            "Fri Foo 31 23:59:59 1999",
+            "Fri Dec 32 23:59:59 1999",
+            "Fri Dec 31 24:00:00 1999",
+            "Fri Dec 31 23:59:59:00 1999",
+            "Fri Dec 31 3:59:59 1999",
+        ] {
+            assert_eq!(http_date(bad), None, "{bad:?}");
+        }
     }
 }

@@ -1,0 +1,177 @@
+//! The SA session runtime on `NatsStore` against the same run on the
+//! in-process stores, measured in the same run: steps per second, NATS
+//! round trips per step (`NatsStore::round_trips`) and, for the directory
+//! store, fsyncs per step, with the ratios NATS / memory and NATS /
+//! directory.
+//!
+//! ```text
+//! cargo run --release -p mplp-nats --example sa_store_bench [-- STEPS...]
+//! ```
+//!
+//! Each size is a chain plan with a no-op executor, run three times per
+//! store, interleaved (memory, directory, NATS, memory, ...), the median
+//! kept. Starts its own `nats-server -js` on 127.0.0.1 (a free port, a
+//! temporary store directory), or uses `MPLP_NATS_URL` when set.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // an example
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mplp_context::{Context, ContextRoot};
+use mplp_events::log::EventSink;
+use mplp_nats::NatsStore;
+use mplp_plan::Plan;
+use mplp_runtime::store::{DirStore, MemoryStore, Store};
+use mplp_runtime::{AutoApprove, SaOutcome, SaSession, StepRequest, StepResult};
+
+struct Discard;
+
+impl<E> EventSink<E> for Discard {
+    fn emit(&mut self, _event: E) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn inputs(n: usize) -> (Context, Plan) {
+    let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
+    c.activate().unwrap();
+    let mut b = Plan::builder(c.context_id, "Chain", "Many steps");
+    let mut prev = b.step("Step 0");
+    for i in 1..n {
+        prev = b.step_after(format!("Step {i}"), &[prev]);
+    }
+    (c, b.build().unwrap())
+}
+
+fn noop(_: &StepRequest<'_>) -> StepResult {
+    StepResult::done()
+}
+
+/// Runs a chain of `n` steps on `store`; the time and the store back.
+fn run<S: Store>(n: usize, store: S) -> (Duration, S) {
+    let (c, p) = inputs(n);
+    let t = Instant::now();
+    let mut s = SaSession::new(c, p, Discard, store).unwrap();
+    let r = s.run(&mut noop, &mut AutoApprove::default()).unwrap();
+    let took = t.elapsed();
+    assert_eq!(r.outcome, SaOutcome::Completed);
+    let (_, store) = s.into_parts();
+    (took, store)
+}
+
+fn start_server() -> (Option<Child>, String, std::path::PathBuf) {
+    if let Ok(url) = std::env::var("MPLP_NATS_URL") {
+        return (None, url, std::env::temp_dir());
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = std::env::temp_dir().join(format!("mplp-nats-sa-bench-{port}"));
+    let binary = [
+        "nats-server",
+        "/usr/sbin/nats-server",
+        "/usr/bin/nats-server",
+    ]
+    .into_iter()
+    .find(|b| {
+        Command::new(b)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    })
+    .expect("nats-server (apt-get install -y nats-server), or MPLP_NATS_URL");
+    let child = Command::new(binary)
+        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Some(child), format!("nats://127.0.0.1:{port}"), dir)
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn per_second(n: usize, d: Duration) -> f64 {
+    n as f64 / d.as_secs_f64().max(1e-9)
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![100, 1_000]
+    } else {
+        sizes
+    };
+    let (server, url, server_dir) = start_server();
+    let scratch = std::env::temp_dir().join(format!("mplp-sa-store-bench-{}", std::process::id()));
+    println!(
+        "SA session, chain plans, no-op executor; median of 3 interleaved rounds; NATS at {url}"
+    );
+    let mut name = 0u32;
+    for &n in &sizes {
+        let (mut mem, mut dir, mut nats) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut fsyncs, mut trips) = (0u64, 0u64);
+        for _ in 0..3 {
+            mem.push(run(n, MemoryStore::new()).0);
+            let path = scratch.join(format!("d{name}"));
+            let (t, store) = run(n, DirStore::open(&path).unwrap());
+            fsyncs = store.fsyncs();
+            drop(store);
+            std::fs::remove_dir_all(&path).ok();
+            dir.push(t);
+            name += 1;
+            let store =
+                NatsStore::connect(&url, &format!("bench{}_{name}", std::process::id())).unwrap();
+            let before = store.round_trips();
+            let (t, store) = run(n, store);
+            trips = store.round_trips() - before;
+            nats.push(t);
+        }
+        let (m, d, s) = (median(mem), median(dir), median(nats));
+        println!("  {n:>6} steps:");
+        println!(
+            "    MemoryStore {:>10.0} steps/s ({:>8.2} µs/step)",
+            per_second(n, m),
+            m.as_secs_f64() * 1e6 / n as f64
+        );
+        println!(
+            "    DirStore    {:>10.0} steps/s ({:>8.2} µs/step, {:.2} fsyncs/step)",
+            per_second(n, d),
+            d.as_secs_f64() * 1e6 / n as f64,
+            fsyncs as f64 / n as f64
+        );
+        println!(
+            "    NatsStore   {:>10.0} steps/s ({:>8.2} µs/step, {:.2} round trips/step, {:.1} µs/round trip)",
+            per_second(n, s),
+            s.as_secs_f64() * 1e6 / n as f64,
+            trips as f64 / n as f64,
+            s.as_secs_f64() * 1e6 / trips.max(1) as f64
+        );
+        println!(
+            "    ratios: NATS takes {:.1}x the time of MemoryStore, {:.2}x that of DirStore",
+            s.as_secs_f64() / m.as_secs_f64().max(1e-9),
+            s.as_secs_f64() / d.as_secs_f64().max(1e-9)
+        );
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+    if let Some(mut child) = server {
+        let _ = child.kill();
+        let _ = child.wait();
+        std::fs::remove_dir_all(&server_dir).ok();
+    }
+}
