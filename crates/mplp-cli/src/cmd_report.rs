@@ -121,7 +121,10 @@ fn terminal_summary(sections: &[Section], output: Option<&Path>) -> String {
         count("valid"),
         count("invalid"),
         count("unreadable"),
-        output.map_or("on standard output".to_owned(), |p| format!("`{}`", p.display()))
+        output.map_or("on standard output".to_owned(), |p| format!(
+            "`{}`",
+            p.display()
+        ))
     );
     let failed: Vec<&Section> = sections.iter().filter(|s| s.verdict != "valid").collect();
     for s in failed.iter().take(MAX_NAMED) {
@@ -292,8 +295,10 @@ fn section(input: &Input, max: usize) -> Section {
         }
         _ => None,
     };
-    let no_picture = (found.kind == Some(&mplp_check::PLAN) && picture.is_none())
-        .then(|| "No picture: the plan's steps cannot be read as steps, so there is nothing to draw.".to_owned());
+    let no_picture = (found.kind == Some(&mplp_check::PLAN) && picture.is_none()).then(|| {
+        "No picture: the plan's steps cannot be read as steps, so there is nothing to draw."
+            .to_owned()
+    });
     let mut section = finish_counted(
         name,
         kind_name,
@@ -682,7 +687,9 @@ fn section_html(out: &mut String, n: usize, s: &Section) {
                 .replace("id=\"", &format!("id=\"file-{n}-"))
                 .replace("url(#", &format!("url(#file-{n}-"));
             let caption = match *what {
-                "Session" => "Session: the rows the findings above point at are tinted, with their rule ids on the right.",
+                "Session" => {
+                    "Session: the rows the findings above point at are tinted, with their rule ids on the right."
+                }
                 _ => "Plan: each step is labelled with its pointer (/steps/N) and short id.",
             };
             let _ = writeln!(
@@ -928,5 +935,146 @@ mod tests {
         let long = "x".repeat(MAX_FRAGMENT + 10);
         assert!(cut(&long).ends_with("… (cut)"));
         assert_eq!(cut("short"), "short");
+    }
+
+    #[test]
+    fn back_quoted_text_becomes_code_and_everything_is_escaped() {
+        assert_eq!(
+            message_html("use `--max-errors all` <now> & `a<b>`"),
+            "use <code>--max-errors all</code> &lt;now&gt; &amp; <code>a&lt;b&gt;</code>"
+        );
+        // A back quote without its pair stays as written.
+        assert_eq!(message_html("a `b` c ` d"), "a <code>b</code> c ` d");
+        assert_eq!(message_html("no quotes"), "no quotes");
+        assert_eq!(message_html("``"), "<code></code>");
+    }
+
+    #[test]
+    fn the_index_lists_failures_first_and_links_each_section() {
+        let sections = vec![
+            finish(
+                "a.json".into(),
+                "plan",
+                report_of(0, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "b.json".into(),
+                "plan",
+                report_of(1, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "c.json".into(),
+                "plan",
+                report_of(0, 1),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "d.json".into(),
+                "auto",
+                report_of(1, 0),
+                true,
+                5,
+                |_| None,
+                None,
+            ),
+        ];
+        let page = page(&sections);
+        let index = page.split("</nav>").next().unwrap();
+        let links: Vec<&str> = index
+            .split("<a href=\"#")
+            .skip(1)
+            .map(|l| l.split('"').next().unwrap())
+            .collect();
+        // Unreadable, invalid, valid with a warning, valid.
+        assert_eq!(links, ["file-3", "file-1", "file-2", "file-0"]);
+        // The sections come in the same order, and each link has its target.
+        let ids: Vec<&str> = page
+            .split("<section class=\"file ")
+            .skip(1)
+            .map(|s| s.split("id=\"").nth(1).unwrap().split('"').next().unwrap())
+            .collect();
+        assert_eq!(ids, links);
+        // A document's table has no line column; a valid collab a note.
+        assert!(!page.contains("<th>line</th>"), "{page}");
+        assert!(page.contains("<p class=\"no-picture\">"), "{page}");
+    }
+
+    #[test]
+    fn a_log_has_a_line_column_and_its_findings_are_marked_in_its_picture() {
+        let dir = scratch("marked");
+        let log = example("map-log-round-robin.ndjson");
+        let mut lines: Vec<String> = log.lines().map(str::to_owned).collect();
+        // Line 3's event gets an unknown member: an error at that line.
+        lines[2] = lines[2].replacen("\"event_id\"", "\"surprise\":1,\"event_id\"", 1);
+        let path = dir.join("marked.ndjson");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let s = log_section("marked.ndjson".into(), &path, 5);
+        assert_eq!(s.verdict, "invalid");
+        let line = s.rows[0].0.line.unwrap();
+        let (_, svg) = s.picture.as_ref().unwrap();
+        assert!(
+            svg.contains(&format!(
+                "<g class=\"finding\" data-line=\"{line}\" data-rules=\"{}\"",
+                s.rows[0].0.rule
+            )),
+            "{svg}"
+        );
+        let page = page(&[s]);
+        assert!(page.contains("<th>line</th>"));
+        assert!(page.contains(&format!("<td>{line}</td>")));
+    }
+
+    #[test]
+    fn the_terminal_summary_says_what_failed_and_where_the_page_is() {
+        let mut bad = report_of(0, 0);
+        bad.error("/steps/2", Rule::TYPE, "expected `string`");
+        let sections = vec![
+            finish(
+                "ok.json".into(),
+                "plan",
+                report_of(0, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish("bad.json".into(), "plan", bad, false, 5, |_| None, None),
+        ];
+        let text = terminal_summary(&sections, Some(Path::new("out.html")));
+        assert_eq!(
+            text,
+            "mplp report: 2 files checked: 1 valid, 1 invalid, 0 unreadable; the page is `out.html`\n  bad.json: INVALID (plan), 1 error; first: /steps/2 [type] expected `string`\n"
+        );
+        let many: Vec<Section> = (0..MAX_NAMED + 2)
+            .map(|i| {
+                finish(
+                    format!("f{i}"),
+                    "auto",
+                    report_of(1, 0),
+                    true,
+                    5,
+                    |_| None,
+                    None,
+                )
+            })
+            .collect();
+        let text = terminal_summary(&many, None);
+        assert!(text.contains("the page is on standard output"), "{text}");
+        assert!(
+            text.ends_with("  ... and 2 more (see the page)\n"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), MAX_NAMED + 2);
     }
 }

@@ -269,7 +269,9 @@ impl Sequence {
             for l in before {
                 if let Some(marks) = by_line.remove(&l) {
                     seq.rows.push(Row {
-                        item: Item::Note(Text::fixed(format!("line {l}, not drawn (no MAP event read)"))),
+                        item: Item::Note(Text::fixed(format!(
+                            "line {l}, not drawn (no MAP event read)"
+                        ))),
                         marks,
                     });
                 }
@@ -311,7 +313,8 @@ impl Sequence {
                         .get(&(p.role_id.to_string(), p.turn_number))
                         .copied()
                         .unwrap_or(Who::Session);
-                    let text = Text::fixed(format!("turn {} ", p.turn_number)).log(p.status.as_str());
+                    let text =
+                        Text::fixed(format!("turn {} ", p.turn_number)).log(p.status.as_str());
                     seq.message(who, back, Style::Reply, text);
                 }
                 MapPayload::BroadcastSent(p) => {
@@ -334,8 +337,7 @@ impl Sequence {
                 }
                 MapPayload::BroadcastReceived(Some(p)) => {
                     seq.observed.answers += 1;
-                    let who = match p.receiver_role_id.as_deref().or(p.receiver_role.as_deref())
-                    {
+                    let who = match p.receiver_role_id.as_deref().or(p.receiver_role.as_deref()) {
                         Some(role) => seq.id(role, None),
                         None => from,
                     };
@@ -347,9 +349,7 @@ impl Sequence {
                 }
                 MapPayload::ConflictDetected(Some(p)) => {
                     seq.observed.conflicts += 1;
-                    seq.note(
-                        Text::fixed("conflict on ").log(p.resource.as_deref().unwrap_or("?")),
-                    );
+                    seq.note(Text::fixed("conflict on ").log(p.resource.as_deref().unwrap_or("?")));
                 }
                 MapPayload::ConflictResolved(Some(p)) => seq.note(
                     Text::fixed("resolved (")
@@ -360,8 +360,8 @@ impl Sequence {
                 MapPayload::SessionCompleted(p) => {
                     let seen = seq.observed.completed;
                     let mut text = Text::fixed("ended (").log(&p.status).then(format!(
-                        "), {} observed",
-                        mplp_core::text::count(seen, "turn completed")
+                        "), {} completed (observed)",
+                        mplp_core::text::count(seen, "turn")
                     ));
                     if p.turns_total != seen {
                         text = text.then(format!(" (the log claims {})", p.turns_total));
@@ -391,7 +391,9 @@ impl Sequence {
         }
         for (l, marks) in std::mem::take(&mut by_line) {
             seq.rows.push(Row {
-                item: Item::Note(Text::fixed(format!("line {l}, not drawn (no MAP event read)"))),
+                item: Item::Note(Text::fixed(format!(
+                    "line {l}, not drawn (no MAP event read)"
+                ))),
                 marks,
             });
         }

@@ -219,6 +219,9 @@ impl Class {
 
 /// An edge from a dependency to the step that waits for it.
 struct Edge {
+    /// `data-from` and `data-to`: the steps' indices (`m0`, ... for a
+    /// missing step).
+    ends: (String, String),
     from: usize,
     to: usize,
     class: Class,
@@ -342,6 +345,7 @@ fn detailed(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64
                 Class::Plain
             };
             edges.push(Edge {
+                ends: (d.to_string(), i.to_string()),
                 from: d,
                 to: i,
                 class,
@@ -362,6 +366,7 @@ fn detailed(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64
             x: 0.0,
         });
         edges.push(Edge {
+            ends: (format!("m{m}"), i.to_string()),
             from: nodes.len() - 1,
             to: *i,
             class: Class::Missing,
@@ -490,8 +495,10 @@ fn detailed(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64
         edge_svg.push((
             e.class,
             format!(
-                r#"<path class="{}" d="{d}" fill="none" stroke="{stroke}" stroke-width="{sw}"{dash} marker-end="url(#{marker})"/>"#,
-                e.class.name()
+                r#"<path class="{}" data-from="{}" data-to="{}" d="{d}" fill="none" stroke="{stroke}" stroke-width="{sw}"{dash} marker-end="url(#{marker})"/>"#,
+                e.class.name(),
+                e.ends.0,
+                e.ends.1
             ),
         ));
     }
@@ -533,7 +540,7 @@ fn detailed(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64
         let (r, t) = (node.x + node.w / 2.0, layer_top[node.layer]);
         let _ = writeln!(
             out,
-            r#"<path class="edge cycle" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
+            r#"<path class="edge cycle" data-from="{i}" data-to="{i}" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
             t + node.h * 0.3,
             r + 34.0,
             t - 4.0,
@@ -758,7 +765,7 @@ fn summary(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64)
                 let ((x1, y1), (x2, y2)) = (centre[d], centre[i]);
                 let _ = writeln!(
                     out,
-                    r#"<path class="edge cycle" d="M {x1:.1} {y1:.1} L {x2:.1} {y2:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#
+                    r#"<path class="edge cycle" data-from="{d}" data-to="{i}" d="M {x1:.1} {y1:.1} L {x2:.1} {y2:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#
                 );
             }
         }
@@ -768,8 +775,13 @@ fn summary(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64)
         let r = cx + chip_w / 2.0;
         let _ = writeln!(
             out,
-            r#"<path class="edge cycle" d="M {r:.1} {:.1} c 24 -18, 24 22, 0 8" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
-            cy - 4.0
+            r#"<path class="edge cycle" data-from="{i}" data-to="{i}" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
+            cy - 4.0,
+            r + 24.0,
+            cy - 22.0,
+            r + 24.0,
+            cy + 18.0,
+            cy + 4.0
         );
     }
     // Missing steps: a red chip under the plan, an edge to each step.
@@ -791,7 +803,7 @@ fn summary(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64)
         let (tx, ty) = centre[*i];
         let _ = writeln!(
             out,
-            r#"<path class="edge missing" d="M {:.1} {my:.1} L {tx:.1} {ty:.1}" fill="none" stroke="{RED}" stroke-width="1.5" stroke-dasharray="6 4" marker-end="url(#arrow-red)"/>"#,
+            r#"<path class="edge missing" data-from="m{m}" data-to="{i}" d="M {:.1} {my:.1} L {tx:.1} {ty:.1}" fill="none" stroke="{RED}" stroke-width="1.5" stroke-dasharray="6 4" marker-end="url(#arrow-red)"/>"#,
             mx + w / 2.0
         );
         widest = widest.max(mx + w - MARGIN);
