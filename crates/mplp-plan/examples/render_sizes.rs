@@ -57,8 +57,7 @@ fn generated_plan(n: usize, seed: u64) -> Plan {
                 };
                 if !chosen.contains(&d) {
                     chosen.push(d);
-                    let id: &mplp_core::StepId = &ids[d];
-                    spec = spec.after(id.clone());
+                    spec = spec.after(ids[d]);
                 }
             }
         }
