@@ -558,6 +558,13 @@ fn chromium_checks_the_dom_and_screenshots_every_kind_of_picture() {
             file.to_str().unwrap(),
         ]);
         let svg = write(&format!("{name}.svg"), out(&o));
+        // `collab render` marks what the validation finds, at its events.
+        let marked = out(&o).matches("<g class=\"finding\"").count();
+        assert_eq!(
+            marked > 0,
+            file == &bad_session,
+            "{name}: {marked} findings marked"
+        );
         shoot(name, &svg, "1400,1100");
     }
     // The session with findings as the report draws it (marked rows).
