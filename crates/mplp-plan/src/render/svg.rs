@@ -100,10 +100,16 @@ pub fn svg(plan: &Plan) -> String {
             mplp_core::text::plural_s(steps)
         ),
     );
-    for (id, colour) in [("arrow", GREY), ("arrow-red", RED)] {
+    // Marker sizes are in stroke widths: the cycle's bold edges get a
+    // smaller one, so that all heads look alike.
+    for (id, colour, size) in [
+        ("arrow", GREY, 7.0),
+        ("arrow-red", RED, 7.0),
+        ("arrow-cycle", RED, 3.5),
+    ] {
         let _ = writeln!(
             out,
-            r#"<defs><marker id="{id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{colour}"/></marker></defs>"#
+            r#"<defs><marker id="{id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="{size}" markerHeight="{size}" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{colour}"/></marker></defs>"#
         );
     }
     let _ = writeln!(
@@ -150,7 +156,7 @@ fn legend(marks: &Marks, top: f64, summary: bool) -> (String, f64, f64) {
         let sample = match (status, text.starts_with("red"), text.starts_with("dashed")) {
             (Some(s), _, _) => shape(Some(*s), x, y + 3.0, 44.0, 24.0),
             (None, true, _) => format!(
-                r#"<path class="legend-edge" d="M {x:.1} {:.1} L {:.1} {:.1}" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
+                r#"<path class="legend-edge" d="M {x:.1} {:.1} L {:.1} {:.1}" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-cycle)"/>"#,
                 y + 15.0,
                 x + 44.0,
                 y + 15.0
@@ -488,7 +494,7 @@ fn detailed(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64
             path_d(&points)
         };
         let (stroke, sw, marker, dash) = match e.class {
-            Class::Cycle => (RED, 3.0, "arrow-red", ""),
+            Class::Cycle => (RED, 3.0, "arrow-cycle", ""),
             Class::Missing => (RED, 1.5, "arrow-red", r#" stroke-dasharray="6 4""#),
             Class::Plain => (GREY, 1.5, "arrow", ""),
         };
@@ -540,7 +546,7 @@ fn detailed(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64
         let (r, t) = (node.x + node.w / 2.0, layer_top[node.layer]);
         let _ = writeln!(
             out,
-            r#"<path class="edge cycle" data-from="{i}" data-to="{i}" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
+            r#"<path class="edge cycle" data-from="{i}" data-to="{i}" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-cycle)"/>"#,
             t + node.h * 0.3,
             r + 34.0,
             t - 4.0,
@@ -765,7 +771,7 @@ fn summary(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64)
                 let ((x1, y1), (x2, y2)) = (centre[d], centre[i]);
                 let _ = writeln!(
                     out,
-                    r#"<path class="edge cycle" data-from="{d}" data-to="{i}" d="M {x1:.1} {y1:.1} L {x2:.1} {y2:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#
+                    r#"<path class="edge cycle" data-from="{d}" data-to="{i}" d="M {x1:.1} {y1:.1} L {x2:.1} {y2:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-cycle)"/>"#
                 );
             }
         }
@@ -775,7 +781,7 @@ fn summary(plan: &Plan, marks: &Marks, top: f64, out: &mut String) -> (f64, f64)
         let r = cx + chip_w / 2.0;
         let _ = writeln!(
             out,
-            r#"<path class="edge cycle" data-from="{i}" data-to="{i}" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-red)"/>"#,
+            r#"<path class="edge cycle" data-from="{i}" data-to="{i}" d="M {r:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {r:.1} {:.1}" fill="none" stroke="{RED}" stroke-width="3" marker-end="url(#arrow-cycle)"/>"#,
             cy - 4.0,
             r + 24.0,
             cy - 22.0,
