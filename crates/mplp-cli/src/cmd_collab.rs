@@ -55,7 +55,9 @@ pub(crate) enum CollabCommand {
     /// Draw a session from its MAP event log: participants as lifelines,
     /// turns, broadcasts with their answers, conflicts with their
     /// resolution. Lines that are not valid MAP events are reported on
-    /// standard error and left out of the picture (exit status 1).
+    /// standard error and left out of the picture (exit status 1). A log
+    /// read from a file is validated too, and what the validation finds is
+    /// marked at its events, with the rule ids.
     Render {
         /// The diagram language.
         #[arg(long, value_enum)]
@@ -146,8 +148,26 @@ fn run_simulate(
     }
 }
 
+/// The most findings `mplp collab render` marks on a picture.
+const MAX_MARKED: usize = 500;
+
+/// The first [`MAX_MARKED`] findings of a log's validation.
+#[derive(Default)]
+struct Findings(Vec<mplp_core::Violation>);
+
+impl mplp_check::Sink for Findings {
+    fn violation(&mut self, v: mplp_core::Violation) -> std::ops::ControlFlow<()> {
+        if self.0.len() < MAX_MARKED {
+            self.0.push(v);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
 /// `mplp collab render`: reads the log line by line (streamed), draws the
-/// events that parse.
+/// events that parse; a log read from a file is also validated (the one
+/// dispatch, as `mplp validate --kind map-log`, a second streamed pass) and
+/// the first [`MAX_MARKED`] findings are marked at their events.
 fn render(format: SessionFormat, path: &str) -> ExitCode {
     let reader: Box<dyn std::io::BufRead> = if path == "-" {
         Box::new(std::io::stdin().lock())
@@ -164,7 +184,7 @@ fn render(format: SessionFormat, path: &str) -> ExitCode {
     let mut bad = 0usize;
     for entry in mplp_events::log::LogReader::<_, mplp_events::MapEvent>::new(reader) {
         match entry.event {
-            Ok(e) => events.push(e),
+            Ok(e) => events.push((entry.line, e)),
             Err(found) => {
                 for v in &found {
                     if v.rule == mplp_events::log::LOG_READ_ERROR {
@@ -177,9 +197,21 @@ fn render(format: SessionFormat, path: &str) -> ExitCode {
             }
         }
     }
+    let mut findings = Findings::default();
+    if path != "-" {
+        // A file that vanished since: drawn without its findings.
+        let _ = mplp_check::validate_path(
+            Some(&mplp_check::MAP_LOG),
+            std::path::Path::new(path),
+            &mplp_check::Options::default(),
+            &mut findings,
+        );
+    }
     let text = match format {
-        SessionFormat::Mermaid => mplp_collab::render::mermaid_sequence(&events),
-        SessionFormat::Svg => mplp_collab::render::svg_sequence(&events),
+        SessionFormat::Mermaid => {
+            mplp_collab::render::mermaid_sequence_checked(&events, &findings.0)
+        }
+        SessionFormat::Svg => mplp_collab::render::svg_sequence_checked(&events, &findings.0),
     };
     let code = crate::io::emit(&text);
     if bad > 0 && code == ExitCode::SUCCESS {

@@ -52,6 +52,11 @@ struct Section {
     errors: usize,
     warnings: usize,
     picture: Option<(&'static str, String)>,
+    /// Why there is no picture, when it is not the kind's (a log with too
+    /// many events, or none readable; a plan whose steps cannot be read).
+    no_picture: Option<String>,
+    /// A log: its rows have lines (the `line` column is shown).
+    is_log: bool,
 }
 
 /// Runs `mplp report`: exit 0 when every file is valid, 1 when any is
@@ -87,13 +92,69 @@ pub(crate) fn run(args: &ReportArgs) -> ExitCode {
     if let Err(code) = written {
         return code;
     }
-    if sections.iter().any(|s| s.verdict == "unreadable") {
-        ExitCode::from(2)
+    let code = if sections.iter().any(|s| s.verdict == "unreadable") {
+        2
     } else if sections.iter().any(|s| s.verdict == "invalid") {
-        ExitCode::from(1)
+        1
     } else {
-        ExitCode::SUCCESS
+        0
+    };
+    // On the terminal: what failed and where the page is (always with
+    // `-o`; on standard output's page, only when something failed).
+    if args.output.is_some() || code != 0 {
+        eprint!("{}", terminal_summary(&sections, args.output.as_deref()));
     }
+    ExitCode::from(code)
+}
+
+/// The most failing files the terminal summary names.
+const MAX_NAMED: usize = 10;
+
+/// What `mplp report` says on standard error: the counts, where the page
+/// is, and each file that failed with its first error.
+fn terminal_summary(sections: &[Section], output: Option<&Path>) -> String {
+    let count = |v: &str| sections.iter().filter(|s| s.verdict == v).count();
+    let mut out = format!(
+        "mplp report: {} file{} checked: {} valid, {} invalid, {} unreadable; the page is {}\n",
+        sections.len(),
+        plural_s(sections.len()),
+        count("valid"),
+        count("invalid"),
+        count("unreadable"),
+        output.map_or("on standard output".to_owned(), |p| format!(
+            "`{}`",
+            p.display()
+        ))
+    );
+    let failed: Vec<&Section> = sections.iter().filter(|s| s.verdict != "valid").collect();
+    for s in failed.iter().take(MAX_NAMED) {
+        let _ = write!(
+            out,
+            "  {}: {} ({}), {}",
+            s.name,
+            s.verdict.to_uppercase(),
+            s.kind,
+            mplp_core::text::count(s.errors, "error")
+        );
+        if let Some((v, _)) = s.rows.iter().find(|(v, _)| v.is_error()) {
+            let at = match (v.line, v.pointer.as_str()) {
+                (Some(l), "") => format!("line {l}"),
+                (Some(l), p) => format!("line {l} {p}"),
+                (None, "") => "(document)".to_owned(),
+                (None, p) => p.to_owned(),
+            };
+            let _ = write!(out, "; first: {at} [{}] {}", v.rule, v.message);
+        }
+        out.push('\n');
+    }
+    if failed.len() > MAX_NAMED {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (see the page)",
+            failed.len() - MAX_NAMED
+        );
+    }
+    out
 }
 
 /// What the dispatch found in one file: its kind, the violations shown
@@ -234,7 +295,11 @@ fn section(input: &Input, max: usize) -> Section {
         }
         _ => None,
     };
-    finish_counted(
+    let no_picture = (found.kind == Some(&mplp_check::PLAN) && picture.is_none()).then(|| {
+        "No picture: the plan's steps cannot be read as steps, so there is nothing to draw."
+            .to_owned()
+    });
+    let mut section = finish_counted(
         name,
         kind_name,
         found.report,
@@ -243,7 +308,9 @@ fn section(input: &Input, max: usize) -> Section {
         max,
         |v| value.as_ref().and_then(|doc| fragment(doc, &v.pointer)),
         picture,
-    )
+    );
+    section.no_picture = no_picture;
+    section
 }
 
 /// A log, validated as a stream by the dispatch: read again for the lines
@@ -269,8 +336,11 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
             wanted.insert(line, None);
         }
     }
-    // The events to draw: a MAP log's, until there are too many to draw.
-    let mut events = (kind == Some(&mplp_check::MAP_LOG)).then(Vec::new);
+    // The events to draw, with their lines: a MAP log's, until there are
+    // too many to draw.
+    let is_map = kind == Some(&mplp_check::MAP_LOG);
+    let mut events = is_map.then(Vec::new);
+    let mut too_many = false;
     let open = || -> std::io::Result<Box<dyn BufRead>> {
         let mut reader: Box<dyn BufRead> = Box::new(BufReader::new(std::fs::File::open(path)?));
         mplp_core::document::skip_bom(&mut reader)?;
@@ -286,18 +356,36 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
                 if let Ok(e) =
                     mplp_json::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
                 {
-                    list.push(e);
+                    list.push((n, e));
                 }
             }
             if events.as_ref().is_some_and(|l| l.len() > MAX_DRAWN_EVENTS) {
                 events = None;
+                too_many = true;
             }
         }
     }
-    let picture = events
-        .filter(|l| !l.is_empty())
-        .map(|l| ("Session", mplp_collab::render::svg_sequence(&l)));
-    finish_counted(
+    // The findings shown are marked at their events.
+    let findings: Vec<Violation> = shown_rows(&report, max)
+        .filter(|(shown, _)| *shown)
+        .map(|(_, v)| v.clone())
+        .collect();
+    let picture = events.as_ref().filter(|l| !l.is_empty()).map(|l| {
+        (
+            "Session",
+            mplp_collab::render::svg_sequence_checked(l, &findings),
+        )
+    });
+    let no_picture = match (is_map, too_many, &picture) {
+        (true, true, _) => Some(format!(
+            "No picture: the log holds more than {MAX_DRAWN_EVENTS} events, too many to draw (`mplp collab render` draws it)."
+        )),
+        (true, false, None) => {
+            Some("No picture: no MAP event of the log could be read.".to_owned())
+        }
+        _ => None,
+    };
+    let mut section = finish_counted(
         name,
         kind_name,
         report,
@@ -306,7 +394,10 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
         max,
         |v| v.line.and_then(|l| wanted.get(&l).cloned().flatten()),
         picture,
-    )
+    );
+    section.is_log = true;
+    section.no_picture = no_picture;
+    section
 }
 
 fn one(v: Violation) -> Report {
@@ -385,6 +476,8 @@ fn finish_counted(
         errors,
         warnings,
         picture,
+        no_picture: None,
+        is_log: false,
     }
 }
 
@@ -426,9 +519,55 @@ h2{font-size:1.15em}.verdict{display:inline-block;padding:2px 8px;border-radius:
 table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #e0e0e0;padding:4px 6px;text-align:left;vertical-align:top}\
 th{background:#f5f5f5}tr.error td:first-child{color:#b71c1c;font-weight:bold}tr.warning td:first-child{color:#e65100}\
 pre{background:#fafafa;border:1px solid #e0e0e0;padding:6px;max-height:20em;overflow:auto;white-space:pre-wrap}\
-summary{cursor:pointer}figure{margin:1em 0;overflow:auto}figcaption{color:#616161}.more{color:#616161}";
+summary{cursor:pointer}figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:#616161}.more,.no-picture{color:#616161}\
+td{overflow-wrap:anywhere}nav.index table{width:auto}nav.index td{padding:2px 10px}a.to-step{font-size:.85em;margin-left:.5em}";
 
-/// The whole page.
+/// Where a file's section comes on the page and in the index: failures
+/// first (unreadable, then invalid), then valid files with warnings, then
+/// the rest; in the order named within each.
+fn rank(s: &Section) -> u8 {
+    match (s.verdict, s.warnings) {
+        ("unreadable", _) => 0,
+        ("invalid", _) => 1,
+        (_, 0) => 3,
+        _ => 2,
+    }
+}
+
+/// A message as HTML: escaped, and each back-quoted span (`` `like this` ``)
+/// a `<code>` element; a back quote without its pair stays as it is.
+fn message_html(message: &str) -> String {
+    let parts: Vec<&str> = message.split('`').collect();
+    // An even number of parts means an odd number of back quotes: the last
+    // one has no pair.
+    let paired = if parts.len() % 2 == 0 {
+        parts.len() - 1
+    } else {
+        parts.len()
+    };
+    let mut out = String::with_capacity(message.len() + 16);
+    for (k, part) in parts.iter().enumerate() {
+        if k >= paired {
+            out.push('`');
+            out.push_str(&xml_escape(part));
+        } else if k % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", xml_escape(part));
+        } else {
+            out.push_str(&xml_escape(part));
+        }
+    }
+    out
+}
+
+/// The index of the step a pointer is in (`/steps/7/...` gives 7), for the
+/// link from a plan's error row to the step in its picture.
+fn step_of(pointer: &str) -> Option<usize> {
+    let rest = pointer.strip_prefix("/steps/")?;
+    rest.split('/').next()?.parse().ok()
+}
+
+/// The whole page: a summary, an index of the files (failures first, each
+/// linked to its section), then the sections in the index's order.
 fn page(sections: &[Section]) -> String {
     let count = |v: &str| sections.iter().filter(|s| s.verdict == v).count();
     let mut out =
@@ -446,71 +585,134 @@ fn page(sections: &[Section]) -> String {
         count("invalid"),
         count("unreadable")
     );
-    for (n, s) in sections.iter().enumerate() {
+    let mut order: Vec<usize> = (0..sections.len()).collect();
+    order.sort_by_key(|&n| rank(&sections[n]));
+    out.push_str("<nav class=\"index\">\n<h2>Files</h2>\n<table class=\"index\">\n<thead><tr><th>verdict</th><th>file</th><th>kind</th><th>errors</th><th>warnings</th></tr></thead>\n<tbody>\n");
+    for &n in &order {
+        let s = &sections[n];
         let _ = writeln!(
             out,
-            "<section class=\"file {}\" id=\"file-{n}\">\n<h2><span class=\"verdict\">{}</span><code class=\"name\">{}</code> <span class=\"kind\">({})</span></h2>",
+            "<tr class=\"{}\"><td><span class=\"verdict\">{}</span></td><td><a href=\"#file-{n}\"><code>{}</code></a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             s.verdict,
             s.verdict,
             xml_escape(&s.name),
-            s.kind
+            s.kind,
+            s.errors,
+            s.warnings
         );
+    }
+    out.push_str("</tbody>\n</table>\n</nav>\n");
+    for &n in &order {
+        section_html(&mut out, n, &sections[n]);
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// One file's section: its verdict, its violations, then its picture (or
+/// why it has none).
+fn section_html(out: &mut String, n: usize, s: &Section) {
+    let _ = writeln!(
+        out,
+        "<section class=\"file {}\" id=\"file-{n}\">\n<h2><span class=\"verdict\">{}</span><code class=\"name\">{}</code> <span class=\"kind\">({})</span></h2>",
+        s.verdict,
+        s.verdict,
+        xml_escape(&s.name),
+        s.kind
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"counts\">{}, {}</p>",
+        mplp_core::text::count(s.errors, "error"),
+        mplp_core::text::count(s.warnings, "warning")
+    );
+    let drawn_plan = s.picture.as_ref().is_some_and(|(what, _)| *what == "Plan");
+    if !s.rows.is_empty() {
+        let line_head = if s.is_log { "<th>line</th>" } else { "" };
         let _ = writeln!(
             out,
-            "<p class=\"counts\">{}, {}</p>",
-            mplp_core::text::count(s.errors, "error"),
-            mplp_core::text::count(s.warnings, "warning")
+            "<table class=\"violations\">\n<thead><tr><th>severity</th>{line_head}<th>pointer (click for the JSON)</th><th>rule</th><th>message</th></tr></thead>\n<tbody>"
         );
-        if !s.rows.is_empty() {
-            out.push_str("<table class=\"violations\">\n<thead><tr><th>severity</th><th>line</th><th>pointer (click for the JSON)</th><th>rule</th><th>message</th></tr></thead>\n<tbody>\n");
-            for (v, fragment) in &s.rows {
-                let pointer = if v.pointer.is_empty() {
-                    "(document)"
-                } else {
-                    &v.pointer
-                };
-                let at = match fragment {
-                    Some(f) => format!(
-                        "<details><summary><code>{}</code></summary><pre>{}</pre></details>",
-                        xml_escape(pointer),
-                        xml_escape(f)
-                    ),
-                    None => format!("<code>{}</code>", xml_escape(pointer)),
-                };
-                let _ = writeln!(
-                    out,
-                    "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{at}</td><td><code>{}</code></td><td>{}</td></tr>",
-                    v.severity,
-                    v.severity,
-                    v.line.map(|l| l.to_string()).unwrap_or_default(),
-                    xml_escape(v.rule.as_str()),
-                    xml_escape(&v.message)
+        for (v, fragment) in &s.rows {
+            let pointer = if v.pointer.is_empty() {
+                "(document)"
+            } else {
+                &v.pointer
+            };
+            let mut at = match fragment {
+                Some(f) => format!(
+                    "<details><summary><code>{}</code></summary><pre>{}</pre></details>",
+                    xml_escape(pointer),
+                    xml_escape(f)
+                ),
+                None => format!("<code>{}</code>", xml_escape(pointer)),
+            };
+            if let (true, Some(step)) = (drawn_plan, step_of(&v.pointer)) {
+                let _ = write!(
+                    at,
+                    " <a class=\"to-step\" href=\"#file-{n}-step-{step}\">step {step} in the picture</a>"
                 );
             }
-            out.push_str("</tbody>\n</table>\n");
-            let hidden = s.errors + s.warnings - s.rows.len();
-            if hidden > 0 {
-                let _ = writeln!(
-                    out,
-                    "<p class=\"more\">{} not shown (`--max-errors` shows more).</p>",
-                    mplp_core::text::count(hidden, "violation")
-                );
-            }
+            let line = if s.is_log {
+                format!(
+                    "<td>{}</td>",
+                    v.line.map(|l| l.to_string()).unwrap_or_default()
+                )
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "<tr class=\"{}\"><td>{}</td>{line}<td>{at}</td><td><code>{}</code></td><td>{}</td></tr>",
+                v.severity,
+                v.severity,
+                xml_escape(v.rule.as_str()),
+                message_html(&v.message)
+            );
         }
-        if let Some((what, svg)) = &s.picture {
+        out.push_str("</tbody>\n</table>\n");
+        let hidden = s.errors + s.warnings - s.rows.len();
+        if hidden > 0 {
+            let _ = writeln!(
+                out,
+                "<p class=\"more\">{} not shown (<code>--max-errors</code> shows more).</p>",
+                mplp_core::text::count(hidden, "violation")
+            );
+        }
+    }
+    match (&s.picture, &s.no_picture) {
+        (Some((what, svg)), _) => {
             // Ids of one picture must not clash with another's on the page.
             let svg = svg
                 .replace("id=\"", &format!("id=\"file-{n}-"))
                 .replace("url(#", &format!("url(#file-{n}-"));
+            let caption = match *what {
+                "Session" => {
+                    "Session: the rows the findings above point at are tinted, with their rule ids on the right."
+                }
+                _ => "Plan: each step is labelled with its pointer (/steps/N) and short id.",
+            };
             let _ = writeln!(
                 out,
-                "<figure class=\"picture\">\n{svg}<figcaption>{what}</figcaption>\n</figure>"
+                "<figure class=\"picture\">\n{svg}<figcaption>{caption}</figcaption>\n</figure>"
             );
         }
-        out.push_str("</section>\n");
+        (None, Some(why)) => {
+            let _ = writeln!(out, "<p class=\"no-picture\">{}</p>", message_html(why));
+        }
+        (None, None) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"no-picture\">No picture: only plans and MAP logs are drawn, and this file is {}.</p>",
+                if s.verdict == "unreadable" {
+                    "unreadable".to_owned()
+                } else {
+                    format!("a <code>{}</code>", s.kind)
+                }
+            );
+        }
     }
-    out.push_str("</body>\n</html>\n");
-    out
+    out.push_str("</section>\n");
 }
 
 #[cfg(test)]
@@ -733,5 +935,146 @@ mod tests {
         let long = "x".repeat(MAX_FRAGMENT + 10);
         assert!(cut(&long).ends_with("… (cut)"));
         assert_eq!(cut("short"), "short");
+    }
+
+    #[test]
+    fn back_quoted_text_becomes_code_and_everything_is_escaped() {
+        assert_eq!(
+            message_html("use `--max-errors all` <now> & `a<b>`"),
+            "use <code>--max-errors all</code> &lt;now&gt; &amp; <code>a&lt;b&gt;</code>"
+        );
+        // A back quote without its pair stays as written.
+        assert_eq!(message_html("a `b` c ` d"), "a <code>b</code> c ` d");
+        assert_eq!(message_html("no quotes"), "no quotes");
+        assert_eq!(message_html("``"), "<code></code>");
+    }
+
+    #[test]
+    fn the_index_lists_failures_first_and_links_each_section() {
+        let sections = vec![
+            finish(
+                "a.json".into(),
+                "plan",
+                report_of(0, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "b.json".into(),
+                "plan",
+                report_of(1, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "c.json".into(),
+                "plan",
+                report_of(0, 1),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish(
+                "d.json".into(),
+                "auto",
+                report_of(1, 0),
+                true,
+                5,
+                |_| None,
+                None,
+            ),
+        ];
+        let page = page(&sections);
+        let index = page.split("</nav>").next().unwrap();
+        let links: Vec<&str> = index
+            .split("<a href=\"#")
+            .skip(1)
+            .map(|l| l.split('"').next().unwrap())
+            .collect();
+        // Unreadable, invalid, valid with a warning, valid.
+        assert_eq!(links, ["file-3", "file-1", "file-2", "file-0"]);
+        // The sections come in the same order, and each link has its target.
+        let ids: Vec<&str> = page
+            .split("<section class=\"file ")
+            .skip(1)
+            .map(|s| s.split("id=\"").nth(1).unwrap().split('"').next().unwrap())
+            .collect();
+        assert_eq!(ids, links);
+        // A document's table has no line column; a valid collab a note.
+        assert!(!page.contains("<th>line</th>"), "{page}");
+        assert!(page.contains("<p class=\"no-picture\">"), "{page}");
+    }
+
+    #[test]
+    fn a_log_has_a_line_column_and_its_findings_are_marked_in_its_picture() {
+        let dir = scratch("marked");
+        let log = example("map-log-round-robin.ndjson");
+        let mut lines: Vec<String> = log.lines().map(str::to_owned).collect();
+        // Line 3's event gets an unknown member: an error at that line.
+        lines[2] = lines[2].replacen("\"event_id\"", "\"surprise\":1,\"event_id\"", 1);
+        let path = dir.join("marked.ndjson");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let s = log_section("marked.ndjson".into(), &path, 5);
+        assert_eq!(s.verdict, "invalid");
+        let line = s.rows[0].0.line.unwrap();
+        let (_, svg) = s.picture.as_ref().unwrap();
+        assert!(
+            svg.contains(&format!(
+                "<g class=\"finding\" data-line=\"{line}\" data-rules=\"{}\"",
+                s.rows[0].0.rule
+            )),
+            "{svg}"
+        );
+        let page = page(&[s]);
+        assert!(page.contains("<th>line</th>"));
+        assert!(page.contains(&format!("<td>{line}</td>")));
+    }
+
+    #[test]
+    fn the_terminal_summary_says_what_failed_and_where_the_page_is() {
+        let mut bad = report_of(0, 0);
+        bad.error("/steps/2", Rule::TYPE, "expected `string`");
+        let sections = vec![
+            finish(
+                "ok.json".into(),
+                "plan",
+                report_of(0, 0),
+                false,
+                5,
+                |_| None,
+                None,
+            ),
+            finish("bad.json".into(), "plan", bad, false, 5, |_| None, None),
+        ];
+        let text = terminal_summary(&sections, Some(Path::new("out.html")));
+        assert_eq!(
+            text,
+            "mplp report: 2 files checked: 1 valid, 1 invalid, 0 unreadable; the page is `out.html`\n  bad.json: INVALID (plan), 1 error; first: /steps/2 [type] expected `string`\n"
+        );
+        let many: Vec<Section> = (0..MAX_NAMED + 2)
+            .map(|i| {
+                finish(
+                    format!("f{i}"),
+                    "auto",
+                    report_of(1, 0),
+                    true,
+                    5,
+                    |_| None,
+                    None,
+                )
+            })
+            .collect();
+        let text = terminal_summary(&many, None);
+        assert!(text.contains("the page is on standard output"), "{text}");
+        assert!(
+            text.ends_with("  ... and 2 more (see the page)\n"),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), MAX_NAMED + 2);
     }
 }

@@ -300,5 +300,282 @@ fn the_report_shows_a_byte_order_mark_as_validate_does() {
     );
     let html = out(&o);
     assert_eq!(html.matches("<tr class=\"warning\">").count(), 2, "{html}");
-    assert_eq!(html.matches("input-bom").count(), 2);
+    assert_eq!(html.matches("<td><code>input-bom</code></td>").count(), 2);
+    // The log's picture marks it too (a finding of the whole log).
+    assert!(html.contains("data-rules=\"input-bom\""), "{html}");
+}
+
+/// Where the screenshots go, for a person to look at: `target/pictures/`.
+fn shots_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("pictures");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The DOM check run inside the page: no HTML element clips what it holds,
+/// the page is no wider than the window, every SVG's content lies within
+/// its `viewBox` and fills at least half of it each way, and every link
+/// finds its target. Writes `ok` or the problems into `#dom-check`.
+const DOM_CHECK: &str = r#"<script>
+(() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!(el instanceof HTMLElement)) continue;
+    const cs = getComputedStyle(el);
+    const clips = v => v === 'hidden' || v === 'clip';
+    if (clips(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) bad.push('clipped x: ' + el.tagName + '.' + el.className);
+    if (clips(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) bad.push('clipped y: ' + el.tagName + '.' + el.className);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1)
+    bad.push('page wider than the window: ' + document.documentElement.scrollWidth);
+  document.querySelectorAll('svg').forEach((svg, n) => {
+    const vb = svg.viewBox.baseVal;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const c of svg.children) {
+      const tag = c.tagName.toLowerCase();
+      if (['defs', 'title', 'desc'].includes(tag) || c.classList.contains('background')) continue;
+      const b = c.getBBox();
+      if (b.width === 0 && b.height === 0) continue;
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+    }
+    if (x0 < vb.x - 1 || y0 < vb.y - 1 || x1 > vb.x + vb.width + 1 || y1 > vb.y + vb.height + 1)
+      bad.push('svg ' + n + ': content ' + [x0, y0, x1, y1].map(Math.round) + ' outside its viewBox ' + [vb.width, vb.height]);
+    if (vb.width > 2 * (x1 - x0) || vb.height > 2 * (y1 - y0))
+      bad.push('svg ' + n + ': viewBox ' + [vb.width, vb.height] + ' more than twice its content ' + [x1 - x0, y1 - y0].map(Math.round));
+  });
+  let links = 0;
+  for (const a of document.querySelectorAll('a[href]')) {
+    links++;
+    const h = a.getAttribute('href');
+    if (!h.startsWith('#') || !document.getElementById(decodeURIComponent(h.slice(1)))) bad.push('broken link ' + h);
+  }
+  document.body.insertAdjacentHTML('beforeend', '<pre id="dom-check">' + (bad.length ? bad.join('\n') : 'ok ' + links + ' links') + '</pre>');
+})();
+</script>"#;
+
+/// Runs [`DOM_CHECK`] on a copy of `page` (the page itself has no script);
+/// its verdict.
+fn dom_check(browser: &str, dir: &Path, page: &Path) -> String {
+    let html = std::fs::read_to_string(page).unwrap();
+    let checked = dir.join("checked.html");
+    std::fs::write(
+        &checked,
+        html.replace("</body>", &format!("{DOM_CHECK}</body>")),
+    )
+    .unwrap();
+    let dom = headless(
+        browser,
+        dir,
+        &checked,
+        &[
+            "--window-size=1280,1000",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ],
+    );
+    // The last one: the script's own text holds the tag too.
+    dom.rsplit("<pre id=\"dom-check\">")
+        .next()
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or("the check did not run")
+        .to_owned()
+}
+
+/// A plan of `n` steps in layers, each after up to three earlier steps.
+fn layered_plan(n: usize) -> serde_json::Value {
+    use mplp_core::Document as _;
+    let mut b = mplp_plan::Plan::builder(mplp_core::ContextId::new(), format!("{n} steps"), "o");
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let mut spec = mplp_plan::StepSpec::new(format!("step number {i} of the generated plan"));
+        for d in [i / 2, i.saturating_sub(1), i.saturating_sub(3)] {
+            if d < i && (i + d) % 3 != 0 {
+                spec = spec.after(ids[d]);
+            }
+        }
+        if i % 4 == 0 {
+            spec = spec.role("reviewer");
+        }
+        ids.push(b.add(spec));
+    }
+    let mut plan = b.build().unwrap().to_value();
+    plan["steps"][2]["status"] = "skipped".into();
+    plan
+}
+
+/// Every kind of picture, in one report opened in Chromium: the DOM passes
+/// [`DOM_CHECK`], and a screenshot of the page and of each picture is
+/// saved under `target/pictures/` for a person to look at.
+#[test]
+fn chromium_checks_the_dom_and_screenshots_every_kind_of_picture() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = scratch("kinds");
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    // A 30-step plan, a 1,000-step plan (the summary by layer), a plan
+    // with a cycle in a tangle, a valid session, a session with findings,
+    // and a document without a picture.
+    let plan30 = write("plan-30.json", layered_plan(30).to_string());
+    let plan1000 = write("plan-1000.json", layered_plan(1000).to_string());
+    let mut tangled = layered_plan(8);
+    let ids: Vec<serde_json::Value> = (0..8)
+        .map(|i| tangled["steps"][i]["step_id"].clone())
+        .collect();
+    tangled["steps"][0]["dependencies"] = serde_json::json!([ids[5], ids[7]]);
+    tangled["steps"][1]["dependencies"] = serde_json::json!([ids[0], ids[6]]);
+    tangled["steps"][4]["dependencies"] =
+        serde_json::json!(["00000000-0000-4000-8000-000000000001"]);
+    let cycle = write("plan-cycle.json", tangled.to_string());
+    let session = dir.join("session.ndjson");
+    std::fs::copy(
+        repo().join("schemas/examples/valid/map-log-broadcast.ndjson"),
+        &session,
+    )
+    .unwrap();
+    let log =
+        std::fs::read_to_string(repo().join("schemas/examples/valid/map-log-round-robin.ndjson"))
+            .unwrap();
+    let mut lines: Vec<String> = log.lines().map(str::to_owned).collect();
+    lines[2] = lines[2].replacen("\"event_id\"", "\"surprise\":1,\"event_id\"", 1);
+    lines.insert(4, "{not json".to_owned());
+    let bad_session = write("session-invalid.ndjson", lines.join("\n") + "\n");
+    let collab = dir.join("collab.json");
+    std::fs::copy(
+        repo().join("schemas/examples/valid/collab-swarm.json"),
+        &collab,
+    )
+    .unwrap();
+    let files = [&plan30, &plan1000, &cycle, &session, &bad_session, &collab];
+    let page = dir.join("report.html");
+    let mut args = vec!["report", "-o", page.to_str().unwrap()];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let o = mplp(&args);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The terminal says what failed and where the page is.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("6 files checked: 4 valid, 2 invalid, 0 unreadable"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("the page is `{}`", page.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains("plan-cycle.json: INVALID (plan), 2 errors; first: /steps/4/dependencies/0 [sa_plan_dependency_exists]"),
+        "{err}"
+    );
+    assert!(
+        err.contains("session-invalid.ndjson: INVALID (map-log)"),
+        "{err}"
+    );
+
+    let verdict = dom_check(&browser, &dir, &page);
+    let links: usize = verdict
+        .trim()
+        .strip_prefix("ok ")
+        .and_then(|r| r.strip_suffix(" links"))
+        .unwrap_or_else(|| panic!("DOM check: {verdict}"))
+        .parse()
+        .unwrap();
+    assert!(
+        links > 6,
+        "the index's 6 links and the links to steps: {links}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    // The index lists the failures first.
+    let index = html.split("</nav>").next().unwrap();
+    let first = index
+        .find("plan-cycle.json")
+        .unwrap()
+        .max(index.find("session-invalid.ndjson").unwrap());
+    assert!(first < index.find("plan-30.json").unwrap(), "{index}");
+    // The cycle's error row links to its step in the picture.
+    assert!(html.contains("class=\"to-step\""), "links to steps");
+    // The invalid log's findings are marked at their lines.
+    assert!(
+        html.matches("<g class=\"finding\"").count() >= 2,
+        "findings marked"
+    );
+    assert!(
+        html.contains("No picture: only plans and MAP logs are drawn"),
+        "no-picture note"
+    );
+
+    let shots = shots_dir();
+    let shoot = |name: &str, file: &Path, size: &str| {
+        let png = shots.join(name);
+        headless(
+            &browser,
+            &dir,
+            file,
+            &[
+                &format!("--screenshot={}", png.display()),
+                &format!("--window-size={size}"),
+            ],
+        );
+        assert!(
+            std::fs::metadata(&png).unwrap().len() > 10_000,
+            "{name} is nearly empty"
+        );
+        eprintln!("screenshot: {}", png.display());
+    };
+    shoot("report.png", &page, "1280,2400");
+    // Each picture on its own.
+    for (file, kind, name, size) in [
+        (&plan30, "plan", "plan-30.png", "1700,2000"),
+        (&plan1000, "plan", "plan-1000-summary.png", "1600,1600"),
+        (&cycle, "plan", "plan-cycle.png", "1400,1200"),
+    ] {
+        let o = mplp(&["plan", "render", "--format", "svg", file.to_str().unwrap()]);
+        let svg = write(&format!("{name}.svg"), out(&o));
+        let _ = kind;
+        shoot(name, &svg, size);
+    }
+    for (file, name) in [
+        (&session, "session.png"),
+        (&bad_session, "session-findings.png"),
+    ] {
+        let o = mplp(&[
+            "collab",
+            "render",
+            "--format",
+            "svg",
+            file.to_str().unwrap(),
+        ]);
+        let svg = write(&format!("{name}.svg"), out(&o));
+        // `collab render` marks what the validation finds, at its events.
+        let marked = out(&o).matches("<g class=\"finding\"").count();
+        assert_eq!(
+            marked > 0,
+            file == &bad_session,
+            "{name}: {marked} findings marked"
+        );
+        shoot(name, &svg, "1400,1100");
+    }
+    // The session with findings as the report draws it (marked rows).
+    let marked = html
+        .split("<section class=\"file invalid\"")
+        .skip(1)
+        .find(|s| s.contains("session-invalid.ndjson"))
+        .and_then(|s| s.split("<figure class=\"picture\">").nth(1))
+        .and_then(|s| s.split("<figcaption>").next())
+        .unwrap()
+        .to_owned();
+    let marked = write("session-marked.svg", marked);
+    shoot("session-findings-in-report.png", &marked, "1400,1100");
 }

@@ -160,11 +160,12 @@ proptest! {
         let mut expected: Vec<Vec<String>> = plan
             .steps()
             .iter()
-            .map(|s| {
-                let mut l: Vec<String> = render::wrap(&s.description, render::WRAP)
+            .enumerate()
+            .map(|(i, s)| {
+                let mut l = vec![render::header_line(i, s)];
+                l.extend(render::wrap(&s.description, render::WRAP)
                     .iter()
-                    .map(|l| shown(l))
-                    .collect();
+                    .map(|l| shown(l)));
                 l.push(format!("[{}]", s.status()));
                 if let Some(r) = &s.agent_role {
                     l.push(format!("role: {}", shown(r)));
@@ -178,6 +179,21 @@ proptest! {
         prop_assert_eq!(found, expected);
         let title_text = doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text());
         prop_assert_eq!(title_text.map(str::to_owned), Some(shown(&title)));
+        // Each step's node is found by its pointer.
+        for i in 0..nodes.len() {
+            let id = format!("step-{i}");
+            let pointer = format!("/steps/{i}");
+            let by_id = doc.descendants().find(|n| n.attribute("id") == Some(id.as_str()));
+            prop_assert_eq!(by_id.and_then(|n| n.attribute("data-pointer")), Some(pointer.as_str()));
+        }
+        // Compact: the picture is at most twice its drawn content.
+        let (vw, vh, bw, bh) = sizes(&doc);
+        prop_assert!(vw <= 2.0 * bw && vh <= 2.0 * bh, "viewBox {}x{} for content {}x{}", vw, vh, bw, bh);
+        // Only the reported cycle (and self-dependencies) drawn as the cycle.
+        let marked: BTreeSet<(String, String)> = with_class(&doc, "path", "edge cycle")
+            .map(|e| (e.attribute("data-from").unwrap().to_owned(), e.attribute("data-to").unwrap().to_owned()))
+            .collect();
+        prop_assert_eq!(marked, reported_cycle(&plan));
     }
 
     /// Any role ids and task texts give a well-formed sequence diagram: one
@@ -222,8 +238,160 @@ proptest! {
             .map(|n| lines(*n).concat())
             .filter(|t| t.starts_with("turn ") && t.contains(": "))
             .collect();
-        prop_assert_eq!(texts, tasks);
+        prop_assert_eq!(texts.len(), tasks.len());
+        // The full text of each arrow is its tooltip.
+        let titles: Vec<String> = drawn
+            .iter()
+            .filter_map(|n| n.children().find(|c| c.has_tag_name("title")).and_then(|t| t.text()).map(str::to_owned))
+            .filter(|t| t.starts_with("turn ") && t.contains(": "))
+            .collect();
+        prop_assert_eq!(titles, tasks);
+        check_arrows(&doc)?;
     }
+}
+
+/// The SVG's `viewBox` size and the size of the box around everything it
+/// draws (shapes, paths, and texts at 7.2 px a character).
+fn sizes(doc: &roxmltree::Document<'_>) -> (f64, f64, f64, f64) {
+    let nums = |s: &str| -> Vec<f64> {
+        s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .filter_map(|t| t.parse().ok())
+            .collect()
+    };
+    let root = doc.root_element();
+    let view = nums(root.attribute("viewBox").unwrap());
+    let mut pts: Vec<(f64, f64)> = Vec::new();
+    for n in doc.descendants() {
+        if n.ancestors().any(|a| a.has_tag_name("defs")) {
+            continue;
+        }
+        let f = |k: &str| {
+            n.attribute(k)
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        match n.tag_name().name() {
+            "rect" if n.attribute("class") != Some("background") => {
+                pts.push((f("x"), f("y")));
+                pts.push((f("x") + f("width"), f("y") + f("height")));
+            }
+            "polygon" => {
+                let a = nums(n.attribute("points").unwrap());
+                pts.extend(a.chunks(2).map(|c| (c[0], c[1])));
+            }
+            "path" => {
+                let a = nums(n.attribute("d").unwrap());
+                pts.extend(a.chunks(2).filter(|c| c.len() == 2).map(|c| (c[0], c[1])));
+            }
+            "text" => {
+                let w = lines(n)
+                    .iter()
+                    .map(|l| l.chars().count())
+                    .max()
+                    .unwrap_or(0) as f64
+                    * 7.2;
+                let x = match n.attribute("text-anchor") {
+                    Some("middle") => f("x") - w / 2.0,
+                    Some("end") => f("x") - w,
+                    _ => f("x"),
+                };
+                pts.push((x, f("y") - 12.0));
+                pts.push((x + w, f("y")));
+            }
+            _ => {}
+        }
+    }
+    let (min_x, max_x) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (min_y, max_y) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    (view[2], view[3], max_x - min_x, max_y - min_y)
+}
+
+/// The edges of the cycle the plan's rules report (`(/steps/i)` in its
+/// message, each step depending on the one before it) and the
+/// self-dependencies, as `(dependency, step)` indices.
+fn reported_cycle(plan: &Plan) -> BTreeSet<(String, String)> {
+    let report = Plan::validate_value(&plan.to_value()).report;
+    let mut out = BTreeSet::new();
+    for v in report.violations() {
+        let steps: Vec<String> = v
+            .message
+            .split("(/steps/")
+            .skip(1)
+            .map(|t| t.split(')').next().unwrap().to_owned())
+            .collect();
+        if v.rule.as_str() == "sa_plan_dag_acyclic" {
+            for k in 0..steps.len() {
+                out.insert((
+                    steps[(k + steps.len() - 1) % steps.len()].clone(),
+                    steps[k].clone(),
+                ));
+            }
+        }
+    }
+    for (i, step) in plan.steps().iter().enumerate() {
+        if step.dependency_ids().contains(&step.step_id) {
+            out.insert((i.to_string(), i.to_string()));
+        }
+    }
+    out
+}
+
+/// The arrows of a session picture: no label crosses a lifeline, and each
+/// completion goes back to the lifeline its turn came from.
+fn check_arrows(doc: &roxmltree::Document<'_>) -> Result<(), TestCaseError> {
+    let lifelines: Vec<f64> = with_class(doc, "g", "lifeline")
+        .filter_map(|g| g.children().find(|c| c.has_tag_name("line")))
+        .map(|l| l.attribute("x1").unwrap().parse().unwrap())
+        .collect();
+    let mut calls: Vec<(String, String, String)> = Vec::new();
+    for m in with_class(doc, "g", "message") {
+        let text = m.children().find(|c| c.has_tag_name("text")).unwrap();
+        let label = text.text().unwrap_or("");
+        let w = label.chars().count() as f64 * 7.2;
+        let x: f64 = text.attribute("x").unwrap().parse().unwrap();
+        let (a, b) = match text.attribute("text-anchor") {
+            Some("end") => (x - w, x),
+            _ => (x, x + w),
+        };
+        for &l in &lifelines {
+            prop_assert!(
+                !(a < l && l < b),
+                "label {:?} ({}..{}) crosses the lifeline at {}",
+                label,
+                a,
+                b,
+                l
+            );
+        }
+        let from = m.attribute("data-from").unwrap().to_owned();
+        let to = m.attribute("data-to").unwrap().to_owned();
+        let title = m
+            .children()
+            .find(|c| c.has_tag_name("title"))
+            .and_then(|t| t.text())
+            .unwrap_or("")
+            .to_owned();
+        let turn = title.split([' ', ':']).nth(1).unwrap_or("").to_owned();
+        match m.attribute("data-style") {
+            Some("call") => calls.push((turn, from, to)),
+            Some("reply") => {
+                // The last call of this turn to the role that replies.
+                let call = calls
+                    .iter()
+                    .rev()
+                    .find(|(t, _, callee)| *t == turn && *callee == from);
+                if let Some((_, caller, _)) = call {
+                    prop_assert_eq!(&to, caller, "turn {} completed back to {}", turn, to);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// From the events alone: the lifeline headers, the number of arrows, and
@@ -276,9 +444,18 @@ fn an_invalid_plan_svg_marks_its_cycle_and_missing_steps() {
     assert_eq!(with_class(&doc, "path", "edge cycle").count(), 4, "{svg}");
     assert_eq!(with_class(&doc, "path", "edge missing").count(), 1);
     assert_eq!(with_class(&doc, "path", "edge").count(), 0);
-    // The cycle is drawn top to bottom, so one of its edges points up.
+    // The cycle is drawn top to bottom, so one of its edges points up
+    // (ends above where it starts).
     assert!(
-        with_class(&doc, "path", "edge cycle").any(|e| e.has_attribute("marker-start")),
+        with_class(&doc, "path", "edge cycle").any(|e| {
+            let d: Vec<f64> = e
+                .attribute("d")
+                .unwrap()
+                .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            e.attribute("data-from") != e.attribute("data-to") && d[d.len() - 1] < d[1]
+        }),
         "{svg}"
     );
     let legend = with_class(&doc, "g", "legend").next().unwrap();
@@ -288,7 +465,9 @@ fn an_invalid_plan_svg_marks_its_cycle_and_missing_steps() {
         .map(|n| n.text().unwrap_or("").to_owned())
         .collect();
     assert!(
-        legend_text.iter().any(|t| t == "red edge: in a cycle"),
+        legend_text
+            .iter()
+            .any(|t| t == "red edge: the cycle reported"),
         "{legend_text:?}"
     );
     assert!(

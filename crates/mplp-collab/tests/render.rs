@@ -14,6 +14,12 @@ use proptest::prelude::*;
 fn check_lines(diagram: &str) -> Vec<String> {
     let mut lines = diagram.lines();
     assert_eq!(lines.next(), Some("sequenceDiagram"));
+    let title = lines.next().unwrap_or_default();
+    assert!(title.starts_with("  title MAP session "), "{title}");
+    assert!(
+        !title.contains([';', ':', '"', '%', '<', '>', '#']),
+        "{title}"
+    );
     let mut ids = vec!["session".to_owned()];
     let mut labels = Vec::new();
     for line in lines {
@@ -37,7 +43,14 @@ fn check_lines(diagram: &str) -> Vec<String> {
             labels.push(label.to_owned());
             continue;
         }
-        if let Some(note) = line.strip_prefix("Note over session: ") {
+        let note = line.strip_prefix("Note over session: ").or_else(|| {
+            // A finding's mark, right of a declared lifeline.
+            let rest = line.strip_prefix("Note right of ")?;
+            let (at, note) = rest.split_once(": ")?;
+            assert!(ids.iter().any(|i| i == at), "undeclared {at} in {line}");
+            Some(note)
+        });
+        if let Some(note) = note {
             assert!(
                 !strip_entities(note).contains([';', ':', '"', '%', '#']),
                 "{line}"
@@ -158,4 +171,53 @@ proptest! {
         let labels = check_lines(&diagram);
         prop_assert!(!labels.is_empty());
     }
+}
+
+/// The broadcast example's events, with `edit` applied to each line's JSON.
+fn broadcast_log(edit: impl Fn(&mut serde_json::Value)) -> Vec<mplp_events::MapEvent> {
+    include_str!("../../../schemas/examples/valid/map-log-broadcast.ndjson")
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            edit(&mut v);
+            serde_json::from_value(v).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn answers_go_back_to_the_sender_and_the_title_counts_what_is_observed() {
+    let events = broadcast_log(|_| {});
+    let diagram = mermaid_sequence(&events);
+    check_lines(&diagram);
+    // release-manager (r0) broadcasts; each answer comes back to it.
+    assert!(diagram.contains("r0-)r1: broadcast"), "{diagram}");
+    assert!(diagram.contains("r1--)r0: answer"), "{diagram}");
+    assert!(diagram.contains("r2--)r0: answer"), "{diagram}");
+    assert!(!diagram.contains("--)session"), "{diagram}");
+    assert!(
+        diagram.contains("title MAP session e00ce8b2-079d-49a5-be88-13fa8ea8d1e2 (broadcast)"),
+        "{diagram}"
+    );
+    assert!(diagram.contains("1 broadcast, 2 answers"), "{diagram}");
+    assert!(diagram.contains("Legend"), "{diagram}");
+}
+
+#[test]
+fn the_end_note_does_not_repeat_a_false_total() {
+    let events = broadcast_log(|v| {
+        if v["event_type"] == "MAPSessionCompleted" {
+            v["payload"]["turns_total"] = 5.into();
+        }
+    });
+    let svg = mplp_collab::render::svg_sequence(&events);
+    assert!(
+        svg.contains("0 turns completed (observed) (the log claims 5)"),
+        "{svg}"
+    );
+    assert!(!svg.contains("after 5 turns"), "{svg}");
+    assert!(
+        svg.contains("observed 3 roles, 0 turns dispatched, 0 completed"),
+        "{svg}"
+    );
 }

@@ -1,20 +1,25 @@
 //! Diagrams of a plan: [`mermaid`] (a Mermaid flowchart), [`dot`]
 //! (Graphviz) and, with the feature `svg`, `svg` (a picture laid out in
 //! pure Rust). An edge goes from each dependency to the step that waits for
-//! it. Each step shows its description (wrapped at [`WRAP`] characters),
-//! its status **as text**, and its `agent_role`; the status is also told by
+//! it. Each step shows its number and short id first (`/steps/7 ·
+//! 3f2a1b9c`, [`header_line`]: an error's pointer finds its step), then its
+//! description (wrapped at [`WRAP`] characters), its status **as text**,
+//! and its `agent_role`; the status is also told by
 //! the node's **shape** and colour, so the picture reads in greyscale and
 //! for colour-blind readers, and a legend explains the shapes. The plan's
 //! title is the diagram's title.
 //!
 //! An invalid plan is drawn too, with what is wrong marked: the edges of a
-//! dependency cycle (a step depending on itself included) are red, bold and
-//! labelled `cycle`, and a dependency that names no step is a dashed edge
+//! dependency cycle the plan's rules report (`sa_plan_dag_acyclic` names
+//! one cycle, in order) are red, bold and labelled `cycle` (other edges of
+//! a tangled region stay plain), a step depending on itself has a red
+//! loop, and a dependency that names no step is a dashed edge
 //! from a "missing step" node. A [`Plan`] obtained through the public API
 //! is always valid; an invalid one comes from
 //! [`Wire::deserialize_unchecked`](mplp_core::Wire::deserialize_unchecked),
 //! which is what `mplp plan render` uses to draw a plan it also reports.
 
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use mplp_core::text::{is_line_break, one_line};
@@ -25,7 +30,7 @@ use crate::{Plan, StepStatus};
 #[cfg(feature = "svg")]
 mod svg;
 #[cfg(feature = "svg")]
-pub use svg::svg;
+pub use svg::{DETAILED_MAX, svg};
 
 /// The width, in characters, at which step labels are wrapped.
 pub const WRAP: usize = 28;
@@ -116,13 +121,16 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// What is wrong with the plan's graph, for drawing: edges in a cycle and
-/// dependencies that name no step.
+/// What is wrong with the plan's graph, for drawing: the edges of the
+/// cycle the plan's rules report, self-dependencies, and dependencies that
+/// name no step.
 struct Marks {
     graph: Graph,
-    /// `cyclic[i]`: step `i`'s strongly connected component has a cycle
-    /// (an edge `d -> i` is in a cycle when `comp[d] == comp[i]`).
-    comp: Vec<usize>,
+    /// `(dependency, step)` for each edge of the reported cycle (the one
+    /// `sa_plan_dag_acyclic` names, found by the same algorithm on the same
+    /// graph): only these are drawn as the cycle, not every edge of a
+    /// tangled region.
+    cycle: HashSet<(usize, usize)>,
     /// Steps that depend on themselves.
     self_loops: Vec<usize>,
     /// `(step, dependency id)` for every dependency that names no step.
@@ -132,7 +140,14 @@ struct Marks {
 impl Marks {
     fn of(plan: &Plan) -> Marks {
         let (graph, problems) = Graph::build(&plan.steps);
-        let comp = components(&graph);
+        let mut cycle = HashSet::new();
+        if let Err(found) = graph.kahn() {
+            // Each step depends on the one before it, the first on the last.
+            for (k, &step) in found.iter().enumerate() {
+                let before = found[(k + found.len() - 1) % found.len()];
+                cycle.insert((before as usize, step as usize));
+            }
+        }
         let self_loops = problems.self_deps.iter().map(|&(i, _)| i).collect();
         let missing = problems
             .unknown
@@ -144,93 +159,45 @@ impl Marks {
             .collect();
         Marks {
             graph,
-            comp,
+            cycle,
             self_loops,
             missing,
         }
     }
 
-    /// The edge `d -> i` lies on a cycle.
+    /// The edge `d -> i` lies on the reported cycle.
     fn in_cycle(&self, d: usize, i: usize) -> bool {
-        self.comp
-            .get(d)
-            .is_some_and(|c| Some(c) == self.comp.get(i))
+        self.cycle.contains(&(d, i))
     }
 
     fn has_cycle(&self) -> bool {
-        !self.self_loops.is_empty()
-            || (0..self.graph.len()).any(|i| {
-                self.graph
-                    .deps(i)
-                    .iter()
-                    .any(|&d| self.in_cycle(d as usize, i))
-            })
+        !self.self_loops.is_empty() || !self.cycle.is_empty()
     }
 }
 
-/// Strongly connected components (Tarjan's algorithm, iterative): the
-/// component number of each step.
-fn components(graph: &Graph) -> Vec<usize> {
-    let n = graph.len();
-    let unvisited = usize::MAX;
-    let mut index = vec![unvisited; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut comp = vec![unvisited; n];
-    let mut stack = Vec::new();
-    let mut next = 0;
-    let mut comps = 0;
-    for root in 0..n {
-        if index[root] != unvisited {
-            continue;
-        }
-        // (node, position in its dependency list)
-        let mut work = vec![(root, 0usize)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut pos)) = work.last_mut() {
-            let deps = graph.deps(v);
-            if let Some(&w) = deps.get(*pos) {
-                *pos += 1;
-                let w = w as usize;
-                if index[w] == unvisited {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    comp[w] = comps;
-                    if w == v {
-                        break;
-                    }
-                }
-                comps += 1;
-            }
-        }
-    }
-    comp
+/// The first line of a step's label: its number (its index in `/steps`, as
+/// error pointers name it) and the first 8 characters of its id.
+///
+/// ```
+/// let mut b = mplp_plan::Plan::builder(mplp_core::ContextId::new(), "Fix", "Fix the bug");
+/// b.step("Read the logs");
+/// let plan = b.build()?;
+/// let line = mplp_plan::render::header_line(0, &plan.steps()[0]);
+/// assert_eq!(line, format!("/steps/0 · {}", &plan.steps()[0].step_id.to_string()[..8]));
+/// # Ok::<(), mplp_core::Error>(())
+/// ```
+pub fn header_line(index: usize, step: &crate::PlanStep) -> String {
+    let id = step.step_id.to_string();
+    let short: String = id.chars().take(8).collect();
+    format!("/steps/{index} · {short}")
 }
 
-/// The text lines of a step's label: the wrapped description, the status,
-/// and the agent role when there is one.
-fn label_lines(step: &crate::PlanStep) -> Vec<String> {
-    let mut lines = wrap(&step.description, WRAP);
+/// The text lines of a step's label: its number and short id
+/// ([`header_line`]), the wrapped description, the status, and the agent
+/// role when there is one.
+fn label_lines(index: usize, step: &crate::PlanStep) -> Vec<String> {
+    let mut lines = vec![header_line(index, step)];
+    lines.extend(wrap(&step.description, WRAP));
     lines.push(format!("[{}]", step.status));
     if let Some(role) = &step.agent_role {
         lines.push(format!("role: {role}"));
@@ -297,7 +264,8 @@ pub fn dot_escape(text: &str) -> String {
 /// b.step_after("Write the fix", &[a]);
 /// let chart = mplp_plan::render::mermaid(&b.build()?);
 /// assert!(chart.starts_with("---\ntitle: \"Fix\"\n---\nflowchart TD\n"));
-/// assert!(chart.contains(r#"s0["Read #quot;error#quot; logs<br/>[pending]"]:::pending"#));
+/// assert!(chart.contains(r#"s0["/steps/0 · "#));
+/// assert!(chart.contains(r#"<br/>Read #quot;error#quot; logs<br/>[pending]"]:::pending"#));
 /// assert!(chart.contains("s0 --> s1"));
 /// assert!(chart.contains("subgraph legend"));
 /// # Ok::<(), mplp_core::Error>(())
@@ -311,7 +279,7 @@ pub fn mermaid(plan: &Plan) -> String {
     let _ = writeln!(out, "---\ntitle: \"{title}\"\n---\nflowchart TD");
     for (i, step) in plan.steps.iter().enumerate() {
         let (open, close) = mermaid_shape(step.status);
-        let label: Vec<String> = label_lines(step)
+        let label: Vec<String> = label_lines(i, step)
             .iter()
             .map(|l| mermaid_escape(l))
             .collect();
@@ -358,7 +326,7 @@ pub fn mermaid(plan: &Plan) -> String {
         );
     }
     if marks.has_cycle() {
-        out.push_str("    legend_cycle[\"red edge: in a cycle\"]:::cycle\n");
+        out.push_str("    legend_cycle[\"red edge: the cycle reported\"]:::cycle\n");
     }
     if !marks.missing.is_empty() {
         out.push_str("    legend_missing[\"dashed: missing step\"]:::missing\n");
@@ -402,7 +370,8 @@ pub fn mermaid(plan: &Plan) -> String {
 /// b.step_after("Write the fix", &[a]);
 /// let graph = mplp_plan::render::dot(&b.build()?);
 /// assert!(graph.starts_with("digraph plan {\n"));
-/// assert!(graph.contains(r#"s0 [label="Read logs\\errors\n[pending]", shape=box"#));
+/// assert!(graph.contains(r#"s0 [label="/steps/0 · "#));
+/// assert!(graph.contains(r#"\nRead logs\\errors\n[pending]", shape=box"#));
 /// assert!(graph.contains("s0 -> s1;"));
 /// assert!(graph.contains("subgraph cluster_legend"));
 /// # Ok::<(), mplp_core::Error>(())
@@ -417,7 +386,7 @@ pub fn dot(plan: &Plan) -> String {
     );
     for (i, step) in plan.steps.iter().enumerate() {
         let (fill, stroke) = colours(step.status);
-        let label: Vec<String> = label_lines(step).iter().map(|l| dot_escape(l)).collect();
+        let label: Vec<String> = label_lines(i, step).iter().map(|l| dot_escape(l)).collect();
         let _ = writeln!(
             out,
             "  s{i} [label=\"{}\", {}, fillcolor=\"{fill}\", color=\"{stroke}\", tooltip=\"{}\"];",
@@ -464,7 +433,7 @@ pub fn dot(plan: &Plan) -> String {
         );
     }
     if marks.has_cycle() {
-        out.push_str("    legend_cycle [label=\"red edge: in a cycle\", shape=plaintext, fontcolor=\"#c62828\"];\n");
+        out.push_str("    legend_cycle [label=\"red edge: the cycle reported\", shape=plaintext, fontcolor=\"#c62828\"];\n");
     }
     if !marks.missing.is_empty() {
         out.push_str("    legend_missing [label=\"dashed: missing step\", shape=box, style=dashed, color=\"#c62828\"];\n");

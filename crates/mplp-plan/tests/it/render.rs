@@ -21,15 +21,21 @@ fn plan() -> Plan {
 
 #[test]
 fn mermaid_escapes_labels_and_shows_status_as_text_shape_and_colour() {
-    let chart = render::mermaid(&plan());
+    let plan = plan();
+    let chart = render::mermaid(&plan);
+    let h0 = render::header_line(0, &plan.steps()[0]);
+    let h1 = render::header_line(1, &plan.steps()[1]);
+    assert!(h0.starts_with("/steps/0 · "), "{h0}");
     assert!(
-        chart.contains(
-            "s0[[\"Read the #quot;logs#quot; #amp; #lt;errors#gt; #35;<br/>1 then #96;stop#96;<br/>[completed]\"]]:::completed"
-        ),
+        chart.contains(&format!(
+            "s0[[\"{h0}<br/>Read the #quot;logs#quot; #amp; #lt;errors#gt; #35;<br/>1 then #96;stop#96;<br/>[completed]\"]]:::completed"
+        )),
         "{chart}"
     );
     assert!(
-        chart.contains("s1[\"back\\slash<br/>[pending]\"]:::pending"),
+        chart.contains(&format!(
+            "s1[\"{h1}<br/>back\\slash<br/>[pending]\"]:::pending"
+        )),
         "{chart}"
     );
     assert!(chart.contains("s0 --> s1"));
@@ -55,15 +61,18 @@ fn mermaid_escapes_labels_and_shows_status_as_text_shape_and_colour() {
 
 #[test]
 fn dot_escapes_labels_and_shows_status_as_text_shape_and_colour() {
-    let graph = render::dot(&plan());
+    let plan = plan();
+    let graph = render::dot(&plan);
+    let h0 = render::header_line(0, &plan.steps()[0]);
+    let h1 = render::header_line(1, &plan.steps()[1]);
     assert!(
-        graph.contains(
-            r##"s0 [label="Read the \"logs\" & <errors> #\n1\nthen `stop`\n[completed]", shape=box, style="rounded,filled", peripheries=2, fillcolor="#c8e6c9""##
-        ),
+        graph.contains(&format!(
+            r##"s0 [label="{h0}\nRead the \"logs\" & <errors> #\n1\nthen `stop`\n[completed]", shape=box, style="rounded,filled", peripheries=2, fillcolor="#c8e6c9""##
+        )),
         "{graph}"
     );
     assert!(
-        graph.contains(r##"s1 [label="back\\slash\n[pending]", shape=box, style="rounded,filled", fillcolor="#ffffff""##),
+        graph.contains(&format!(r##"s1 [label="{h1}\nback\\slash\n[pending]", shape=box, style="rounded,filled", fillcolor="#ffffff""##)),
         "{graph}"
     );
     assert!(graph.contains("label=\"Say \\\"hi\\\" <now>\";"));
@@ -84,7 +93,7 @@ fn labels_are_wrapped_and_show_the_agent_role() {
     let graph = render::dot(&plan);
     assert!(
         graph.contains(
-            "label=\"Collect every failing\\nrequest from the gateway\\nlogs\\n[pending]\\nrole: planner\""
+            "\\nCollect every failing\\nrequest from the gateway\\nlogs\\n[pending]\\nrole: planner\""
         ),
         "{graph}"
     );
@@ -234,5 +243,103 @@ proptest::proptest! {
         let expected: String = text.chars().filter(|c| *c != ' ').collect();
         let got: String = joined.chars().filter(|c| *c != ' ').collect();
         proptest::prop_assert_eq!(got, expected);
+    }
+}
+
+/// A plan of `n` steps whose dependencies are `deps` (indices, self and
+/// repeats left out), read without its rules.
+fn with_deps(n: usize, deps: &[Vec<usize>]) -> Plan {
+    let mut b = Plan::builder(ContextId::new(), "T", "o");
+    for i in 0..n {
+        b.step(format!("s{i}"));
+    }
+    let mut json = b.build().unwrap().to_value();
+    let ids: Vec<serde_json::Value> = (0..n)
+        .map(|i| json["steps"][i]["step_id"].clone())
+        .collect();
+    for (i, list) in deps.iter().enumerate().take(n) {
+        let mut seen = std::collections::BTreeSet::new();
+        let list: Vec<serde_json::Value> = list
+            .iter()
+            .filter(|&&d| d != i && d < n && seen.insert(d))
+            .map(|&d| ids[d].clone())
+            .collect();
+        json["steps"][i]["dependencies"] = list.into();
+    }
+    <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap()
+}
+
+/// The edges `(dependency, step)` of the cycle `sa_plan_dag_acyclic`
+/// reports, read from its message (`... (/steps/i) -> ...`).
+fn reported_cycle(plan: &Plan) -> std::collections::BTreeSet<(usize, usize)> {
+    let report = Plan::validate_value(&plan.to_value()).report;
+    let Some(v) = report
+        .violations()
+        .iter()
+        .find(|v| v.rule.as_str() == "sa_plan_dag_acyclic")
+    else {
+        return Default::default();
+    };
+    let steps: Vec<usize> = v
+        .message
+        .split("(/steps/")
+        .skip(1)
+        .map(|t| t.split(')').next().unwrap().parse().unwrap())
+        .collect();
+    (0..steps.len())
+        .map(|k| (steps[(k + steps.len() - 1) % steps.len()], steps[k]))
+        .collect()
+}
+
+#[test]
+fn in_a_tangle_only_the_reported_cycle_is_marked() {
+    // 0 <-> 1 and 1 <-> 2 and 2 -> 0: a tangle of several cycles.
+    let p = with_deps(4, &[vec![1, 2], vec![0, 2], vec![1], vec![0]]);
+    let cycle = reported_cycle(&p);
+    assert!(!cycle.is_empty());
+    let graph = render::dot(&p);
+    assert_eq!(
+        graph.matches("label=\"cycle\"").count(),
+        cycle.len(),
+        "{graph}"
+    );
+    for (d, i) in &cycle {
+        assert!(graph.contains(&format!("s{d} -> s{i} [color")), "{graph}");
+    }
+    // 3 waits for 0: plain.
+    assert!(graph.contains("s0 -> s3;"), "{graph}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// In any dependency graph, the edges drawn as the cycle (DOT and
+    /// Mermaid) are exactly the edges of the cycle the rules report, and
+    /// every step's node is labelled with its number and short id.
+    #[test]
+    fn only_the_reported_cycle_is_marked(
+        deps in proptest::collection::vec(proptest::collection::vec(0usize..8, 0..4), 1..8)
+    ) {
+        let n = deps.len();
+        let plan = with_deps(n, &deps);
+        let cycle = reported_cycle(&plan);
+        let graph = render::dot(&plan);
+        let marked: std::collections::BTreeSet<(usize, usize)> = graph
+            .lines()
+            .filter(|l| l.contains("label=\"cycle\""))
+            .map(|l| {
+                let (a, b) = l.trim().split_once(" -> ").unwrap();
+                let b = b.split(' ').next().unwrap();
+                (a[1..].parse().unwrap(), b[1..].parse().unwrap())
+            })
+            .collect();
+        proptest::prop_assert_eq!(&marked, &cycle);
+        let chart = render::mermaid(&plan);
+        proptest::prop_assert_eq!(chart.matches("-- cycle -->").count(), cycle.len());
+        for (i, step) in plan.steps().iter().enumerate() {
+            let header = render::header_line(i, step);
+            proptest::prop_assert!(chart.contains(&format!("s{i}[\"{header}<br/>")), "{}", chart);
+            proptest::prop_assert!(graph.contains(&format!("s{i} [label=\"{header}\\n")), "{}", graph);
+        }
     }
 }
