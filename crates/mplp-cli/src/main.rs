@@ -23,6 +23,7 @@
 //! usage errors with exit status 2 and shell-friendly conventions for free,
 //! which a hand-written parser would only imitate.
 
+mod args;
 mod cmd_collab;
 mod cmd_conformance;
 mod cmd_dialog;
