@@ -1,6 +1,7 @@
 //! `cargo xtask newcomer`: what a newcomer does in the first minutes, as
 //! written. It clones the repository's committed state (`git clone` of the
-//! checkout, no network) into a temporary directory and runs every `sh`
+//! checkout, no network) into a scratch directory (`newcomer/mplp-rs` under
+//! the target directory, removed first and after) and runs every `sh`
 //! (or `bash`) block of that clone's README.md there, in order, each with
 //! `bash -e -o pipefail`, and checks its exit status.
 //!
@@ -199,7 +200,10 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
         };
     }
     let started = Instant::now();
-    let scratch = std::env::temp_dir().join(format!("mplp-newcomer-{}", std::process::id()));
+    // Always the same place, under the shared target directory: the
+    // clone's crates get the same artifact names on every run, so runs
+    // replace their artifacts instead of piling up new ones.
+    let scratch = target_dir(root).join("newcomer");
     let _ = std::fs::remove_dir_all(&scratch);
     let clone = scratch.join("mplp-rs");
     let result = run(root, &clone);
