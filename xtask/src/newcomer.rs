@@ -240,6 +240,7 @@ fn target_dir(root: &Path) -> PathBuf {
 /// Clones `root` into `clone` and runs its README's blocks there.
 fn run(root: &Path, clone: &Path) -> Result<(), String> {
     let t = Instant::now();
+    let root = &root.canonicalize().unwrap_or_else(|_| root.to_owned());
     let status = Command::new("git")
         .args(["clone", "--quiet"])
         .arg(root)
