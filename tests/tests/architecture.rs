@@ -2,7 +2,9 @@
 //! `mermaid` block under "## Crates") names every crate and every
 //! dependency edge between them, and each crate has one entry (its name in
 //! bold) below it. This test holds the map to `cargo metadata`, as rust-analyzer's
-//! tidy tests hold its docs to its code.
+//! tidy tests hold its docs to its code; it holds the README's crates table
+//! (every package, one row each), its crate links and its list of the
+//! `mplp` crate's features to the same metadata.
 
 // Test code: a failed unwrap is a failed test, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -115,4 +117,137 @@ fn the_diagram_reader_reads_edges_and_lone_crates() {
         edges.into_iter().collect::<Vec<_>>(),
         [("a".to_owned(), "b".to_owned())]
     );
+}
+
+/// Every package of the workspace and its manifest's directory, relative to
+/// the workspace (`crates/mplp-plan`), and the features of the `mplp` crate.
+fn packages() -> (Vec<(String, String)>, Vec<String>) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let root = meta["workspace_root"].as_str().unwrap().to_owned();
+    let mut packages = Vec::new();
+    let mut features = Vec::new();
+    for p in meta["packages"].as_array().unwrap() {
+        let name = p["name"].as_str().unwrap().to_owned();
+        let dir = Path::new(p["manifest_path"].as_str().unwrap())
+            .parent()
+            .unwrap()
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if name == "mplp" {
+            features = p["features"].as_object().unwrap().keys().cloned().collect();
+        }
+        packages.push((name, dir));
+    }
+    (packages, features)
+}
+
+/// The back-quoted names in the first cell of each row of the README's
+/// `## Crates` table (entries that end in `/`, such as `fuzz/`, are folders
+/// outside the workspace).
+fn readme_crates_table(readme: &str) -> Vec<String> {
+    let section = readme
+        .split_once("\n## Crates\n")
+        .expect("a ## Crates section")
+        .1;
+    let table = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2);
+    let mut names = Vec::new();
+    for row in table {
+        let cell = row.trim_start_matches('|').split('|').next().unwrap();
+        for name in cell.split('`').skip(1).step_by(2) {
+            if !name.ends_with('/') {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn the_readme_crates_table_lists_every_package_once() {
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let (packages, _) = packages();
+    let mut listed = readme_crates_table(&readme);
+    let count = listed.len();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(
+        listed.len(),
+        count,
+        "a crate has two rows in README.md's crates table"
+    );
+    let mut expected: Vec<String> = packages.iter().map(|(n, _)| n.clone()).collect();
+    expected.sort();
+    assert_eq!(
+        listed, expected,
+        "README.md's crates table and the workspace's packages"
+    );
+}
+
+#[test]
+fn every_crate_link_of_the_readme_names_a_package_at_its_path() {
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let (packages, _) = packages();
+    let mut links = 0;
+    // [`name`](crates/dir)
+    for (at, _) in readme.match_indices("[`") {
+        let rest = &readme[at + 2..];
+        let Some((name, after)) = rest.split_once("`](") else {
+            continue;
+        };
+        let Some((target, _)) = after.split_once(')') else {
+            continue;
+        };
+        // A crate's name links its folder; file links (`crates/x/README.md`) are not crates.
+        if !target.starts_with("crates/") || name.contains('/') {
+            continue;
+        }
+        links += 1;
+        assert!(
+            packages.iter().any(|(n, dir)| n == name && dir == target),
+            "README.md links [`{name}`]({target}), which is not a package at that path"
+        );
+    }
+    assert!(links > 20, "{links} crate links");
+}
+
+#[test]
+fn the_readme_names_every_feature_of_mplp() {
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let (_, features) = packages();
+    assert!(features.iter().any(|f| f == "runtime"), "{features:?}");
+    for f in features.iter().filter(|f| *f != "default") {
+        assert!(
+            readme.contains(&format!("`{f}`")),
+            "the feature `{f}` of `mplp` is not named in README.md"
+        );
+    }
+}
+
+#[test]
+fn the_crates_table_reader_skips_folders() {
+    let text = "x\n## Crates\n\nintro\n\n| crate | what |\n|---|---|\n| [`a`](crates/a) | x `b` |\n| `c`, `d` | y |\n| `fuzz/` | z |\n\nafter\n";
+    assert_eq!(readme_crates_table(text), ["a", "c", "d"]);
 }

@@ -10,6 +10,8 @@
 //!                                (the differential check at scale, `fuzz.rs`)
 //! cargo xtask wasm [build | test | bench [ROUNDS]]
 //!                                (the npm package and the offline page, `wasm.rs`)
+//! cargo xtask newcomer [--keep] [--readme-only]
+//!                                (a fresh clone runs README.md's shell blocks, `newcomer.rs`)
 //! ```
 //!
 //! `mutants` runs cargo-mutants with the project's settings and prints
@@ -46,6 +48,7 @@ mod kinds;
 mod msrv;
 mod mutants;
 mod mutate;
+mod newcomer;
 mod normalize;
 mod peak;
 mod rules;
@@ -57,7 +60,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]\n       cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]\n       cargo xtask wasm [build | test | bench [ROUNDS]]";
+const USAGE: &str = "usage: cargo xtask schema-check [--upstream DIR] [--mutations N] [--seed S]\n       cargo xtask msrv\n       cargo xtask rules [--check]\n       cargo xtask mutants [--file PATH]... [--in-diff BASE] [-j N] [-- ARGS]\n       cargo xtask fuzz [--kind K]... [--iterations N] [--seed S] [--save DIR]\n       cargo xtask wasm [build | test | bench [ROUNDS]]\n       cargo xtask newcomer [--keep] [--readme-only]";
 
 /// The options of `schema-check`.
 #[derive(Debug, PartialEq)]
@@ -117,6 +120,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "wasm") {
         return wasm::main(&args[1..], &root);
+    }
+    if args.first().is_some_and(|a| a == "newcomer") {
+        return newcomer::main(&args[1..], &root);
     }
     if args.first().is_some_and(|a| a == "peak-memory") {
         return peak::main(&args[1..], &root);

@@ -49,6 +49,12 @@ pub(crate) enum SessionFormat {
 /// turns; the bound keeps a mistyped count from running for hours.
 pub(crate) const MAX_TURNS: u64 = 1_000_000_000;
 
+/// `--turns`: 0 to [`MAX_TURNS`]; a larger number, even one beyond `u64`,
+/// is refused with the maximum named.
+fn parse_turns(s: &str) -> Result<u64, String> {
+    crate::args::count(s, MAX_TURNS, "turns")
+}
+
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum CollabCommand {
@@ -78,7 +84,7 @@ pub(crate) enum CollabCommand {
         participants: u16,
         /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
         /// at most this many plan steps with `--plan`; at most 1,000,000,000).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_TURNS))]
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_turns)]
         turns: u64,
         /// The seed of the simulation.
         #[arg(long, default_value_t = 0)]

@@ -1,7 +1,11 @@
 //! What `mplp validate` checks: its arguments, with directories listed.
 //!
-//! A directory is searched depth-first for `.json` and `.ndjson` files
-//! (not `.expect.json`), entries in name order. Symbolic links are
+//! A directory is searched depth-first for `.json` files (not
+//! `.expect.json`, the expected findings beside an example) and for the
+//! files the dispatch reads as logs (`.ndjson`, `.jsonl`:
+//! [`mplp_check::is_log_file_name`]), entries in name order; the regular
+//! files passed by are counted ([`Passed`]) so that the command can say
+//! what it did not check. Symbolic links are
 //! followed, but a directory is entered once: a link back to a directory
 //! being listed (a loop) is an `io` error record, a second way into a
 //! directory already listed is skipped with an `input-skipped` warning, so
@@ -49,11 +53,68 @@ pub(crate) fn io_violation(what: &str, e: &std::io::Error) -> Violation {
     Violation::error("", INPUT_IO, format!("{what}: {e}"))
 }
 
-/// Adds `arg` to `inputs`, or what a directory holds.
-pub(crate) fn expand(arg: &str, inputs: &mut Vec<Input>) {
+/// The regular files of a directory that were not checked, by reason.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Passed {
+    /// `*.expect.json` files: the expected findings beside an example.
+    pub(crate) expect_json: Vec<String>,
+    /// Files of other names (`README.md`, `notes.txt`, ...).
+    pub(crate) other: Vec<String>,
+}
+
+impl Passed {
+    /// Whether nothing was passed by.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.expect_json.is_empty() && self.other.is_empty()
+    }
+
+    /// `3 files not checked: 1 `*.expect.json` (...), 2 of other names
+    /// (`a.txt`, `b.md`)`: what a directory's listing passed by, for a note.
+    pub(crate) fn describe(&self) -> String {
+        const SHOWN: usize = 3;
+        let names = |list: &[String]| {
+            let mut s = list
+                .iter()
+                .take(SHOWN)
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if list.len() > SHOWN {
+                s.push_str(&format!(", and {} more", list.len() - SHOWN));
+            }
+            s
+        };
+        let total = self.expect_json.len() + self.other.len();
+        let mut parts = Vec::new();
+        if !self.expect_json.is_empty() {
+            parts.push(format!(
+                "{} `*.expect.json` (the expected findings beside an example: {}; name one to check it)",
+                self.expect_json.len(),
+                names(&self.expect_json)
+            ));
+        }
+        if !self.other.is_empty() {
+            parts.push(format!(
+                "{} of other names ({})",
+                self.other.len(),
+                names(&self.other)
+            ));
+        }
+        format!(
+            "{total} file{} not checked: {}; a directory is searched for `.json`, `.ndjson` and `.jsonl` files",
+            if total == 1 { "" } else { "s" },
+            parts.join(", ")
+        )
+    }
+}
+
+/// Adds `arg` to `inputs`, or what a directory holds; returns the regular
+/// files a directory's listing passed by.
+pub(crate) fn expand(arg: &str, inputs: &mut Vec<Input>) -> Passed {
+    let mut passed = Passed::default();
     if arg == "-" {
         inputs.push(Input::Stdin);
-        return;
+        return passed;
     }
     let path = Path::new(arg);
     match std::fs::metadata(path) {
@@ -62,12 +123,26 @@ pub(crate) fn expand(arg: &str, inputs: &mut Vec<Input>) {
                 listing: Vec::new(),
                 listed: HashSet::new(),
                 inputs,
+                passed: &mut passed,
             };
             walk.dir(path);
         }
         // A file, a FIFO, or something that cannot be opened: opening it
         // tells (and reports the operating system's error).
         _ => inputs.push(Input::File(path.to_owned())),
+    }
+    passed
+}
+
+/// Whether a directory's listing checks the file `name`, and if not, why:
+/// `Err(true)` for an `*.expect.json`, `Err(false)` for another name.
+fn wanted(name: &str) -> Result<(), bool> {
+    if name.ends_with(".expect.json") {
+        Err(true)
+    } else if name.ends_with(".json") || mplp_check::is_log_file_name(name) {
+        Ok(())
+    } else {
+        Err(false)
     }
 }
 
@@ -78,6 +153,8 @@ struct Walk<'a> {
     /// Every directory entered so far, canonical.
     listed: HashSet<PathBuf>,
     inputs: &'a mut Vec<Input>,
+    /// The regular files passed by.
+    passed: &'a mut Passed,
 }
 
 impl Walk<'_> {
@@ -147,21 +224,23 @@ impl Walk<'_> {
     }
 
     fn entry(&mut self, path: &Path, file_type: std::io::Result<std::fs::FileType>) {
-        let wanted = matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("json" | "ndjson")
-        ) && !path.to_string_lossy().ends_with(".expect.json");
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let verdict = wanted(&name);
+        let wanted = verdict.is_ok();
         let file_type = match file_type {
             Ok(t) if t.is_symlink() => std::fs::metadata(path).map(|m| m.file_type()),
             other => other,
         };
         match file_type {
             Ok(t) if t.is_dir() => self.dir(path),
-            Ok(t) if t.is_file() => {
-                if wanted {
-                    self.inputs.push(Input::File(path.to_owned()));
-                }
-            }
+            Ok(t) if t.is_file() => match verdict {
+                Ok(()) => self.inputs.push(Input::File(path.to_owned())),
+                Err(true) => self.passed.expect_json.push(path.display().to_string()),
+                Err(false) => self.passed.other.push(path.display().to_string()),
+            },
             Ok(t) => {
                 if wanted {
                     let v = Violation::warning(
@@ -215,7 +294,7 @@ fn describe(t: std::fs::FileType) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{Input, describe, expand, is_link_loop};
+    use super::{Input, Passed, describe, expand, is_link_loop, wanted};
 
     #[test]
     fn a_link_loop_is_told_from_other_errors() {
@@ -251,6 +330,59 @@ mod tests {
             })
             .collect();
         assert_eq!(names, ["gone.json", "loop"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_listing_reads_documents_and_logs_and_counts_what_it_passes_by() {
+        assert_eq!(wanted("a.json"), Ok(()));
+        assert_eq!(wanted("a.ndjson"), Ok(()));
+        assert_eq!(wanted("a.jsonl"), Ok(()));
+        assert_eq!(wanted("a.expect.json"), Err(true));
+        assert_eq!(wanted("a.txt"), Err(false));
+        assert_eq!(wanted("json"), Err(false));
+        let dir = std::env::temp_dir().join(format!("mplp-inputs-passed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            "a.json",
+            "a.expect.json",
+            "b.jsonl",
+            "c.ndjson",
+            "README.md",
+            "x.txt",
+            "y.txt",
+            "z.txt",
+        ] {
+            std::fs::write(dir.join(name), "{}").unwrap();
+        }
+        let mut inputs = Vec::new();
+        let passed = expand(&dir.to_string_lossy(), &mut inputs);
+        let read: Vec<String> = inputs
+            .iter()
+            .map(|i| i.name().rsplit('/').next().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(read, ["a.json", "b.jsonl", "c.ndjson"]);
+        assert_eq!(passed.expect_json.len(), 1);
+        assert_eq!(passed.other.len(), 4);
+        let d = passed.describe();
+        assert!(
+            d.starts_with(
+                "5 files not checked: 1 `*.expect.json` (the expected findings beside an example: `"
+            ),
+            "{d}"
+        );
+        assert!(
+            d.contains("a.expect.json`; name one to check it), 4 of other names (`"),
+            "{d}"
+        );
+        assert!(
+            d.contains(
+                "`, and 1 more); a directory is searched for `.json`, `.ndjson` and `.jsonl` files"
+            ),
+            "{d}"
+        );
+        assert!(Passed::default().is_empty() && !passed.is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,20 +1,22 @@
 //! `mplp`: validate, render, convert and simulate MPLP v1.0.0 documents.
 //!
 //! ```text
-//! mplp validate [--kind auto|dialog|plan|collab|map-event|sa-event|event|map-log|sa-log]
-//!               [--profile strict|canonical] [--format text|json] [--bundle] FILE...  (`-` reads standard input)
-//! mplp plan render --format mermaid|dot PLAN.json
-//! mplp dialog convert --to openai|anthropic DIALOG.json
-//! mplp collab render --format mermaid LOG.ndjson
-//! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN.json]
-//! mplp sa simulate [--context C] --out DIR [--seed S] [--fail-step STEP_ID] [--stop-after-events N] PLAN
-//! mplp sa simulate --resume DIR [--stop-after-events N]
+//! mplp validate [--profile strict|canonical] [--kind KIND] [--format text|json] [--partial]
+//!               [--max-errors N|all] [--bundle] FILE...        (`-` reads standard input)
+//! mplp plan render --format mermaid|dot|svg PLAN
+//! mplp dialog convert|prune|fork|send|overview ... DIALOG
+//! mplp collab render --format mermaid|svg LOG
+//! mplp collab simulate --mode MODE --participants N --turns T [--seed S] [--plan PLAN]
+//! mplp sa simulate [--out DIR | --resume DIR] [--seed S] [--fail-step STEP_ID] [PLAN]
 //! mplp conformance [--flow NAME] [--format text|json] [--deny-skipped] DIR
-//! mplp report [-o REPORT.html] [--max-errors N] FILE...
-//! mplp completions bash|elvish|fish|powershell|zsh
+//! mplp report [--output FILE] [--max-errors N] FILE...
+//! mplp completions SHELL
 //! mplp man [--out-dir DIR]
-//! mplp watch [--kind auto|map-log|sa-log] [--format text|json] [--profile strict|canonical] [--follow] [--idle-timeout SECONDS] [--partial] LOG [SUBJECT]
+//! mplp watch [--kind auto|map-log|sa-log] [--follow] [--idle-timeout SECONDS] [--partial] LOG [SUBJECT]
 //! ```
+//!
+//! Every option of every command: the README's synopsis (checked against
+//! this parser by `tests/readme_synopsis.rs`) or `mplp COMMAND --help`.
 //!
 //! Exit status: 0 when every file is valid (or the command succeeded), 1 when
 //! any file is invalid, 2 for usage and I/O errors.
@@ -23,6 +25,7 @@
 //! usage errors with exit status 2 and shell-friendly conventions for free,
 //! which a hand-written parser would only imitate.
 
+mod args;
 mod cmd_collab;
 mod cmd_conformance;
 mod cmd_dialog;

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use mplp_check::{AUTO, DEFAULT_EVENT_ID_WINDOW, DEFAULT_MAX_DOCUMENT_BYTES, DocKind, KINDS};
 use mplp_core::Severity;
+use mplp_core::rules::INPUT_SKIPPED;
 
 use crate::inputs::{Input, expand};
 use crate::report::{FileReport, Limit};
@@ -88,7 +89,7 @@ pub(crate) struct ValidateArgs {
     partial: bool,
     /// Print at most N errors and N warnings per file (`all`: no limit); the
     /// rest are counted. Default: 100 in text, all in JSON.
-    #[arg(long, value_name = "N|all", value_parser = parse_limit)]
+    #[arg(long, value_name = "N|all", allow_negative_numbers = true, value_parser = parse_limit)]
     max_errors: Option<Limit>,
     /// Refuse documents (not logs) larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES)]
@@ -123,9 +124,9 @@ fn parse_limit(s: &str) -> Result<Limit, String> {
     if s == "all" {
         return Ok(Limit::All);
     }
-    s.parse::<u64>()
+    crate::args::count(s, u64::MAX, "findings per file")
         .map(Limit::At)
-        .map_err(|e| format!("expected a number or `all`: {e}"))
+        .map_err(|e| format!("{e}, or `all` for no limit"))
 }
 
 /// What the whole run found, for the summary line and the exit status.
@@ -135,6 +136,8 @@ struct Totals {
     valid: usize,
     invalid: usize,
     unreadable: usize,
+    /// Inputs not opened (`input-skipped`): neither valid nor invalid.
+    skipped: usize,
     errors: u64,
     warnings: u64,
 }
@@ -144,11 +147,14 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     let mut inputs = Vec::new();
     for f in &args.files {
         let before = inputs.len();
-        expand(f, &mut inputs);
+        let passed = expand(f, &mut inputs);
         if inputs.len() == before {
             eprintln!(
-                "mplp validate: warning: directory `{f}` holds no `.json` or `.ndjson` file; nothing in it was checked"
+                "mplp validate: warning: directory `{f}` holds no `.json`, `.ndjson` or `.jsonl` file; nothing in it was checked"
             );
+        }
+        if !passed.is_empty() {
+            eprintln!("mplp validate: note: `{f}`: {}", passed.describe());
         }
     }
     if inputs.is_empty() {
@@ -176,6 +182,29 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut totals = Totals::default();
     for input in &inputs {
+        // Not opened (a FIFO, a socket, a device, a directory reached
+        // twice): counted apart, never as valid. Text says so in the
+        // verdict line; JSON keeps its record (the `input-skipped` warning).
+        let skipped =
+            matches!(input, Input::Problem { violation, .. } if violation.rule == INPUT_SKIPPED);
+        if let Input::Problem { violation, .. } = input {
+            if skipped && args.format == Format::Text {
+                totals.skipped += 1;
+                if writeln!(
+                    out,
+                    "{}: SKIPPED: {} [{}]",
+                    input.name(),
+                    violation.message,
+                    violation.rule
+                )
+                .and_then(|()| out.flush())
+                .is_err()
+                {
+                    return output_error();
+                }
+                continue;
+            }
+        }
         let mut report = FileReport::new(
             &mut out,
             args.format == Format::Json,
@@ -205,6 +234,13 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
         if outcome.write_failed {
             return output_error();
         }
+        if skipped {
+            totals.skipped += 1;
+            if out.flush().is_err() {
+                return output_error();
+            }
+            continue;
+        }
         totals.files += 1;
         totals.errors += outcome.errors;
         totals.warnings += outcome.warnings;
@@ -225,7 +261,7 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
         let t = &totals;
         let _ = writeln!(
             out,
-            "{} file{} checked: {} valid, {} invalid{}; {} error{}, {} warning{}",
+            "{} file{} checked: {} valid, {} invalid{}; {} error{}, {} warning{}{}",
             t.files,
             plural(t.files as u64),
             t.valid,
@@ -239,12 +275,25 @@ pub(crate) fn run(args: &ValidateArgs) -> ExitCode {
             plural(t.errors),
             t.warnings,
             plural(t.warnings),
+            if t.skipped > 0 {
+                format!("; {} skipped (not opened)", t.skipped)
+            } else {
+                String::new()
+            },
         );
     }
     if out.flush().is_err() {
         return output_error();
     }
-    if totals.unreadable > 0 {
+    if totals.files == 0 {
+        // Everything named was skipped (not opened): nothing was checked.
+        eprintln!(
+            "mplp validate: nothing was checked ({} input{} skipped without being opened)",
+            totals.skipped,
+            plural(totals.skipped as u64)
+        );
+        ExitCode::from(2)
+    } else if totals.unreadable > 0 {
         ExitCode::from(2)
     } else if totals.invalid > 0 {
         ExitCode::from(1)

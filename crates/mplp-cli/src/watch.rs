@@ -360,14 +360,37 @@ fn nats_source(url: &str, subject: &str) -> Result<Chunks, String> {
 /// Without the `nats` feature: a message saying how to get it.
 #[cfg(not(feature = "nats"))]
 fn nats_source(url: &str, _subject: &str) -> Result<Chunks, String> {
-    Err(format!(
-        "`{url}`: this mplp was built without NATS (cargo install mplp-cli --features nats)"
-    ))
+    Err(without_nats(url))
+}
+
+/// What `mplp watch nats://…` says when built without the `nats` feature:
+/// how to build one with it. mplp-cli is not on crates.io, so the way is a
+/// clone of the repository (`cargo install mplp-cli` would fail).
+#[cfg_attr(feature = "nats", allow(dead_code))]
+fn without_nats(url: &str) -> String {
+    format!(
+        "`{url}`: this mplp was built without NATS; build one with it from a clone of the \
+         mplp-rs repository: `cargo install --path crates/mplp-cli --features nats`"
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_nats_the_message_names_a_command_that_works_before_publication() {
+        let m = without_nats("nats://127.0.0.1:4222");
+        assert!(
+            m.starts_with("`nats://127.0.0.1:4222`: this mplp was built without NATS"),
+            "{m}"
+        );
+        assert!(
+            m.contains("`cargo install --path crates/mplp-cli --features nats`"),
+            "{m}"
+        );
+        assert!(!m.contains("install mplp-cli"), "{m}");
+    }
 
     /// A reader that is interrupted once, gives `abc`, fails, then ends.
     struct Bumpy(u8);

@@ -258,6 +258,34 @@ fn a_fifo_in_a_directory_is_skipped_without_being_opened() {
         "{}",
         rs[1]
     );
+    // In text, the FIFO is skipped, not valid: its own verdict, and the
+    // summary counts it apart.
+    let o = run_in(&dir, &["validate", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("./pipe.json: SKIPPED: `./pipe.json` is a FIFO"),
+        "{text}"
+    );
+    assert!(!text.contains("pipe.json: valid"), "{text}");
+    assert!(
+        text.ends_with(
+            "1 file checked: 1 valid, 0 invalid; 0 errors, 0 warnings; 1 skipped (not opened)\n"
+        ),
+        "{text}"
+    );
+    // Nothing but the FIFO: nothing was checked, which is not success.
+    std::fs::remove_file(dir.join("a.json")).unwrap();
+    for format in ["text", "json"] {
+        let o = run_in(&dir, &["validate", "--format", format, "."]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr)
+                .contains("nothing was checked (1 input skipped without being opened)"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }
 

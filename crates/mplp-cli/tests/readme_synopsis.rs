@@ -3,7 +3,8 @@
 //! one synopsis line per leaf command (every option, its possible values,
 //! required or `[optional]`, then the arguments), and compares it with the
 //! `text` block that follows the marker in each README. On a mismatch it
-//! prints the block to paste.
+//! prints the block to paste. The command tables of both READMEs (one row
+//! per leaf command, after [`COMMANDS_MARKER`]) are held to the same list.
 
 // Test code: a failed unwrap is a failed test, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -14,6 +15,9 @@ use common::{mplp, repo, stdout};
 
 /// The line before the generated block in each README.
 const MARKER: &str = "<!-- synopsis: generated from `mplp -h`, checked by crates/mplp-cli/tests/readme_synopsis.rs -->";
+
+/// The line before the command table in each README.
+const COMMANDS_MARKER: &str = "<!-- commands: one row per command of `mplp -h`, checked by crates/mplp-cli/tests/readme_synopsis.rs -->";
 
 /// The lines of section `name` (`Commands:`, `Options:`) of a help text.
 fn section<'a>(help: &'a str, name: &str) -> Vec<&'a str> {
@@ -174,4 +178,69 @@ fn option_lines_parse() {
     let o = parse_option("  -n, --node   Print the node").unwrap();
     assert_eq!((o.long.as_str(), o.value, o.possible), ("node", None, None));
     assert!(parse_option("  <FILE>...  Files").is_none());
+}
+
+/// The leaf commands of a synopsis (`mplp validate`, `mplp plan render`,
+/// ...): each line's leading lowercase words.
+fn commands(synopsis: &str) -> Vec<String> {
+    synopsis
+        .lines()
+        .map(|line| {
+            line.split(' ')
+                .take_while(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// The commands of the table after [`COMMANDS_MARKER`] in a README: the
+/// first cell of each row, in order.
+fn readme_commands(readme: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(repo().join(readme)).unwrap();
+    let after = text
+        .split_once(COMMANDS_MARKER)
+        .unwrap_or_else(|| panic!("{readme}: no line {COMMANDS_MARKER}"))
+        .1;
+    after
+        .trim_start()
+        .lines()
+        .take_while(|l| l.starts_with('|'))
+        .skip(2) // the header and its rule
+        .map(|row| {
+            let cell = row
+                .trim_start_matches('|')
+                .split('|')
+                .next()
+                .unwrap()
+                .trim();
+            cell.trim_matches('`').to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn readme_command_tables_list_every_command_of_clap() {
+    let expected = commands(&generated());
+    assert!(
+        expected.len() > 10 && expected.contains(&"mplp collab simulate".to_owned()),
+        "{expected:?}"
+    );
+    for readme in ["README.md", "crates/mplp-cli/README.md"] {
+        let found = readme_commands(readme);
+        assert_eq!(
+            found, expected,
+            "{readme}: the command table (one row per command, in `mplp -h` order)"
+        );
+    }
+}
+
+#[test]
+fn command_words_stop_at_the_first_option_or_argument() {
+    assert_eq!(
+        commands(
+            "mplp completions SHELL\nmplp sa simulate [--seed SEED] [PLAN]\nmplp man [--out-dir DIR]\n"
+        ),
+        ["mplp completions", "mplp sa simulate", "mplp man"]
+    );
 }

@@ -271,7 +271,7 @@ fn an_empty_directory_is_reported_and_alone_it_is_a_usage_error() {
     let o = mplp(&["validate", empty.to_str().unwrap()]);
     assert_exit(&o, 2);
     assert!(
-        err(&o).contains("holds no `.json` or `.ndjson` file"),
+        err(&o).contains("holds no `.json`, `.ndjson` or `.jsonl` file"),
         "{}",
         err(&o)
     );
@@ -285,7 +285,7 @@ fn an_empty_directory_is_reported_and_alone_it_is_a_usage_error() {
     ]);
     assert_exit(&o, 0);
     assert!(
-        err(&o).contains("holds no `.json` or `.ndjson` file"),
+        err(&o).contains("holds no `.json`, `.ndjson` or `.jsonl` file"),
         "{}",
         err(&o)
     );
@@ -439,4 +439,197 @@ fn a_progress_bar_on_a_terminal_for_text_output_only() {
     let json = on_tty("json");
     assert!(!json.contains("checking"), "{json}");
     assert!(json.contains("\"valid\":true"), "{json}");
+}
+
+/// The plan example with its first `order_index` written as `number`.
+fn plan_with_order_index(number: &str) -> Vec<u8> {
+    let text = String::from_utf8(example("plan-code-review-dag.json")).unwrap();
+    let at = text.find("\"order_index\": 0").unwrap();
+    let mut changed = text.clone();
+    changed.replace_range(
+        at..at + "\"order_index\": 0".len(),
+        &format!("\"order_index\": {number}"),
+    );
+    changed.into_bytes()
+}
+
+#[test]
+fn an_out_of_range_number_gets_the_range_rule_and_is_echoed_as_written() {
+    // Well-formed JSON (RFC 8259 sets no range): the member's rule, not
+    // `json-syntax`; the number as the user wrote it, not as an `f64`.
+    for (number, rule, expected) in [
+        (
+            "1e400",
+            "type",
+            "expected an integer from 0 to 18446744073709551615 (the range of a 64-bit unsigned integer), found 1e400",
+        ),
+        (
+            "18446744073709551617",
+            "type",
+            "expected an integer from 0 to 18446744073709551615 (the range of a 64-bit unsigned integer), found 18446744073709551617",
+        ),
+        (
+            "-1E+400",
+            "minimum",
+            "expected an integer of at least 0, found -1E+400",
+        ),
+        (
+            "1.00000000000000000001",
+            "type",
+            "expected an integer written without a fraction or exponent, found 1.00000000000000000001",
+        ),
+    ] {
+        let o = mplp_stdin(
+            &["validate", "--format", "json", "--kind", "plan", "-"],
+            &plan_with_order_index(number),
+        );
+        assert_exit(&o, 1);
+        let record: serde_json::Value = serde_json::from_str(out(&o).trim()).unwrap();
+        assert_eq!(record["error_count"], 1, "{record}");
+        let e = &record["errors"][0];
+        assert_eq!(e["pointer"], "/steps/0/order_index", "{record}");
+        assert_eq!(e["rule"], rule, "{record}");
+        assert_eq!(e["message"], expected, "{record}");
+    }
+    // The same in a log line (the log validators' thorough pass).
+    let log = String::from_utf8(example("map-log-round-robin.ndjson")).unwrap();
+    assert!(
+        log.lines()
+            .next()
+            .unwrap()
+            .contains(r#""participant_count":3"#)
+    );
+    let bad = log.replacen(
+        r#""participant_count":3"#,
+        r#""participant_count":1e400"#,
+        1,
+    );
+    let o = mplp_stdin(
+        &["validate", "--format", "json", "--kind", "map-log", "-"],
+        bad.as_bytes(),
+    );
+    assert_exit(&o, 1);
+    let record: serde_json::Value = serde_json::from_str(out(&o).trim()).unwrap();
+    let errors = record["errors"].as_array().unwrap();
+    assert!(
+        errors.iter().all(|e| e["rule"] != "json-syntax"),
+        "{record}"
+    );
+    let e = errors
+        .iter()
+        .find(|e| e["pointer"] == "/payload/participant_count")
+        .unwrap_or_else(|| panic!("{record}"));
+    assert_eq!(e["line"], 1, "{record}");
+    assert!(
+        e["message"].as_str().unwrap().ends_with(", found 1e400"),
+        "{record}"
+    );
+    // Text: a syntax error is still one, with its line and column.
+    let o = mplp_stdin(
+        &["validate", "--kind", "plan", "-"],
+        &plan_with_order_index("1e400,,"),
+    );
+    assert_exit(&o, 1);
+    assert!(
+        out(&o).contains("[json-syntax] not well-formed JSON"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn a_negative_max_errors_is_refused_without_suggesting_a_file_name() {
+    let o = mplp(&[
+        "validate",
+        "--max-errors",
+        "-1",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_exit(&o, 2);
+    let e = err(&o);
+    assert!(!e.contains("-- -1"), "{e}");
+    assert!(e.contains("`-1` is negative"), "{e}");
+    assert!(e.contains("or `all` for no limit"), "{e}");
+    let o = mplp(&[
+        "validate",
+        "--max-errors",
+        "lots",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_exit(&o, 2);
+    assert!(err(&o).contains("`lots` is not a number"), "{}", err(&o));
+    let o = mplp(&[
+        "validate",
+        "--max-errors",
+        "0",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_exit(&o, 0);
+}
+
+#[test]
+fn too_many_turns_name_the_maximum() {
+    for turns in ["99999999999999999999", "1000000001"] {
+        let o = mplp(&[
+            "collab",
+            "simulate",
+            "--mode",
+            "broadcast",
+            "--participants",
+            "2",
+            "--turns",
+            turns,
+        ]);
+        assert_exit(&o, 2);
+        let e = err(&o);
+        assert!(
+            e.contains(&format!(
+                "`{turns}` is more than the maximum, 1,000,000,000 turns"
+            )),
+            "{e}"
+        );
+        assert!(!e.contains("too large to fit"), "{e}");
+    }
+    let o = mplp(&[
+        "collab",
+        "simulate",
+        "--mode",
+        "broadcast",
+        "--participants",
+        "2",
+        "--turns",
+        "-3",
+    ]);
+    assert_exit(&o, 2);
+    assert!(err(&o).contains("`-3` is negative"), "{}", err(&o));
+    assert!(!err(&o).contains("-- -3"), "{}", err(&o));
+}
+
+#[test]
+fn a_directory_says_what_it_did_not_check() {
+    let dir = scratch("passed-by");
+    std::fs::write(dir.join("plan.expect.json"), "{}").unwrap();
+    std::fs::write(dir.join("notes.txt"), "hi").unwrap();
+    let o = mplp(&["validate", dir.to_str().unwrap()]);
+    assert_exit(&o, 2);
+    let e = err(&o);
+    assert!(
+        e.contains("holds no `.json`, `.ndjson` or `.jsonl` file"),
+        "{e}"
+    );
+    assert!(e.contains("2 files not checked: 1 `*.expect.json`"), "{e}");
+    assert!(
+        e.contains("plan.expect.json`; name one to check it), 1 of other names (`"),
+        "{e}"
+    );
+    // A `.jsonl` file is a log, in a directory as on the command line.
+    std::fs::write(dir.join("run.jsonl"), example("map-log-round-robin.ndjson")).unwrap();
+    let o = mplp(&["validate", dir.to_str().unwrap()]);
+    assert_exit(&o, 0);
+    assert!(
+        out(&o).contains("run.jsonl: valid (map-log)"),
+        "{}",
+        out(&o)
+    );
+    assert!(err(&o).contains("2 files not checked"), "{}", err(&o));
 }

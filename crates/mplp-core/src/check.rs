@@ -36,7 +36,7 @@
 use serde_json::{Map, Value};
 
 use mplp_json::de::near_miss;
-use mplp_json::integer::{WireInteger, read_integer};
+use mplp_json::integer::{WireInteger, read_integer_as};
 
 use crate::{Pointer, Report, Rule};
 
@@ -215,14 +215,15 @@ macro_rules! check_integers {
 mplp_json::__wire_integers!(check_integers);
 
 /// Checks an integer member of type `T` (`type: integer`, and `minimum: 0`
-/// for unsigned types), with [`read_integer`]'s verdicts and messages.
+/// for unsigned types), with [`read_integer_as`]'s verdicts and messages.
 ///
 /// A number with a fraction, even `1.0`, is reported as `type`: see
 /// `docs/spec-notes.md` ("Integers").
 pub fn check_integer<T: WireInteger>(value: &Value, at: &Pointer, report: &mut Report) {
     match value {
         Value::Number(n) => {
-            if let Err((rule, message)) = read_integer::<T>(n) {
+            let written = mplp_json::exact::written_at(at);
+            if let Err((rule, message)) = read_integer_as::<T>(n, written.as_deref()) {
                 report.error(at, rule, message);
             }
         }
@@ -655,7 +656,7 @@ mod tests {
 
     fn verdict<T: WireInteger + std::fmt::Debug>(text: &str) -> Result<T, (Rule, String)> {
         let n: serde_json::Number = serde_json::from_str(text).unwrap();
-        read_integer::<T>(&n)
+        mplp_json::integer::read_integer::<T>(&n)
     }
 
     #[test]

@@ -449,7 +449,7 @@ fn thorough_with<T: CheckValue + Wire>(
     rules: fn(&Value, &mut Report),
 ) -> Report {
     let mut report = Report::new();
-    if !first.is_data() {
+    if !first.is_data() && !beyond_f64(first) {
         // Not well-formed (or cut off): there is no value to check.
         report.push(syntax_violation_in(input, first));
         return report;
@@ -480,14 +480,26 @@ fn thorough_with<T: CheckValue + Wire>(
         },
     };
     report.extend(duplicate_keys(&checked));
-    T::check_value(&value, &Pointer::root(), &mut report);
-    if report.is_valid() {
-        // The checker found nothing serde disliked: fall back on serde's own
-        // error, located with serde_path_to_error.
-        report.push(located_serde_error::<T>(input));
-    }
-    rules(&value, &mut report);
+    // Numbers the `Value` does not hold with their value are echoed as
+    // written (`18446744073709551617`, `1e400`), not as their `f64`.
+    mplp_json::exact::with_written_numbers(input, || {
+        T::check_value(&value, &Pointer::root(), &mut report);
+        if report.is_valid() {
+            // The checker found nothing serde disliked: fall back on serde's own
+            // error, located with serde_path_to_error.
+            report.push(located_serde_error::<T>(input));
+        }
+        rules(&value, &mut report);
+    });
     report
+}
+
+/// Whether `e` is serde_json refusing a number beyond `f64`'s range
+/// (`1e400`): well-formed JSON, which the thorough pass reads with stand-ins
+/// so that the member holding it gets its own rule (an integer member: the
+/// range, `type`), not `json-syntax`.
+fn beyond_f64(e: &serde_json::Error) -> bool {
+    e.is_syntax() && mplp_json::exact::message_of(e) == "number out of range"
 }
 
 /// The UTF-8 encoding of U+FEFF, the byte-order mark some editors write at

@@ -31,7 +31,7 @@
 //! assert!(exact.contains(&("/huge".to_owned(), "1e400")));
 //! ```
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
@@ -66,6 +66,59 @@ thread_local! {
     static FLOAT_SEEN: Cell<bool> = const { Cell::new(false) };
     /// Set while [`write_stand_ins`] runs.
     static STAND_INS: Cell<bool> = const { Cell::new(false) };
+    /// The numbers of the input being checked that a `serde_json::Value`
+    /// does not hold with their value, by pointer (see [`with_written_numbers`]).
+    static WRITTEN: RefCell<Vec<(Pointer, String)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with the numbers of `input` that a `serde_json::Value` does not
+/// hold with their value (`18446744073709551617`, `1e400`, long fractions)
+/// known by their pointers, so that a check of the `Value` read from
+/// `input` can echo such a number as written ([`written_at`]) rather than
+/// as its `f64` (`1.8446744073709552e+19`) or stand-in. What mplp-core's
+/// thorough pass does around its checks; input that is not UTF-8 has none.
+///
+/// ```
+/// use mplp_json::{Pointer, exact};
+/// let at = Pointer::root().key("n").index(1);
+/// let text = exact::with_written_numbers(br#"{"n":[1,18446744073709551617]}"#, || exact::written_at(&at));
+/// assert_eq!(text.as_deref(), Some("18446744073709551617"));
+/// assert_eq!(exact::with_written_numbers(br#"{"n":[1,2]}"#, || exact::written_at(&at)), None);
+/// assert_eq!(exact::written_at(&at), None); // only while `f` runs
+/// ```
+pub fn with_written_numbers<R>(input: &[u8], f: impl FnOnce() -> R) -> R {
+    let found: Vec<(Pointer, String)> = std::str::from_utf8(input)
+        .map(|raw| {
+            inexact_numbers(raw)
+                .into_iter()
+                .map(|(path, text)| (pointer_of(&path), text.get().to_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let before = WRITTEN.with(|w| w.replace(found));
+    let out = f();
+    WRITTEN.with(|w| w.replace(before));
+    out
+}
+
+/// The text of the number at `at` as written in the input of the enclosing
+/// [`with_written_numbers`], when a `serde_json::Value` does not hold it
+/// with its value; `None` otherwise (the `Value`'s number shows it).
+pub fn written_at(at: &Pointer) -> Option<String> {
+    WRITTEN.with(|w| {
+        w.borrow()
+            .iter()
+            .find(|(p, _)| p == at)
+            .map(|(_, text)| text.clone())
+    })
+}
+
+/// The pointer of a path inside a value.
+fn pointer_of(path: &[Seg]) -> Pointer {
+    path.iter().fold(Pointer::root(), |p, seg| match seg {
+        Seg::Index(i) => p.index(*i),
+        Seg::Key(k) => p.key(k),
+    })
 }
 
 /// Whether a free-form member nested deeper than serde_json's limit of 128
@@ -141,13 +194,9 @@ impl Exact {
 
     /// The entries as (pointer, text).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Pointer, &str)> {
-        self.0.iter().map(|(path, raw)| {
-            let pointer = path.iter().fold(Pointer::root(), |p, seg| match seg {
-                Seg::Index(i) => p.index(*i),
-                Seg::Key(k) => p.key(k),
-            });
-            (pointer, raw.get())
-        })
+        self.0
+            .iter()
+            .map(|(path, raw)| (pointer_of(path), raw.get()))
     }
 
     /// Equal when the paths are and each pair of numbers has the same value.

@@ -47,6 +47,30 @@ pub trait WireInteger: Copy + TryFrom<i128> {
 /// # Errors
 /// The rule and message of a number that is not an integer of `T`.
 pub fn read_integer<T: WireInteger>(n: &serde_json::Number) -> Result<T, (Rule, String)> {
+    read_integer_as(n, None)
+}
+
+/// [`read_integer`], with the number echoed in messages as `written` (its
+/// text in the input) when given: a number that `n` does not hold with its
+/// value (`18446744073709551617` read as `1.8446744073709552e+19`, `1e400`
+/// read as its stand-in) is shown as the user wrote it. See
+/// [`crate::exact::written_at`].
+///
+/// ```
+/// use mplp_json::integer::read_integer_as;
+/// use serde_json::Number;
+/// let n = Number::from_f64(18446744073709551617.0).unwrap();
+/// let (_, message) = read_integer_as::<u64>(&n, Some("18446744073709551617")).unwrap_err();
+/// assert!(message.ends_with("found 18446744073709551617"), "{message}");
+/// ```
+///
+/// # Errors
+/// As [`read_integer`].
+pub fn read_integer_as<T: WireInteger>(
+    n: &serde_json::Number,
+    written: Option<&str>,
+) -> Result<T, (Rule, String)> {
+    let shown = Shown(n, written);
     let exact = n
         .as_u64()
         .map(i128::from)
@@ -58,24 +82,36 @@ pub fn read_integer<T: WireInteger>(n: &serde_json::Number) -> Result<T, (Rule, 
             if f == 0.0 && f.is_sign_negative() {
                 0
             } else if f.is_finite() && f.fract() == 0.0 && beyond::<T>(f as i128) {
-                return Err(out_of_range::<T>(f < 0.0, n));
+                return Err(out_of_range::<T>(f < 0.0, &shown));
             } else {
                 return Err((
                     Rule::TYPE,
                     format!(
-                        "expected an integer written without a fraction or exponent, found {n}"
+                        "expected an integer written without a fraction or exponent, found {shown}"
                     ),
                 ));
             }
         }
     };
-    T::try_from(value).map_err(|_| out_of_range::<T>(value < 0, n))
+    T::try_from(value).map_err(|_| out_of_range::<T>(value < 0, &shown))
+}
+
+/// A number as messages show it: as written when known, else as read.
+struct Shown<'a>(&'a serde_json::Number, Option<&'a str>);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.1 {
+            Some(text) => f.write_str(text),
+            None => self.0.fmt(f),
+        }
+    }
 }
 
 /// The error for `n`, an integer outside `T`'s range: `minimum` when it is
 /// negative and `T` unsigned (every unsigned member has `minimum: 0`),
 /// else `type` with a message that names the range.
-fn out_of_range<T: WireInteger>(negative: bool, n: &serde_json::Number) -> (Rule, String) {
+fn out_of_range<T: WireInteger>(negative: bool, n: &Shown<'_>) -> (Rule, String) {
     if negative && T::MIN == 0 {
         return (
             Rule::MINIMUM,
