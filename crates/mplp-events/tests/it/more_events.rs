@@ -258,9 +258,7 @@ fn non_empty_model(members: &[(&str, &str, &str)]) -> Vec<(String, String)> {
     let mut v = Vec::new();
     let schema_ok = members.iter().all(|(_, value, _)| !value.is_empty());
     for (member, value, rule) in members {
-        if value.is_empty() {
-            v.push((format!("/{member}"), (*rule).to_owned()));
-        } else if blank(value) && schema_ok {
+        if value.is_empty() || (blank(value) && schema_ok) {
             v.push((format!("/{member}"), (*rule).to_owned()));
         }
     }
