@@ -127,3 +127,56 @@ fn a_learning_sample_with_a_schema_error_also_gets_its_invariants() {
         "{found:?}"
     );
 }
+
+/// A Network with a bad node `kind` also gets its repeated node id; a node
+/// whose id cannot be read takes no part.
+#[test]
+fn a_network_with_a_schema_error_also_gets_its_repeated_node() {
+    let mut network = example("network-hub-spoke-active.json");
+    network["name"] = "".into();
+    let first = network["nodes"][0]["node_id"].clone();
+    network["nodes"][1]["node_id"] = first;
+    network["nodes"][2]["node_id"] = 7.into();
+    let found = errors("network", &network);
+    assert!(found.contains(&pair("/name", "min-length")), "{found:?}");
+    assert!(
+        found.contains(&pair("/nodes/1/node_id", "network_unique_node_ids")),
+        "{found:?}"
+    );
+    assert_eq!(
+        found
+            .iter()
+            .filter(|(_, r)| r == "network_unique_node_ids")
+            .count(),
+        1,
+        "{found:?}"
+    );
+}
+
+/// A Core with a schema error also gets its repeated module and its
+/// required module that is disabled; a module whose `status` cannot be
+/// read takes no part in the second rule.
+#[test]
+fn a_core_with_a_schema_error_also_gets_its_module_rules() {
+    let mut core = example("core-active-all-modules.json");
+    core["modules"][0]["version"] = "one".into();
+    core["modules"][1]["module_id"] = core["modules"][0]["module_id"].clone();
+    core["modules"][0]["status"] = "disabled".into();
+    let found = errors("core", &core);
+    assert!(
+        found.contains(&pair("/modules/1/module_id", "core_unique_modules")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair("/modules/0/status", "core_required_module_enabled")),
+        "{found:?}"
+    );
+    core["modules"][0]["status"] = "off".into();
+    let found = errors("core", &core);
+    assert!(
+        !found
+            .iter()
+            .any(|(_, r)| r == "core_required_module_enabled"),
+        "{found:?}"
+    );
+}

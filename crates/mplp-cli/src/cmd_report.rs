@@ -23,6 +23,13 @@ use mplp_core::{Report, Severity, Violation};
 
 use crate::inputs::{Input, expand};
 
+/// `--max-errors N`: a count, with a message that names the range (a
+/// negative number is refused as such, never suggested as a file name).
+fn parse_max_errors(s: &str) -> Result<usize, String> {
+    let max = u64::try_from(usize::MAX).unwrap_or(u64::MAX);
+    crate::args::count(s, max, "errors per file").map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
 /// Arguments of `mplp report`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ReportArgs {
@@ -30,7 +37,7 @@ pub(crate) struct ReportArgs {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Show at most N errors and N warnings per file; the rest are counted.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true, value_parser = parse_max_errors)]
     max_errors: usize,
     /// Files to report on (a directory is searched for `.json` and
     /// `.ndjson` files, in name order).

@@ -325,7 +325,10 @@ fn check<W: Write>(
         Input::Problem { violation, .. } if violation.severity == Severity::Error => {
             return report.unreadable(violation.clone());
         }
-        Input::Problem { violation, .. } => return report.violation(violation.clone()),
+        // Not opened (`input-skipped`, a warning): not checked, so its JSON
+        // record says `"valid": false`, as it counts as neither valid nor
+        // invalid in the summary.
+        Input::Problem { violation, .. } => return report.unreadable(violation.clone()),
         Input::Stdin => {
             let stdin = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
             mplp_check::validate_source(

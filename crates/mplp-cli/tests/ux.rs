@@ -568,6 +568,38 @@ fn a_negative_max_errors_is_refused_without_suggesting_a_file_name() {
 }
 
 #[test]
+fn report_refuses_a_negative_max_errors_without_suggesting_a_file_name() {
+    let o = mplp(&[
+        "report",
+        "--max-errors",
+        "-1",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_exit(&o, 2);
+    let e = err(&o);
+    assert!(!e.contains("-- -1"), "{e}");
+    assert!(
+        e.contains("`-1` is negative: give a number of errors per file from 0 to"),
+        "{e}"
+    );
+    let o = mplp(&[
+        "report",
+        "--max-errors",
+        "99999999999999999999999",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_exit(&o, 2);
+    assert!(err(&o).contains("is more than the maximum"), "{}", err(&o));
+    let o = mplp(&[
+        "report",
+        "--max-errors",
+        "3",
+        "schemas/examples/valid/plan-minimal.json",
+    ]);
+    assert_exit(&o, 0);
+}
+
+#[test]
 fn too_many_turns_name_the_maximum() {
     for turns in ["99999999999999999999", "1000000001"] {
         let o = mplp(&[

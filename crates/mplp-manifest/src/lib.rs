@@ -448,6 +448,35 @@ impl CoreManifest {
     }
 }
 
+/// [`CORE_UNIQUE_MODULES`] and [`CORE_REQUIRED_MODULE_ENABLED`] over
+/// `(index in modules, module id, required, status)`, a member `None` when
+/// it cannot be read: the rules of the clean pass and of the one pass.
+fn module_rules(
+    modules: impl Iterator<Item = (usize, Option<ModuleName>, bool, Option<ModuleStatus>)>,
+    report: &mut Report,
+) {
+    let at = Pointer::root().key("modules");
+    let mut seen: Vec<(ModuleName, usize)> = Vec::new();
+    for (i, id, required, status) in modules {
+        let Some(id) = id else { continue };
+        match seen.iter().find(|(m, _)| *m == id) {
+            Some((_, first)) => report.error(
+                at.index(i).key("module_id"),
+                CORE_UNIQUE_MODULES,
+                format!("module `{id}` is already listed at {first}"),
+            ),
+            None => seen.push((id, i)),
+        }
+        if required && status == Some(ModuleStatus::Disabled) {
+            report.error(
+                at.index(i).key("status"),
+                CORE_REQUIRED_MODULE_ENABLED,
+                format!("module `{id}` is required but `disabled`"),
+            );
+        }
+    }
+}
+
 impl Document for CoreManifest {
     const KIND: &'static str = "core";
 
@@ -455,25 +484,38 @@ impl Document for CoreManifest {
     /// [`CORE_REQUIRED_MODULE_ENABLED`] at the status of each required,
     /// disabled module.
     fn check_rules(&self, report: &mut Report) {
-        let at = Pointer::root().key("modules");
-        for (i, d) in self.modules.iter().enumerate() {
-            if let Some(first) = self.modules[..i]
-                .iter()
-                .position(|e| e.module_id == d.module_id)
-            {
-                report.error(
-                    at.index(i).key("module_id"),
-                    CORE_UNIQUE_MODULES,
-                    format!("module `{}` is already listed at {first}", d.module_id),
-                );
-            }
-            if d.required == Some(true) && d.status == ModuleStatus::Disabled {
-                report.error(
-                    at.index(i).key("status"),
-                    CORE_REQUIRED_MODULE_ENABLED,
-                    format!("module `{}` is required but `disabled`", d.module_id),
-                );
-            }
-        }
+        module_rules(
+            self.modules.iter().enumerate().map(|(i, d)| {
+                (
+                    i,
+                    Some(d.module_id),
+                    d.required == Some(true),
+                    Some(d.status),
+                )
+            }),
+            report,
+        );
+    }
+
+    /// The same rules over what can still be read of a Core that failed its
+    /// schema: a module whose `module_id` (or `status`) does not parse
+    /// takes no part in the rule that reads it.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        let Some(modules) = value.get("modules").and_then(serde_json::Value::as_array) else {
+            return;
+        };
+        let read =
+            |m: &serde_json::Value, key: &str| m.get(key).and_then(serde_json::Value::as_str);
+        module_rules(
+            modules.iter().enumerate().map(|(i, m)| {
+                (
+                    i,
+                    read(m, "module_id").and_then(|s| s.parse::<ModuleName>().ok()),
+                    m.get("required") == Some(&serde_json::Value::Bool(true)),
+                    read(m, "status").and_then(|s| s.parse::<ModuleStatus>().ok()),
+                )
+            }),
+            report,
+        );
     }
 }

@@ -108,6 +108,26 @@ mplp_core::declare_rules! {
     }
 }
 
+/// `network_unique_node_ids` over `(index in nodes, node id)`: the rule the
+/// clean pass runs on the typed nodes and the one pass runs on the ids it
+/// can still read ([`Document::check_rules_of_value`]).
+fn unique_node_ids(ids: impl Iterator<Item = (usize, NodeId)>, report: &mut Report) {
+    let at = Pointer::root().key("nodes");
+    let mut first: std::collections::HashMap<NodeId, usize> = std::collections::HashMap::new();
+    for (i, id) in ids {
+        match first.entry(id) {
+            std::collections::hash_map::Entry::Occupied(seen) => report.error(
+                at.index(i).key("node_id"),
+                NETWORK_UNIQUE_NODE_IDS,
+                format!("node id {id} is already used by node {}", seen.get()),
+            ),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+        }
+    }
+}
+
 /// Every rule of this crate ([`RULES`]).
 pub fn rules() -> impl Iterator<Item = &'static mplp_core::rules::RuleInfo> {
     RULES.iter()
@@ -438,21 +458,27 @@ pub(crate) fn unknown_node(id: NodeId, network: NetworkId) -> Error {
 impl Document for Network {
     const KIND: &'static str = "network";
 
+    /// [`NETWORK_UNIQUE_NODE_IDS`] over the node ids that can still be read
+    /// of a Network that failed its schema (a node whose id does not parse
+    /// is left out); the warnings read whole nodes and wait for a clean pass.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        let Some(nodes) = value.get("nodes").and_then(serde_json::Value::as_array) else {
+            return;
+        };
+        let ids = nodes.iter().enumerate().filter_map(|(i, n)| {
+            let id = n.get("node_id")?.as_str()?.parse::<NodeId>().ok()?;
+            Some((i, id))
+        });
+        unique_node_ids(ids, report);
+    }
+
     /// [`NETWORK_UNIQUE_NODE_IDS`] at each repeated id, and the warnings
     /// [`NETWORK_SINGLE_NODE_TOPOLOGY`] (at `/nodes`) and
     /// [`NETWORK_RETIRED_NODES`] (at each live node of a retired network).
     fn check_rules(&self, report: &mut Report) {
         let nodes = self.nodes();
         let at = Pointer::root().key("nodes");
-        for (i, n) in nodes.iter().enumerate() {
-            if let Some(first) = nodes[..i].iter().position(|m| m.node_id == n.node_id) {
-                report.error(
-                    at.index(i).key("node_id"),
-                    NETWORK_UNIQUE_NODE_IDS,
-                    format!("node id {} is already used by node {first}", n.node_id),
-                );
-            }
-        }
+        unique_node_ids(nodes.iter().map(|n| n.node_id).enumerate(), report);
         if self.topology_type == TopologyType::SingleNode && nodes.len() > 1 {
             report.warn(
                 &at,
