@@ -504,8 +504,9 @@ impl Document for CoreManifest {
         let Some(modules) = value.get("modules").and_then(serde_json::Value::as_array) else {
             return;
         };
-        let read =
-            |m: &serde_json::Value, key: &str| m.get(key).and_then(serde_json::Value::as_str);
+        fn read<'v>(m: &'v serde_json::Value, key: &str) -> Option<&'v str> {
+            m.get(key).and_then(serde_json::Value::as_str)
+        }
         module_rules(
             modules.iter().enumerate().map(|(i, m)| {
                 (
