@@ -134,8 +134,10 @@ fn plan_render_labels_cannot_inject_dot() {
         text.contains(r#"label="T\"itle\n%%{init: {'theme':'dark'}}%%";"#),
         "{text}"
     );
+    // The label starts with the step's pointer and short id (issue 43).
+    assert!(text.contains(r#"s2 [label="/steps/2 · "#), "{text}");
     assert!(
-        text.contains(r#"s2 [label="dot \" ] ; evil -> s0; \\\nback\nslash\n[pending]","#),
+        text.contains(r#"\ndot \" ] ; evil -> s0; \\\nback\nslash\n[pending]","#),
         "{text}"
     );
     // Three edges, and none made up by a label.
@@ -194,7 +196,9 @@ fn collab_render_draws_a_simulated_session() {
     let text = out(&o);
     assert!(text.starts_with("sequenceDiagram\n"), "{text}");
     assert!(text.contains(": broadcast"), "{text}");
-    assert!(text.contains("--)session: answer"), "{text}");
+    // A broadcast's answer goes back to its sender (issue 43, pictures).
+    assert!(text.contains("r1--)r0: answer"), "{text}");
+    assert!(!text.contains("--)session: answer"), "{text}");
     // A line that is not a MAP event is reported and left out: exit 1.
     let mut bad = log.stdout.clone();
     bad.extend_from_slice(b"{\"not\": \"an event\"}\n");
