@@ -159,10 +159,12 @@ fn a_network_with_a_schema_error_also_gets_its_repeated_node() {
 #[test]
 fn a_core_with_a_schema_error_also_gets_its_module_rules() {
     let mut core = example("core-active-all-modules.json");
-    core["modules"][0]["version"] = "one".into();
+    core["status"] = "bogus".into();
     core["modules"][1]["module_id"] = core["modules"][0]["module_id"].clone();
     core["modules"][0]["status"] = "disabled".into();
     let found = errors("core", &core);
+    // The schema error is there: the module rules ran in the same pass.
+    assert!(found.contains(&pair("/status", "enum")), "{found:?}");
     assert!(
         found.contains(&pair("/modules/1/module_id", "core_unique_modules")),
         "{found:?}"
