@@ -565,7 +565,8 @@ fn chromium_checks_the_dom_and_screenshots_every_kind_of_picture() {
             file == &bad_session,
             "{name}: {marked} findings marked"
         );
-        shoot(name, &svg, "1400,1100");
+        let size = window_for(&out(&o));
+        shoot(name, &svg, &size);
     }
     // The session with findings as the report draws it (marked rows).
     let marked = html
@@ -577,5 +578,21 @@ fn chromium_checks_the_dom_and_screenshots_every_kind_of_picture() {
         .unwrap()
         .to_owned();
     let marked = write("session-marked.svg", marked);
-    shoot("session-findings-in-report.png", &marked, "1400,1100");
+    let size = window_for(&std::fs::read_to_string(&marked).unwrap());
+    shoot("session-findings-in-report.png", &marked, &size);
+}
+
+/// A window that shows the whole of an SVG picture (its `width` and
+/// `height` attributes, plus a margin), so that no part of a screenshot is
+/// cut off by the window (the finding marks sit at the right edge).
+fn window_for(svg: &str) -> String {
+    let attr = |name: &str| -> u32 {
+        let start = svg.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        let rest = &svg[start..];
+        rest[..rest.find('"').unwrap()]
+            .parse::<f64>()
+            .unwrap()
+            .ceil() as u32
+    };
+    format!("{},{}", attr("width") + 40, attr("height") + 40)
 }
