@@ -895,6 +895,10 @@ mod tests {
         let ahead = (this_year + 10) % 100;
         let d = http_date(&format!("Monday, 01-Jan-{ahead:02} 00:00:00 GMT")).unwrap();
         assert_eq!(d.year(), this_year + 10);
+        // Exactly 50 years ahead is not "more than 50": still this century's.
+        let edge = (this_year + 50) % 100;
+        let d = http_date(&format!("Monday, 01-Jan-{edge:02} 00:00:00 GMT")).unwrap();
+        assert_eq!(d.year(), this_year + 50);
         let far = (this_year + 60) % 100;
         let d = http_date(&format!("Monday, 01-Jan-{far:02} 00:00:00 GMT")).unwrap();
         assert_eq!(d.year(), this_year + 60 - 100);
