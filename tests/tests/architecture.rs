@@ -17,9 +17,8 @@ fn workspace() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
-/// `(crate, workspace crate it depends on)` for normal and build
-/// dependencies (not dev-dependencies), and every workspace crate.
-fn metadata() -> (BTreeSet<String>, BTreeSet<(String, String)>) {
+/// `cargo metadata --no-deps` of the workspace.
+fn cargo_metadata() -> serde_json::Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let out = Command::new(cargo)
         .args([
@@ -38,6 +37,13 @@ fn metadata() -> (BTreeSet<String>, BTreeSet<(String, String)>) {
         String::from_utf8_lossy(&out.stderr)
     );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    meta
+}
+
+/// `(crate, workspace crate it depends on)` for normal and build
+/// dependencies (not dev-dependencies), and every workspace crate.
+fn metadata() -> (BTreeSet<String>, BTreeSet<(String, String)>) {
+    let meta = cargo_metadata();
     let packages = meta["packages"].as_array().unwrap();
     let names: BTreeSet<String> = packages
         .iter()
@@ -122,24 +128,7 @@ fn the_diagram_reader_reads_edges_and_lone_crates() {
 /// Every package of the workspace and its manifest's directory, relative to
 /// the workspace (`crates/mplp-plan`), and the features of the `mplp` crate.
 fn packages() -> (Vec<(String, String)>, Vec<String>) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let out = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(workspace())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let meta = cargo_metadata();
     let root = meta["workspace_root"].as_str().unwrap().to_owned();
     let mut packages = Vec::new();
     let mut features = Vec::new();
