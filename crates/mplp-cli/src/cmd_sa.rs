@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use mplp_context::{Context, ContextRoot};
 use mplp_core::{StepId, Timestamp};
-use mplp_events::log::EventSink;
+use mplp_events::log::NullSink;
 use mplp_plan::Plan;
 use mplp_runtime::session::SESSION_CHECKPOINT;
 use mplp_runtime::store::{DirStore, Store};
@@ -163,15 +163,6 @@ fn executor(settings: Settings) -> impl FnMut(&StepRequest<'_>) -> StepResult {
     }
 }
 
-/// A sink that keeps nothing: the store keeps the log.
-struct Discard;
-
-impl<E> EventSink<E> for Discard {
-    fn emit(&mut self, _event: E) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("mplp sa simulate: {message}");
     ExitCode::from(2)
@@ -267,7 +258,7 @@ fn start(
     stop_after: Option<u64>,
     dir: &Path,
 ) -> ExitCode {
-    match SaSession::new(context, plan, Discard, store) {
+    match SaSession::new(context, plan, NullSink::default(), store) {
         Ok(session) => finish(session, settings, stop_after, dir),
         Err(mplp_runtime::SaError::Mplp(e)) => {
             eprintln!("mplp sa simulate: {e}");
@@ -338,14 +329,14 @@ fn resume(dir: &Path, stop_after: Option<u64>, fail_write: Option<u64>) -> ExitC
         }
         Err(e) => return fail(format!("{}: {e}", dir.display())),
     }
-    match SaSession::resume(Discard, store) {
+    match SaSession::resume(NullSink::default(), store) {
         Ok(session) => finish(session, settings, stop_after, dir),
         Err(e) => fail(format!("{}: {e}", dir.display())),
     }
 }
 
 fn finish(
-    session: SaSession<Discard, DirStore>,
+    session: SaSession<NullSink, DirStore>,
     settings: Settings,
     stop_after: Option<u64>,
     dir: &Path,

@@ -49,7 +49,7 @@ pub mod write;
 
 pub use lines::stream_lines;
 pub use read::{LogEntry, LogReader};
-pub use write::{EventSink, LogWriter};
+pub use write::{EventSink, LogWriter, NullSink};
 
 #[doc(no_inline)]
 pub use crate::rules::{LOG_EMPTY, LOG_LINE_TOO_LONG, LOG_READ_ERROR};

@@ -19,19 +19,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mplp_context::{Context, ContextRoot};
-use mplp_events::log::EventSink;
+use mplp_events::log::NullSink;
 use mplp_nats::NatsStore;
 use mplp_plan::Plan;
 use mplp_runtime::store::{DirStore, MemoryStore, Store};
 use mplp_runtime::{AutoApprove, SaOutcome, SaSession, StepRequest, StepResult};
-
-struct Discard;
-
-impl<E> EventSink<E> for Discard {
-    fn emit(&mut self, _event: E) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 fn inputs(n: usize) -> (Context, Plan) {
     let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
@@ -52,7 +44,7 @@ fn noop(_: &StepRequest<'_>) -> StepResult {
 fn run<S: Store>(n: usize, store: S) -> (Duration, S) {
     let (c, p) = inputs(n);
     let t = Instant::now();
-    let mut s = SaSession::new(c, p, Discard, store).unwrap();
+    let mut s = SaSession::new(c, p, NullSink::default(), store).unwrap();
     let r = s.run(&mut noop, &mut AutoApprove::default()).unwrap();
     let took = t.elapsed();
     assert_eq!(r.outcome, SaOutcome::Completed);

@@ -11,23 +11,20 @@
 //!    to parse the log the run wrote, per step.
 //! 2. In a directory (`DirStore`, an fsync per event): steps per second
 //!    and fsyncs per step.
+//!
+//! With `--once`, each size runs once after the warm-up and the directory
+//! part is skipped: for instruction counts and simulated cache misses under
+//! `valgrind --tool=callgrind --toggle-collect='*SaSession*::run'`
+//! (see `docs/spec-notes.md`, "The SA runtime's cost per step").
 #![allow(clippy::unwrap_used, clippy::expect_used)] // an example: a failure is a crash with a message
 
 use std::time::Instant;
 
 use mplp_context::{Context, ContextRoot};
-use mplp_events::log::EventSink;
+use mplp_events::log::NullSink;
 use mplp_plan::Plan;
 use mplp_runtime::store::{DirStore, MemoryStore, Store};
 use mplp_runtime::{AutoApprove, SaSession, StepRequest, StepResult};
-
-struct Drop;
-
-impl<E> EventSink<E> for Drop {
-    fn emit(&mut self, _event: E) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 fn inputs(n: usize) -> (Context, Plan) {
     let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
@@ -45,6 +42,7 @@ fn noop(_: &StepRequest<'_>) -> StepResult {
 }
 
 fn main() {
+    let once = std::env::args().any(|a| a == "--once");
     let sizes: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -60,17 +58,18 @@ fn main() {
     // first, then the median of at least three runs per size (and of at
     // least 100,000 steps in all, so that a short run's noise averages out).
     let (c, p) = inputs(1_000);
-    let mut warm = SaSession::new(c, p, Drop, MemoryStore::new()).unwrap();
+    let mut warm = SaSession::new(c, p, NullSink::default(), MemoryStore::new()).unwrap();
     warm.run(&mut noop, &mut AutoApprove::default()).unwrap();
     drop(warm);
     println!("MemoryStore, no-op executor, chain plans (median run after a warm-up run):");
     for &n in &sizes {
         let mut times = Vec::new();
         let mut last = None;
-        for _ in 0..(100_000 / n.max(1)).max(3) {
+        let runs = if once { 1 } else { (100_000 / n.max(1)).max(3) };
+        for _ in 0..runs {
             let (c, p) = inputs(n);
             let t = Instant::now();
-            let mut s = SaSession::new(c, p, Drop, MemoryStore::new()).unwrap();
+            let mut s = SaSession::new(c, p, NullSink::default(), MemoryStore::new()).unwrap();
             let r = s.run(&mut noop, &mut AutoApprove::default()).unwrap();
             times.push(t.elapsed());
             // The previous run's session is dropped here, outside the timing.
@@ -96,6 +95,9 @@ fn main() {
         );
         assert_eq!(parsed as u64, r.events);
     }
+    if once {
+        return;
+    }
     println!("DirStore (fsync per event):");
     for n in [100usize, 1_000] {
         let dir = std::env::temp_dir().join(format!("mplp-sa-bench-{}-{n}", std::process::id()));
@@ -103,7 +105,7 @@ fn main() {
         let (c, p) = inputs(n);
         let t = Instant::now();
         let store = DirStore::open(&dir).unwrap();
-        let mut s = SaSession::new(c, p, Drop, store).unwrap();
+        let mut s = SaSession::new(c, p, NullSink::default(), store).unwrap();
         let r = s.run(&mut noop, &mut AutoApprove::default()).unwrap();
         let took = t.elapsed();
         let fsyncs = s.store().fsyncs();

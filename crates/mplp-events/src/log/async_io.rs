@@ -67,6 +67,12 @@ impl<E> AsyncEventSink<E> for Vec<E> {
     }
 }
 
+impl<E> AsyncEventSink<E> for super::NullSink {
+    fn emit(&mut self, event: E) -> impl Future<Output = io::Result<()>> {
+        std::future::ready(EventSink::emit(self, event))
+    }
+}
+
 impl AsyncEventSink<crate::MapEvent> for MapLogValidator {
     fn emit(&mut self, event: crate::MapEvent) -> impl Future<Output = io::Result<()>> {
         std::future::ready(EventSink::emit(self, event))

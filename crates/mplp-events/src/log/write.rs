@@ -8,10 +8,10 @@ use serde::Serialize;
 /// (the collab runtime's `mplp_collab::sink::EventSink` is this trait).
 ///
 /// Implemented by [`LogWriter`] (NDJSON), by `Vec<E>` (collect in memory),
-/// by the validators ([`MapLogValidator`](crate::validate::MapLogValidator),
+/// by [`NullSink`] (drop, counting), by the validators
+/// ([`MapLogValidator`](crate::validate::MapLogValidator),
 /// [`SaLogValidator`](crate::validate::SaLogValidator): check as you go),
-/// by `&mut S` for any sink `S`, and by the collab runtime's `MemorySink`
-/// and `NullSink`.
+/// by `&mut S` for any sink `S`, and by the collab runtime's `MemorySink`.
 pub trait EventSink<E> {
     /// Takes one event. An error stops the producer's current operation.
     fn emit(&mut self, event: E) -> io::Result<()>;
@@ -26,6 +26,32 @@ impl<E, S: EventSink<E> + ?Sized> EventSink<E> for &mut S {
 impl<E> EventSink<E> for Vec<E> {
     fn emit(&mut self, event: E) -> io::Result<()> {
         self.push(event);
+        Ok(())
+    }
+}
+
+/// Drops every event, counting them: for benchmarks, dry runs, and runtimes
+/// whose store already keeps the log (the SA runtime's).
+///
+/// ```
+/// use mplp_core::CollabId;
+/// use mplp_events::log::{EventSink, NullSink};
+/// use mplp_events::MapEvent;
+/// let mut sink = NullSink::default();
+/// sink.emit(MapEvent::turn_dispatched(CollabId::new(), "coder", 1))?;
+/// assert_eq!(sink.count, 1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NullSink {
+    /// How many events were dropped.
+    pub count: u64,
+}
+
+impl<E> EventSink<E> for NullSink {
+    fn emit(&mut self, event: E) -> io::Result<()> {
+        drop(event);
+        self.count += 1;
         Ok(())
     }
 }
