@@ -65,6 +65,7 @@ mod dispatch;
 mod event_log;
 mod feed;
 mod kinds;
+pub mod listing;
 pub mod record;
 mod registry;
 mod sniff;

@@ -38,34 +38,33 @@ fn load_error(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
     }
 }
 
-/// The files of the bundle in directory `dir`: every `.json` and `.ndjson`
-/// file below it (subdirectories included), in name order, leaving out
-/// `.expect.json` sidecars.
+/// The files of the bundle in directory `dir`: the files `mplp validate`
+/// lists there ([`listing::list_dir`](crate::listing::list_dir): every
+/// `.json`, `.ndjson` and `.jsonl` file below it, subdirectories included,
+/// leaving out `.expect.json` sidecars; links followed, each directory
+/// entered once; FIFOs and other special files passed by), in name order.
 ///
 /// # Errors
-/// When a directory cannot be listed.
+/// When a directory cannot be listed, a link leads back to a directory
+/// being listed, or a link to a file that would be read dangles: the first
+/// such problem.
 pub fn files_in(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let listing = crate::listing::list_dir(dir);
     let mut found = Vec::new();
-    walk(dir, &mut found)?;
-    found.sort();
-    Ok(found)
-}
-
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
-    for entry in std::fs::read_dir(dir).map_err(load_error(dir))? {
-        let path = entry.map_err(load_error(dir))?.path();
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else {
-            let name = path.to_string_lossy();
-            if (name.ends_with(".json") || name.ends_with(".ndjson"))
-                && !name.ends_with(".expect.json")
-            {
-                found.push(path);
+    for entry in listing.entries {
+        match entry {
+            crate::listing::Listed::File(path) => found.push(path),
+            crate::listing::Listed::Problem { path, violation } if violation.is_error() => {
+                return Err(LoadError {
+                    path,
+                    source: std::io::Error::other(violation.message),
+                });
             }
+            crate::listing::Listed::Problem { .. } => {}
         }
     }
-    Ok(())
+    found.sort();
+    Ok(found)
 }
 
 /// Validates the bundle in directory `dir` ([`files_in`], [`check_files`]).
