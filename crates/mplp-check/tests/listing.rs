@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mplp_check::listing::{Listed, list_dir};
+use mplp_check::listing::list_dir;
 
 fn scratch(name: &str) -> PathBuf {
     let dir =

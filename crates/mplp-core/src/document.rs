@@ -624,7 +624,8 @@ pub fn syntax_violation(e: &serde_json::Error) -> Violation {
     let what = if e.is_eof() {
         "the input ends too early (empty, or a value is cut off)".to_owned()
     } else {
-        e.to_string()
+        // serde's own "at line L column C" left out: said once, below.
+        mplp_json::exact::message_of(e)
     };
     Violation::error(
         "",

@@ -137,7 +137,7 @@ fn the_thorough_pass_lists_every_schema_error_or_the_one_syntax_error() {
 
     // Not well-formed, or cut off: one `json-syntax` error, at the root.
     for (input, says) in [
-        (&b"{\"low\":1,}"[..], "trailing comma at line 1 column 10"),
+        (&b"{\"low\":1,}"[..], "trailing comma (line 1, column 10)"),
         (b"{\"low\":1", "the input ends too early"),
         (b"", "the input ends too early"),
     ] {
@@ -146,6 +146,8 @@ fn the_thorough_pass_lists_every_schema_error_or_the_one_syntax_error() {
         assert_eq!(found(&report), pairs(&[("", "json-syntax")]), "{input:?}");
         let message = &report.violations()[0].message;
         assert!(message.contains(says), "{message}");
+        // The position is said once.
+        assert_eq!(message.matches("line 1").count(), 1, "{message}");
     }
 }
 
