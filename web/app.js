@@ -207,10 +207,17 @@
       const source = $("mplp-glue").textContent + "\n" + $("mplp-worker").textContent;
       const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
       const worker = new Worker(url);
+      const mb = (n) => (n / 1048576).toFixed(1);
+      let memory = 0;
       worker.onmessage = (e) => {
+        // The worker's module memory: it stops growing however long the log.
+        if (e.data.memory != null) {
+          memory = e.data.memory;
+          bar.setAttribute("data-memory", String(memory));
+        }
         if (e.data.progress != null) {
           bar.value = e.data.progress;
-          label.textContent = `${(e.data.progress / 1048576).toFixed(1)} of ${(file.size / 1048576).toFixed(1)} MB`;
+          label.textContent = `${mb(e.data.progress)} of ${mb(file.size)} MB (${Math.floor((100 * e.data.progress) / (file.size || 1))}%), validator memory ${mb(memory)} MB`;
           return;
         }
         worker.terminate();
@@ -220,7 +227,7 @@
         } else {
           const record = JSON.parse(e.data.record);
           showRecord(s, file.name, record, null);
-          s.append(el("p", { class: "note" }, `${(file.size / 1048576).toFixed(1)} MB streamed through a worker.`));
+          s.append(el("p", { class: "note" }, `${mb(file.size)} MB streamed through a worker (validator memory ${mb(memory)} MB).`));
           if (record.kind === "map-log" && file.size <= SHOW_AT) {
             file.arrayBuffer().then((b) => picture(s, record.kind, new Uint8Array(b))).then(resolve, resolve);
             return;
