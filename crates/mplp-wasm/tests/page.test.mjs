@@ -345,6 +345,10 @@ window.mplpPage.ready.then(async () => {
   const r = await withPage(browser, "page-big-log.html", script, "", 800_000, async (chrome) => {
     const done = await chrome.evaluate("document.body.getAttribute('data-done')");
     assert.equal(done, "yes");
+    const shot = join(scratch, "page-big-log.png");
+    const { data } = await chrome.page("Page.captureScreenshot", { format: "png" });
+    writeFileSync(shot, Buffer.from(data, "base64"));
+    console.error(`screenshot: ${shot}`);
     return JSON.parse(await chrome.evaluate("JSON.stringify(window.bigLog)"));
   });
   const mb = (n) => (n / 1048576).toFixed(1);
