@@ -16,7 +16,8 @@ self.onmessage = async (e) => {
       if (done) break;
       v.push(value);
       const now = Date.now();
-      if (now - last > 100) {
+      // 20 figures a second: a smooth bar, a negligible cost.
+      if (now - last >= 50) {
         last = now;
         report();
       }
