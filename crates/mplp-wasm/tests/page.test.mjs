@@ -166,6 +166,16 @@ test("the page checks a valid plan, an invalid plan and a MAP log", { timeout: 3
 window.mplpPage.ready.then(async () => {
   const file = (name, b64) => new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name);
   await window.mplpPage.addFiles([${feed.map(([n, b]) => `file(${JSON.stringify(n)}, "${b.toString("base64")}")`).join(", ")}]);
+  // Pasted (through the button): the log, then the valid plan; pasted
+  // text has no name, so it is told by its first lines.
+  const done = () => document.querySelectorAll("#results section.file:not(.pending)").length;
+  let n = done();
+  for (const text of [${JSON.stringify(log.toString("utf8"))}, ${JSON.stringify(valid.toString("utf8"))}]) {
+    document.getElementById("paste").value = text;
+    document.getElementById("paste-go").click();
+    n++;
+    for (let i = 0; i < 600 && done() < n; i++) await new Promise((r) => setTimeout(r, 50));
+  }
   document.body.setAttribute("data-done", "yes");
 }, (e) => document.body.setAttribute("data-done", "failed: " + e));
 </script>`;
@@ -181,6 +191,8 @@ window.mplpPage.ready.then(async () => {
   const sections = [...dom.matchAll(/<section class="file (valid|invalid)">.*?<span class="name">([^<]*)<\/span><span class="verdict">(valid|invalid)<\/span><span class="kind">([^<]*)<\/span>/gs)].map((m) => [m[2], m[3], m[4]]);
   // Newest first.
   assert.deepEqual(sections, [
+    ["pasted", "valid", "plan"],
+    ["pasted", "valid", "map-log"],
     ["session.ndjson", "valid", "map-log"],
     [invalid.name, "invalid", "plan"],
     ["plan-valid.json", "valid", "plan"],
@@ -188,8 +200,10 @@ window.mplpPage.ready.then(async () => {
   // The invalid plan's first error is selected and its value marked.
   const marks = [...dom.matchAll(/<mark class="hl" data-pointer="([^"]*)">/g)].map((m) => m[1]);
   assert.deepEqual(marks, [pointer], dom.slice(0, 2000));
-  // The log went through the worker; the plans have their pictures.
-  assert.match(dom, /streamed through a worker/);
+  // The logs (dropped and pasted) went through the worker; the plans have
+  // their pictures.
+  // (The page's note, not the same words in its inlined script.)
+  assert.equal(dom.match(/<p class="note">[^<]*streamed through a worker/g)?.length, 2);
   assert.ok(dom.match(/<g class="step"/g)?.length >= 2, "the plans are drawn");
   const png = readFileSync(join(scratch, "page.png"));
   assert.equal(png.subarray(1, 4).toString(), "PNG");
