@@ -1,7 +1,8 @@
 // The page: files dropped, chosen or pasted are checked by the WebAssembly
 // module inlined in this page (no network); big logs stream through a Web
 // Worker with a progress bar. `window.mplpPage.addFiles(files)` is what the
-// drop zone calls (and what the page test drives).
+// drop zone calls, `window.mplpPage.paste(text)` what the paste button
+// calls (the page test drives both).
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -187,10 +188,13 @@
     }
   }
 
-  function checkBytes(name, bytes) {
+  // A file's name frames its input (a `.ndjson`/`.jsonl` name is a log,
+  // another a document, as in `mplp validate FILE`); pasted text has none
+  // and is told by its first lines (as `mplp validate -`).
+  function checkBytes(name, bytes, named) {
     const s = section(name);
     const o = options();
-    o.name = name;
+    if (named) o.name = name;
     const record = wasm_bindgen.validate(bytes, o);
     let text = null;
     if (bytes.length <= SHOW_AT) text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
@@ -198,7 +202,7 @@
     picture(s, record.kind, bytes);
   }
 
-  function checkInWorker(file) {
+  function checkInWorker(file, named) {
     return new Promise((resolve) => {
       const s = section(file.name);
       const bar = el("progress", { max: String(file.size || 1), value: "0" });
@@ -207,10 +211,17 @@
       const source = $("mplp-glue").textContent + "\n" + $("mplp-worker").textContent;
       const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
       const worker = new Worker(url);
+      const mb = (n) => (n / 1048576).toFixed(1);
+      let memory = 0;
       worker.onmessage = (e) => {
+        // The worker's module memory: it stops growing however long the log.
+        if (e.data.memory != null) {
+          memory = e.data.memory;
+          bar.setAttribute("data-memory", String(memory));
+        }
         if (e.data.progress != null) {
           bar.value = e.data.progress;
-          label.textContent = `${(e.data.progress / 1048576).toFixed(1)} of ${(file.size / 1048576).toFixed(1)} MB`;
+          label.textContent = `${mb(e.data.progress)} of ${mb(file.size)} MB (${Math.floor((100 * e.data.progress) / (file.size || 1))}%), validator memory ${mb(memory)} MB`;
           return;
         }
         worker.terminate();
@@ -220,7 +231,7 @@
         } else {
           const record = JSON.parse(e.data.record);
           showRecord(s, file.name, record, null);
-          s.append(el("p", { class: "note" }, `${(file.size / 1048576).toFixed(1)} MB streamed through a worker.`));
+          s.append(el("p", { class: "note" }, `${mb(file.size)} MB streamed through a worker (validator memory ${mb(memory)} MB).`));
           if (record.kind === "map-log" && file.size <= SHOW_AT) {
             file.arrayBuffer().then((b) => picture(s, record.kind, new Uint8Array(b))).then(resolve, resolve);
             return;
@@ -234,20 +245,34 @@
         resolve();
       };
       const o = options();
-      o.name = file.name;
+      if (named) o.name = file.name;
       worker.postMessage({ module, file, options: o });
     });
   }
 
-  async function addFiles(files) {
+  // Whether a nameless input is a log: its first lines (up to 64 KiB, cut
+  // after the last newline in them) are told as a log.
+  async function looksLikeLog(file) {
+    const head = new Uint8Array(await file.slice(0, 64 << 10).arrayBuffer());
+    const end = head.lastIndexOf(10);
+    return end > 0 && (wasm_bindgen.detectKind(head.subarray(0, end + 1)) || "").endsWith("-log");
+  }
+
+  // `named`: false for pasted text (see checkBytes).
+  async function addFiles(files, named = true) {
     status.textContent = `Checking ${files.length} file${files.length === 1 ? "" : "s"}…`;
     for (const file of files) {
-      const log = isLogName(file.name) || ($("kind").value.endsWith("-log"));
-      if (log && file.size >= WORKER_AT) await checkInWorker(file);
-      else checkBytes(file.name, new Uint8Array(await file.arrayBuffer()));
+      const big = file.size >= WORKER_AT;
+      const log = $("kind").value.endsWith("-log") || (named ? isLogName(file.name) : big && (await looksLikeLog(file)));
+      if (log && big) await checkInWorker(file, named);
+      else checkBytes(file.name, new Uint8Array(await file.arrayBuffer()), named);
     }
     status.textContent = "Ready. Drop more files, or click an error to see where it points.";
   }
+
+  // Pasted text goes the way of a dropped file, without a name: a big
+  // pasted log streams through the worker too.
+  const paste = (text) => addFiles([new File([text], "pasted")], false);
 
   async function start() {
     const b64 = $("mplp-wasm").textContent.trim();
@@ -270,8 +295,7 @@
     });
     $("files").addEventListener("change", (e) => addFiles([...e.target.files]));
     $("paste-go").addEventListener("click", () => {
-      const text = $("paste").value;
-      checkBytes("pasted", new TextEncoder().encode(text));
+      paste($("paste").value);
     });
     status.textContent = "Ready: drop files, choose them, or paste.";
   }
@@ -280,5 +304,5 @@
     status.textContent = `The validator could not start: ${e.message || e}`;
     throw e;
   });
-  window.mplpPage = { ready, addFiles };
+  window.mplpPage = { ready, addFiles, paste };
 })();

@@ -8,9 +8,12 @@
 //!   `npm pack target/npm` accepts it), and the page `web/` into one file,
 //!   `target/web/index.html`, with the module inlined (it works from
 //!   `file://`, offline). Prints the `.wasm` size, raw and gzipped.
-//! - `test`: `build`, then `node --test crates/mplp-wasm/tests/` (the
-//!   records against `mplp validate --format json`, hostile input, the
-//!   stream, the page in headless Chromium).
+//! - `test`: `build`, TypeScript 5 installed under `target/wasm-tools/`
+//!   (once), then `node --test crates/mplp-wasm/tests/` (the records
+//!   against `mplp validate --format json`, hostile input, the stream and
+//!   its memory, `npm pack` and the installed package with its types, the
+//!   page and the ES module in headless Chromium, a 300 MB log through the
+//!   page's worker).
 //! - `bench`: `build`, the documents of the performance table
 //!   (`cargo run -p mplp-wasm --example bench_docs`), ajv and ajv-formats
 //!   installed under `target/wasm-bench/`, then
@@ -191,6 +194,19 @@ fn test(root: &Path, npm: &Path, page: &Path) -> Result<(), String> {
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
         .collect();
     files.sort();
+    // TypeScript, to compile a program against the package's types (the
+    // test is skipped without it, and fails when `CI` is set).
+    let tools = target.join("wasm-tools");
+    let tsc = tools.join("node_modules/typescript/bin/tsc");
+    if !tsc.is_file() {
+        if let Err(e) = run(Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+            .arg(&tools)
+            .arg("typescript@5"))
+        {
+            eprintln!("cargo xtask wasm: typescript could not be installed ({e})");
+        }
+    }
     run(Command::new("node")
         .current_dir(root)
         .arg("--test")
@@ -198,7 +214,8 @@ fn test(root: &Path, npm: &Path, page: &Path) -> Result<(), String> {
         .env("MPLP_NPM", npm)
         .env("MPLP_PAGE", page)
         .env("MPLP_BIN", target.join("debug/mplp"))
-        .env("MPLP_SCRATCH", target.join("wasm-test")))
+        .env("MPLP_SCRATCH", target.join("wasm-test"))
+        .env("MPLP_TSC", tsc))
 }
 
 fn bench(root: &Path, npm: &Path, rounds: &str) -> Result<(), String> {

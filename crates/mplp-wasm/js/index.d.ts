@@ -1,3 +1,7 @@
+// The generated classes are disposable (`[Symbol.dispose]`, for `using`):
+// their type needs this library of TypeScript 5.2 and later, whatever the
+// program's `lib` says.
+/// <reference lib="esnext.disposable" />
 // The package's types: the generated ones (mplp_wasm.d.ts, from the Rust
 // crate by wasm-bindgen) and `validateStream`, written in JavaScript here.
 export {

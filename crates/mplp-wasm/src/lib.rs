@@ -190,9 +190,12 @@ pub fn detect_kind(bytes: &[u8]) -> Option<&'static DocKind> {
 }
 
 /// A log validated as its chunks are pushed in ([`LogStream`] into a
-/// [`Record`]): memory stays bounded by what the log leaves open, the
-/// event-id window and the limit on the violations shown
-/// ([`DEFAULT_STREAM_MAX_ERRORS`] unless said otherwise).
+/// [`Record`]). Its memory is bounded by constants (the event-id window,
+/// the ids of the last 2^18 completed sessions, the line limit, and the
+/// violations shown: [`DEFAULT_STREAM_MAX_ERRORS`] unless said otherwise)
+/// and by what the log leaves open; a log whose sessions close stops
+/// growing it once those are full (about 40 MB with the default options,
+/// see `docs/spec-notes.md`).
 ///
 /// ```
 /// let log = std::fs::read("../../schemas/examples/valid/map-log-round-robin.ndjson")?;
