@@ -51,9 +51,6 @@ pub(crate) const MAX_TURNS: u64 = 1_000_000_000;
 
 /// `--turns`: 0 to [`MAX_TURNS`]; a larger number, even one beyond `u64`,
 /// is refused with the maximum named.
-fn parse_turns(s: &str) -> Result<u64, String> {
-    crate::args::count(s, MAX_TURNS, "turns")
-}
 
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
@@ -80,11 +77,11 @@ pub(crate) enum CollabCommand {
         mode: ModeArg,
         /// How many participants (exactly 2 for `pair`; the orchestrator counts;
         /// 1 to 10,000).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=10_000))]
+        #[arg(long, allow_negative_numbers = true, value_parser = crate::args::counts_to::<u16>(1, 10_000, "participants"))]
         participants: u16,
         /// How many turns (broadcast rounds in `broadcast`, tasks in `swarm`,
         /// at most this many plan steps with `--plan`; at most 1,000,000,000).
-        #[arg(long, allow_negative_numbers = true, value_parser = parse_turns)]
+        #[arg(long, allow_negative_numbers = true, value_parser = crate::args::counts_to::<u64>(0, MAX_TURNS, "turns"))]
         turns: u64,
         /// The seed of the simulation.
         #[arg(long, default_value_t = 0)]

@@ -41,7 +41,7 @@ pub(crate) enum DialogCommand {
         #[arg(long, value_parser = clap::builder::NonEmptyStringValueParser::new())]
         model: Option<String>,
         /// Anthropic's required `max_tokens` (the longest reply allowed; at least 1).
-        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 1024, allow_negative_numbers = true, value_parser = crate::args::counts::<u32>(1, "tokens"))]
         max_tokens: u32,
         /// The dialog document (`-` reads standard input).
         dialog: String,
@@ -50,10 +50,10 @@ pub(crate) enum DialogCommand {
     /// message kept, the most recent ones kept, the oldest partial one cut.
     Prune {
         /// The context window, in tokens (estimated at 4 characters per token).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = crate::args::counts::<usize>(0, "tokens"))]
         max_tokens: usize,
         /// Tokens kept free below the window.
-        #[arg(long, default_value_t = DEFAULT_SAFETY_MARGIN)]
+        #[arg(long, default_value_t = DEFAULT_SAFETY_MARGIN, allow_negative_numbers = true, value_parser = crate::args::counts::<usize>(0, "tokens"))]
         safety_margin: usize,
         /// The dialog document (`-` reads standard input).
         dialog: String,
@@ -63,10 +63,10 @@ pub(crate) enum DialogCommand {
     /// them (`--all`, seed 003's default `fork()`).
     Fork {
         /// Trailing messages to keep.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::args::counts::<usize>(0, "messages"))]
         last_n: usize,
         /// Leading messages to keep (the system prompt is usually first).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::args::counts::<usize>(0, "messages"))]
         first_k: usize,
         /// Keep every message: a full copy (seed 003's `fork()` with its defaults).
         #[arg(long, conflicts_with_all = ["last_n", "first_k"])]
@@ -100,16 +100,16 @@ pub(crate) enum DialogCommand {
         #[arg(long)]
         stream: bool,
         /// The longest reply, in tokens (required by Anthropic; sent to OpenAI only when given).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, allow_negative_numbers = true, value_parser = crate::args::counts::<u32>(1, "tokens"))]
         max_tokens: Option<u32>,
         /// The environment variable that holds the API key.
         #[arg(long)]
         api_key_env: Option<String>,
         /// Seconds to wait for the reply (for a stream: for each chunk).
-        #[arg(long, default_value_t = 60)]
+        #[arg(long, default_value_t = 60, allow_negative_numbers = true, value_parser = crate::args::counts::<u64>(0, "seconds"))]
         timeout: u64,
         /// Retries on 429, 5xx, timeouts and connection failures.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = crate::args::counts::<u32>(0, "retries"))]
         max_retries: u32,
         /// The dialog document (`-` reads standard input).
         dialog: String,

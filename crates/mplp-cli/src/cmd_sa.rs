@@ -70,7 +70,7 @@ pub(crate) struct SimulateArgs {
     #[arg(long, value_name = "STEP_ID", conflicts_with = "resume")]
     fail_step: Option<String>,
     /// Retries of a failed step.
-    #[arg(long, default_value_t = 2, conflicts_with = "resume")]
+    #[arg(long, default_value_t = 2, conflicts_with = "resume", allow_negative_numbers = true, value_parser = crate::args::counts::<u32>(0, "retries"))]
     retries: u32,
     /// What happens when a step has no retry left.
     #[arg(
@@ -81,12 +81,12 @@ pub(crate) struct SimulateArgs {
     )]
     on_exhausted: ExhaustedArg,
     /// Stop (as a crash would) once the log holds this many events.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::args::counts::<u64>(0, "events"))]
     stop_after_events: Option<u64>,
     /// Crash tests: the N-th write to the store (1 = the first) fails
     /// half-way with an I/O error, as a crash would leave it; the command
     /// exits 2 and `--resume` finishes the run.
-    #[arg(long, value_name = "N", hide = true)]
+    #[arg(long, value_name = "N", hide = true, allow_negative_numbers = true, value_parser = crate::args::counts::<u64>(1, "writes"))]
     fail_write: Option<u64>,
 }
 

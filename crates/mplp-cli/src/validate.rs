@@ -92,11 +92,11 @@ pub(crate) struct ValidateArgs {
     #[arg(long, value_name = "N|all", allow_negative_numbers = true, value_parser = parse_limit)]
     max_errors: Option<Limit>,
     /// Refuse documents (not logs) larger than this many bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES)]
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES, allow_negative_numbers = true, value_parser = crate::args::counts::<u64>(0, "bytes"))]
     max_document_bytes: u64,
     /// Find repeated event ids in logs within this many events (0: not at
     /// all); memory is about 32 bytes per id of the window.
-    #[arg(long, value_name = "EVENTS", default_value_t = DEFAULT_EVENT_ID_WINDOW)]
+    #[arg(long, value_name = "EVENTS", default_value_t = DEFAULT_EVENT_ID_WINDOW, allow_negative_numbers = true, value_parser = crate::args::counts::<usize>(0, "events"))]
     event_id_window: usize,
     /// Validate the files together as one bundle (the documents of one
     /// piece of work): each file as alone, plus the rules that bind them

@@ -665,3 +665,143 @@ fn a_directory_says_what_it_did_not_check() {
     );
     assert!(err(&o).contains("2 files not checked"), "{}", err(&o));
 }
+
+/// Every numeric option refuses a number out of range by naming the range
+/// (never clap's "number too large to fit in target type"), and a negative
+/// one without suggesting `-- -1` (which would make it a file name).
+#[test]
+fn every_count_option_names_its_range() {
+    let plan = "schemas/examples/valid/plan-minimal.json";
+    let dialog = "schemas/examples/valid/dialog-multi-turn.json";
+    // (the command before the option, the option, what it counts, its maximum)
+    let mut cases: Vec<(&[&str], &str, &str, &str)> = vec![
+        (
+            &["validate", plan],
+            "--max-document-bytes",
+            "bytes",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["validate", plan],
+            "--event-id-window",
+            "events",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["sa", "simulate", plan, "--out", "x"],
+            "--retries",
+            "retries",
+            "4,294,967,295",
+        ),
+        (
+            &["sa", "simulate", plan, "--out", "x"],
+            "--stop-after-events",
+            "events",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["collab", "simulate", "--mode", "broadcast", "--turns", "2"],
+            "--participants",
+            "participants",
+            "10,000",
+        ),
+        (
+            &["dialog", "prune", dialog],
+            "--max-tokens",
+            "tokens",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["dialog", "prune", dialog, "--max-tokens", "100"],
+            "--safety-margin",
+            "tokens",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["dialog", "fork", dialog],
+            "--last-n",
+            "messages",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["dialog", "fork", dialog],
+            "--first-k",
+            "messages",
+            "18,446,744,073,709,551,615",
+        ),
+        (
+            &["dialog", "convert", "--to", "anthropic", dialog],
+            "--max-tokens",
+            "tokens",
+            "4,294,967,295",
+        ),
+    ];
+    if cfg!(feature = "http") {
+        cases.extend([
+            (
+                &["dialog", "send", dialog][..],
+                "--timeout",
+                "seconds",
+                "18,446,744,073,709,551,615",
+            ),
+            (
+                &["dialog", "send", dialog],
+                "--max-retries",
+                "retries",
+                "4,294,967,295",
+            ),
+            (
+                &["dialog", "send", dialog],
+                "--max-tokens",
+                "tokens",
+                "4,294,967,295",
+            ),
+        ]);
+    }
+    for (before, option, what, max) in &cases {
+        for (value, says) in [
+            (
+                "99999999999999999999999",
+                format!("is more than the maximum, {max} {what}"),
+            ),
+            (
+                "-1",
+                format!("`-1` is negative: give a number of {what} from "),
+            ),
+            (
+                "ten",
+                format!("`ten` is not a number: give a number of {what} from "),
+            ),
+        ] {
+            let mut args = before.to_vec();
+            args.extend([*option, value]);
+            let o = mplp(&args);
+            assert_exit(&o, 2);
+            let e = err(&o);
+            assert!(e.contains(&says), "{args:?}: {e}");
+            assert!(e.contains(option), "{args:?}: {e}");
+            assert!(
+                !e.contains("too large to fit") && !e.contains("-- -1"),
+                "{args:?}: {e}"
+            );
+        }
+    }
+    // A minimum of 1 is named too.
+    let o = mplp(&[
+        "dialog",
+        "convert",
+        "--to",
+        "anthropic",
+        dialog,
+        "--max-tokens",
+        "0",
+    ]);
+    assert_exit(&o, 2);
+    assert!(
+        err(&o).contains(
+            "`0` is less than the minimum: give a number of tokens from 1 to 4,294,967,295"
+        ),
+        "{}",
+        err(&o)
+    );
+}
