@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use mplp_core::{CollabMode, Rule, Severity, Timestamp, Violation};
+use mplp_core::{CollabMode, Rule, Severity, ShortString, Timestamp, Violation};
 
 use super::IdMap;
 use crate::map::{MapEvent, MapPayload};
@@ -63,7 +63,7 @@ impl Modes {
         &mut self,
         line: u64,
         event: &MapEvent,
-        open_turns: &IdMap<u64, (Box<str>, u64)>,
+        open_turns: &IdMap<u64, (ShortString, u64)>,
         out: &mut Vec<Violation>,
     ) {
         self.timestamp(line, &event.timestamp, out);
@@ -156,7 +156,7 @@ impl Modes {
         line: u64,
         mode: CollabMode,
         turn: u64,
-        open_turns: &IdMap<u64, (Box<str>, u64)>,
+        open_turns: &IdMap<u64, (ShortString, u64)>,
         out: &mut Vec<Violation>,
     ) {
         if open_turns.is_empty() {

@@ -182,8 +182,12 @@ impl SaLogValidator {
             self.books.report.extend(out);
         }
         if close {
+            // The run's name is written only for a run that leaves steps
+            // running (`close` reports nothing otherwise).
             if let Some(state) = self.books.complete(id) {
-                self.close(&event.sa_id.to_string(), state, false);
+                if !state.open_steps.is_empty() {
+                    self.close(&event.sa_id.to_string(), state, false);
+                }
             }
         }
     }
