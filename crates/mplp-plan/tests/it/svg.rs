@@ -764,3 +764,57 @@ fn an_edge_within_a_layer_is_an_arc_above() {
     assert_eq!(arc.0, "edge");
     assert!(arc.3.contains(" C "), "{arc:?}");
 }
+
+#[test]
+fn up_to_150_steps_are_drawn_in_detail() {
+    let svg = render::svg(&plan(150, &[], &[], &[]));
+    assert!(svg.contains(">first line: /steps/N · short id</text>"));
+    assert!(!svg.contains("<g class=\"layer\""));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert_eq!(b.len(), 150);
+    // 25 layers of six boxes.
+    assert!(close(b[149].y, 132.0 + 24.0 * 110.0), "{:?}", b[149]);
+    let svg = render::svg(&plan(151, &[], &[], &[]));
+    assert_eq!(svg.matches("<g class=\"layer\"").count(), 1);
+}
+
+#[test]
+fn a_long_title_widens_the_picture() {
+    let mut b = Plan::builder(ContextId::new(), "x".repeat(100), "o");
+    b.step("s0");
+    let svg = render::svg(&b.build().unwrap());
+    // 10 px a character of the 18-px bold title.
+    assert_eq!(size(&svg).0, 1040.0);
+}
+
+#[test]
+fn a_plan_written_backwards_is_drawn_top_down() {
+    // 0 waits for 1, 1 for 2: 2 on top.
+    let svg = render::svg(&plan(3, &[(1, 0), (2, 1)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(b[2].bottom() < b[1].y && b[1].bottom() < b[0].y, "{b:?}");
+    // 1 waits for 0 and for 2; 2 for 3: 1 is drawn below 2, although 0
+    // (its other dependency) comes first.
+    let svg = render::svg(&plan(4, &[(0, 1), (2, 1), (3, 2)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(b[1].y > b[2].bottom() && b[2].y > b[3].bottom(), "{b:?}");
+    assert!(close(b[0].y, b[3].y), "{b:?}");
+}
+
+#[test]
+fn the_order_within_a_layer_avoids_crossings() {
+    // 2 waits for 1, 3 for 0: 3 is drawn left of 2, under 0.
+    let svg = render::svg(&plan(4, &[(1, 2), (0, 3)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(b[3].x < b[2].x, "{b:?}");
+    assert!(
+        close(b[3].cx(), b[0].cx()) && close(b[2].cx(), b[1].cx()),
+        "{b:?}"
+    );
+    // The same with a third parent: each child under its parent.
+    let svg = render::svg(&plan(6, &[(2, 3), (1, 4), (0, 5)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    for (parent, child) in [(2, 3), (1, 4), (0, 5)] {
+        assert!(close(b[child].cx(), b[parent].cx()), "{b:?}");
+    }
+}
