@@ -818,3 +818,70 @@ fn the_order_within_a_layer_avoids_crossings() {
         assert!(close(b[child].cx(), b[parent].cx()), "{b:?}");
     }
 }
+
+#[test]
+fn a_step_with_two_dependencies_stands_between_them() {
+    let svg = render::svg(&plan(3, &[(0, 2), (1, 2)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(close(b[2].cx(), (b[0].cx() + b[1].cx()) / 2.0), "{b:?}");
+    // Ordered by the mean position of their dependencies: 4 (under 0 and
+    // 1) left of 3 (under 1), although 3 comes first.
+    let svg = render::svg(&plan(5, &[(1, 3), (0, 4), (1, 4)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(b[4].x < b[3].x, "{b:?}");
+}
+
+#[test]
+fn a_step_without_dependencies_keeps_its_place_in_a_lower_layer() {
+    // Seven steps without dependencies: the seventh (6) goes to the
+    // second layer, where 7 (waiting for 0) is put first, under 0.
+    let svg = render::svg(&plan(8, &[(0, 7)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(close(b[6].y, b[7].y) && b[7].x < b[6].x, "{b:?}");
+    assert!(close(b[7].cx(), b[0].cx()), "{b:?}");
+}
+
+#[test]
+fn a_child_stands_under_its_parent_not_between_the_parents_row() {
+    // 2 waits for 1 only: under 1, with 0 beside 1.
+    let svg = render::svg(&plan(3, &[(1, 2)], &[], &[]));
+    let b = check_detailed(&svg, LEGEND_W);
+    assert!(close(b[2].cx(), b[1].cx()), "{b:?}");
+    assert!(close(b[1].x - b[0].right(), 24.0), "{b:?}");
+}
+
+#[test]
+fn boxes_of_different_widths_keep_24_px_apart() {
+    // No dependencies, one layer: the packing alone places the boxes.
+    let mut b = Plan::builder(ContextId::new(), "T", "o");
+    b.step("x".repeat(40));
+    b.step("s1");
+    b.step("another description, longer than a header line");
+    let svg = render::svg(&b.build().unwrap());
+    let r = check_detailed(&svg, LEGEND_W);
+    assert!(r[0].w > r[1].w && r[2].w > r[1].w, "{r:?}");
+    assert!(
+        close(r[1].x - r[0].right(), 24.0) && close(r[2].x - r[1].right(), 24.0),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_layer_wider_than_the_row_starts_it_all_the_same() {
+    // 10,001 steps: labels of 23 characters ("/steps/10000 · 8 chars"),
+    // so a group of 8 chips a row is 1510.8 px, wider than the 1500-px
+    // row; it still starts at the top left, under the legend.
+    let svg = render::svg(&plan(10_001, &[], &[], &[]));
+    let group = elements(&svg, "<g class=\"layer\"", ">")[0];
+    let g = Rect::of(&svg[svg.find(group).unwrap()..]);
+    assert_eq!(
+        g,
+        Rect {
+            x: 20.0,
+            y: 132.0,
+            w: 1510.8,
+            h: 20.0 + 1251.0 * 32.0 - 6.0 + 8.0
+        }
+    );
+    assert_eq!(size(&svg).0, 1551.0);
+}
