@@ -14,6 +14,8 @@ mod props;
 mod render;
 mod rules;
 mod spec_notes;
+#[cfg(feature = "svg")]
+mod svg;
 
 use std::path::PathBuf;
 
