@@ -49,9 +49,6 @@ pub(crate) enum SessionFormat {
 /// turns; the bound keeps a mistyped count from running for hours.
 pub(crate) const MAX_TURNS: u64 = 1_000_000_000;
 
-/// `--turns`: 0 to [`MAX_TURNS`]; a larger number, even one beyond `u64`,
-/// is refused with the maximum named.
-
 /// Subcommands of `mplp collab`.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum CollabCommand {

@@ -674,63 +674,63 @@ fn every_count_option_names_its_range() {
     let plan = "schemas/examples/valid/plan-minimal.json";
     let dialog = "schemas/examples/valid/dialog-multi-turn.json";
     // (the command before the option, the option, what it counts, its maximum)
-    let mut cases: Vec<(&[&str], &str, &str, &str)> = vec![
+    let mut cases: Vec<(Vec<&str>, &str, &str, &str)> = vec![
         (
-            &["validate", plan],
+            vec!["validate", plan],
             "--max-document-bytes",
             "bytes",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["validate", plan],
+            vec!["validate", plan],
             "--event-id-window",
             "events",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["sa", "simulate", plan, "--out", "x"],
+            vec!["sa", "simulate", plan, "--out", "x"],
             "--retries",
             "retries",
             "4,294,967,295",
         ),
         (
-            &["sa", "simulate", plan, "--out", "x"],
+            vec!["sa", "simulate", plan, "--out", "x"],
             "--stop-after-events",
             "events",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["collab", "simulate", "--mode", "broadcast", "--turns", "2"],
+            vec!["collab", "simulate", "--mode", "broadcast", "--turns", "2"],
             "--participants",
             "participants",
             "10,000",
         ),
         (
-            &["dialog", "prune", dialog],
+            vec!["dialog", "prune", dialog],
             "--max-tokens",
             "tokens",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["dialog", "prune", dialog, "--max-tokens", "100"],
+            vec!["dialog", "prune", dialog, "--max-tokens", "100"],
             "--safety-margin",
             "tokens",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["dialog", "fork", dialog],
+            vec!["dialog", "fork", dialog],
             "--last-n",
             "messages",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["dialog", "fork", dialog],
+            vec!["dialog", "fork", dialog],
             "--first-k",
             "messages",
             "18,446,744,073,709,551,615",
         ),
         (
-            &["dialog", "convert", "--to", "anthropic", dialog],
+            vec!["dialog", "convert", "--to", "anthropic", dialog],
             "--max-tokens",
             "tokens",
             "4,294,967,295",
@@ -739,19 +739,19 @@ fn every_count_option_names_its_range() {
     if cfg!(feature = "http") {
         cases.extend([
             (
-                &["dialog", "send", dialog][..],
+                vec!["dialog", "send", dialog][..],
                 "--timeout",
                 "seconds",
                 "18,446,744,073,709,551,615",
             ),
             (
-                &["dialog", "send", dialog],
+                vec!["dialog", "send", dialog],
                 "--max-retries",
                 "retries",
                 "4,294,967,295",
             ),
             (
-                &["dialog", "send", dialog],
+                vec!["dialog", "send", dialog],
                 "--max-tokens",
                 "tokens",
                 "4,294,967,295",
@@ -773,7 +773,7 @@ fn every_count_option_names_its_range() {
                 format!("`ten` is not a number: give a number of {what} from "),
             ),
         ] {
-            let mut args = before.to_vec();
+            let mut args = before.clone();
             args.extend([*option, value]);
             let o = mplp(&args);
             assert_exit(&o, 2);
