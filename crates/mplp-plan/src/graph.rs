@@ -56,7 +56,7 @@ pub(crate) struct ReadStep {
     pub(crate) id: Option<StepId>,
     pub(crate) deps: Vec<Option<StepId>>,
     /// Every dependency could be read: the member is absent (none) or an
-    /// array whose items all parse as step ids, in a step that is an object.
+    /// array whose items all parse as step ids.
     pub(crate) deps_read: bool,
     /// The status, `None` when it cannot be read.
     pub(crate) status: Option<crate::StepStatus>,

@@ -311,8 +311,10 @@ impl StatusNode for ReadStep {
 fn read_step(step: &serde_json::Value) -> ReadStep {
     use serde_json::Value;
     let read_id = |v: &Value| v.as_str().and_then(|s| s.parse::<StepId>().ok());
+    // A step that is not an object has no readable id, so no rule reads its
+    // dependencies or its `order_index` (they are read as absent).
     let (deps, deps_read) = match step.get("dependencies") {
-        None => (Vec::new(), step.is_object()),
+        None => (Vec::new(), true),
         Some(Value::Array(deps)) => {
             let deps: Vec<Option<StepId>> = deps.iter().map(read_id).collect();
             let whole = deps.iter().all(Option::is_some);
@@ -329,8 +331,7 @@ fn read_step(step: &serde_json::Value) -> ReadStep {
             .and_then(Value::as_str)
             .and_then(|s| s.parse().ok()),
         order_index: match step.get("order_index") {
-            None if step.is_object() => Some(None),
-            None => None,
+            None => Some(None),
             Some(v) => v.as_u64().map(Some),
         },
         empty_role: step.get("agent_role").and_then(Value::as_str) == Some(""),

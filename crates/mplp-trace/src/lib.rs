@@ -564,9 +564,10 @@ fn read<T: std::str::FromStr>(value: &serde_json::Value, key: &str) -> Option<T>
 fn read_segment(segment: &serde_json::Value) -> ReadSegment {
     ReadSegment {
         id: read(segment, "segment_id"),
+        // A segment that is not an object has no readable id: it is in no
+        // walk, and its parent (read as absent) is never looked at.
         parent: match segment.get("parent_segment_id") {
-            None if segment.is_object() => Some(None),
-            None => None,
+            None => Some(None),
             Some(_) => read(segment, "parent_segment_id").map(Some),
         },
         started_at: read(segment, "started_at"),
