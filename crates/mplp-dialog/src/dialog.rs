@@ -426,68 +426,122 @@ impl Document for Dialog {
     /// Times are compared as instants, so `10:00+05:30` equals `04:30Z`; equal
     /// instants are in order. Linear in the number of messages.
     fn check_rules(&self, report: &mut Report) {
-        if let (Some(start), Some(end)) = (&self.started_at, &self.ended_at) {
-            if end.instant() < start.instant() {
-                report.error(
-                    "/ended_at",
-                    DIALOG_ENDED_BEFORE_STARTED,
-                    format!("the dialog ends ({end}) before it starts ({start})"),
-                );
-            }
+        check_timing(
+            Some(self.status),
+            self.started_at.as_ref(),
+            Some(self.ended_at.as_ref()),
+            self.messages.iter().map(|m| Some(&m.timestamp)),
+            report,
+        );
+    }
+
+    /// The timing rules over the status and times that can still be read
+    /// of a dialog that failed its schema (the same function as
+    /// [`Document::check_rules`]); a rule whose inputs cannot all be read
+    /// is not checked.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        use serde_json::Value;
+        let read_time = |v: &Value| v.as_str().and_then(|s| s.parse::<Timestamp>().ok());
+        let started_at = value.get("started_at").and_then(read_time);
+        let ended_at = match value.get("ended_at") {
+            None => Some(None),
+            Some(v) => read_time(v).map(Some),
+        };
+        let status = value
+            .get("status")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok());
+        let messages: Vec<Option<Timestamp>> = value
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(|ms| {
+                ms.iter()
+                    .map(|m| m.get("timestamp").and_then(read_time))
+                    .collect()
+            })
+            .unwrap_or_default();
+        check_timing(
+            status,
+            started_at.as_ref(),
+            ended_at.as_ref().map(Option::as_ref),
+            messages.iter().map(Option::as_ref),
+            report,
+        );
+    }
+}
+
+/// The timing rules (see [`Document::check_rules`] for [`Dialog`]) over a
+/// dialog's status, times and message timestamps, typed or read from a
+/// dialog that failed its schema: `None` for what cannot be read (and for
+/// an absent `started_at`), `ended_at` is `Some(None)` when absent and
+/// `None` when it cannot be read. A message is compared with the one just
+/// before it.
+fn check_timing<'a>(
+    status: Option<DialogStatus>,
+    started_at: Option<&Timestamp>,
+    ended_at: Option<Option<&Timestamp>>,
+    messages: impl Iterator<Item = Option<&'a Timestamp>>,
+    report: &mut Report,
+) {
+    if let (Some(start), Some(Some(end))) = (started_at, ended_at) {
+        if end.instant() < start.instant() {
+            report.error(
+                "/ended_at",
+                DIALOG_ENDED_BEFORE_STARTED,
+                format!("the dialog ends ({end}) before it starts ({start})"),
+            );
         }
-        match (self.status.is_final(), &self.ended_at) {
+    }
+    if let (Some(status), Some(ended_at)) = (status, ended_at) {
+        match (status.is_final(), ended_at) {
             (false, Some(end)) => report.error(
                 "/ended_at",
                 DIALOG_OPEN_WITH_ENDED_AT,
                 format!(
-                    "an {} dialog has not ended, but ended_at is {end}; \
-                     only completed and cancelled dialogs have ended_at",
-                    self.status
+                    "an {status} dialog has not ended, but ended_at is {end}; \
+                     only completed and cancelled dialogs have ended_at"
                 ),
             ),
             (true, None) => report.warn(
                 "/ended_at",
                 DIALOG_ENDED_WITHOUT_ENDED_AT,
-                format!(
-                    "a {} dialog should record when it ended in ended_at",
-                    self.status
-                ),
+                format!("a {status} dialog should record when it ended in ended_at"),
             ),
             _ => {}
         }
-        let end = self.ended_at.as_ref().map(Timestamp::instant);
-        let mut previous: Option<&Timestamp> = None;
-        for (i, m) in self.messages.iter().enumerate() {
-            // Built only when something is reported: most documents report nothing.
-            let at = || Pointer::root().key("messages").index(i).key("timestamp");
-            let t = m.timestamp.instant();
-            if let Some(p) = previous {
-                if t < p.instant() {
-                    report.warn(
-                        at(),
-                        DIALOG_MESSAGES_OUT_OF_ORDER,
-                        format!(
-                            "message {i} ({}) is earlier than message {} ({p}); messages are listed oldest first",
-                            m.timestamp,
-                            i - 1
-                        ),
-                    );
-                }
+    }
+    let end = ended_at.flatten().map(Timestamp::instant);
+    let mut previous: Option<&Timestamp> = None;
+    for (i, time) in messages.enumerate() {
+        let Some(time) = time else {
+            previous = None;
+            continue;
+        };
+        // Built only when something is reported: most documents report nothing.
+        let at = || Pointer::root().key("messages").index(i).key("timestamp");
+        let t = time.instant();
+        if let Some(p) = previous {
+            if t < p.instant() {
+                report.warn(
+                    at(),
+                    DIALOG_MESSAGES_OUT_OF_ORDER,
+                    format!(
+                        "message {i} ({time}) is earlier than message {} ({p}); messages are listed oldest first",
+                        i - 1
+                    ),
+                );
             }
-            if let Some(end) = end {
-                if t > end {
-                    report.warn(
-                        at(),
-                        DIALOG_MESSAGE_AFTER_END,
-                        format!(
-                            "message {i} ({}) is later than the dialog's ended_at",
-                            m.timestamp
-                        ),
-                    );
-                }
-            }
-            previous = Some(&m.timestamp);
         }
+        if let Some(end) = end {
+            if t > end {
+                report.warn(
+                    at(),
+                    DIALOG_MESSAGE_AFTER_END,
+                    format!("message {i} ({time}) is later than the dialog's ended_at"),
+                );
+            }
+        }
+        previous = Some(time);
     }
 }
 

@@ -511,43 +511,105 @@ impl Document for CoreEvent {
     /// `obs_runtime_event_has_execution_id`, `obs_pipeline_event_has_pipeline_id`,
     /// `obs_pipeline_stage_id_non_empty`.
     fn check_rules(&self, report: &mut Report) {
-        require_v4(&self.event_id, "/event_id", OBS_EVENT_ID_IS_UUID, report);
-        require_non_blank(
-            &self.event_type,
-            "/event_type",
-            OBS_EVENT_TYPE_NON_EMPTY,
-            report,
-        );
-        match &self.body {
-            CoreBody::GraphUpdate(g) => {
-                require_v4(
-                    &g.graph_id,
-                    "/graph_id",
-                    OBS_GRAPH_EVENT_HAS_GRAPH_ID,
-                    report,
-                );
-            }
-            CoreBody::RuntimeExecution(r) => require_v4(
-                &r.execution_id,
-                "/execution_id",
-                OBS_RUNTIME_EVENT_HAS_EXECUTION_ID,
-                report,
-            ),
+        let family = match &self.body {
+            CoreBody::GraphUpdate(g) => FamilyIds::Graph(Some(&g.graph_id)),
+            CoreBody::RuntimeExecution(r) => FamilyIds::Runtime(Some(&r.execution_id)),
             CoreBody::PipelineStage(p) => {
+                FamilyIds::Pipeline(Some(&p.pipeline_id), Some(&p.stage_id))
+            }
+            CoreBody::Generic(_) => FamilyIds::Other,
+        };
+        check_core_event(Some(&self.event_id), Some(&self.event_type), family, report);
+    }
+
+    /// The same rules over what can still be read of an event that failed
+    /// its schema: the ids that parse as UUIDs, the texts that are strings
+    /// and passed their own schema rules, the family's members when
+    /// `event_family` can be read.
+    fn check_rules_of_value(value: &Value, report: &mut Report) {
+        let uuid = |pointer: &str, report: &Report| {
+            read_text(value, pointer, report).and_then(|s| SchemaUuid::parse(s).ok())
+        };
+        let event_id = uuid("/event_id", report);
+        let family: Option<CoreFamily> =
+            read_text(value, "/event_family", report).and_then(|f| f.parse().ok());
+        let (graph, execution, pipeline) = (
+            uuid("/graph_id", report),
+            uuid("/execution_id", report),
+            uuid("/pipeline_id", report),
+        );
+        let family = match family {
+            None => FamilyIds::Other,
+            Some(CoreFamily::GraphUpdate) => FamilyIds::Graph(graph.as_ref()),
+            Some(CoreFamily::RuntimeExecution) => FamilyIds::Runtime(execution.as_ref()),
+            Some(CoreFamily::PipelineStage) => {
+                FamilyIds::Pipeline(pipeline.as_ref(), read_text(value, "/stage_id", report))
+            }
+            Some(_) => FamilyIds::Other,
+        };
+        let event_type = read_text(value, "/event_type", report);
+        check_core_event(event_id.as_ref(), event_type, family, report);
+    }
+}
+
+/// The text at `pointer` of a document that failed its schema, when it is a
+/// string and no violation was reported at that pointer (a member that
+/// failed its own schema rules is not read: an empty string has its
+/// `min-length` violation already).
+pub(crate) fn read_text<'v>(value: &'v Value, pointer: &str, report: &Report) -> Option<&'v str> {
+    let text = value.pointer(pointer)?.as_str()?;
+    let flagged = report.violations().iter().any(|v| v.pointer == pointer);
+    (!flagged).then_some(text)
+}
+
+/// The members of a family that the observability rules read (`None`: not
+/// read).
+enum FamilyIds<'a> {
+    Graph(Option<&'a SchemaUuid>),
+    Runtime(Option<&'a SchemaUuid>),
+    Pipeline(Option<&'a SchemaUuid>, Option<&'a str>),
+    /// A generic family, or one that cannot be read.
+    Other,
+}
+
+/// The observability rules of a core event, typed or read from one that
+/// failed its schema (a member that cannot be read, `None`, is not
+/// checked).
+fn check_core_event(
+    event_id: Option<&SchemaUuid>,
+    event_type: Option<&str>,
+    family: FamilyIds<'_>,
+    report: &mut Report,
+) {
+    if let Some(id) = event_id {
+        require_v4(id, "/event_id", OBS_EVENT_ID_IS_UUID, report);
+    }
+    if let Some(t) = event_type {
+        require_non_blank(t, "/event_type", OBS_EVENT_TYPE_NON_EMPTY, report);
+    }
+    match family {
+        FamilyIds::Graph(Some(id)) => {
+            require_v4(id, "/graph_id", OBS_GRAPH_EVENT_HAS_GRAPH_ID, report);
+        }
+        FamilyIds::Runtime(Some(id)) => require_v4(
+            id,
+            "/execution_id",
+            OBS_RUNTIME_EVENT_HAS_EXECUTION_ID,
+            report,
+        ),
+        FamilyIds::Pipeline(id, stage) => {
+            if let Some(id) = id {
                 require_v4(
-                    &p.pipeline_id,
+                    id,
                     "/pipeline_id",
                     OBS_PIPELINE_EVENT_HAS_PIPELINE_ID,
                     report,
                 );
-                require_non_blank(
-                    &p.stage_id,
-                    "/stage_id",
-                    OBS_PIPELINE_STAGE_ID_NON_EMPTY,
-                    report,
-                );
             }
-            CoreBody::Generic(_) => {}
+            if let Some(stage) = stage {
+                require_non_blank(stage, "/stage_id", OBS_PIPELINE_STAGE_ID_NON_EMPTY, report);
+            }
         }
+        _ => {}
     }
 }

@@ -287,18 +287,63 @@ impl ToolEvent {
     }
 }
 
+/// The members of an integration event that must not be blank, each with
+/// its rule: the one declaration both passes read (the typed event's
+/// fields, in this order, or the members of a value that failed its
+/// schema).
+type NonBlank = [(&'static str, mplp_core::Rule)];
+
+const TOOL_NON_BLANK: &NonBlank = &[("/tool_id", INTEGRATION_TOOL_EVENT_ID_NON_EMPTY)];
+const FILE_NON_BLANK: &NonBlank = &[("/file_path", INTEGRATION_FILE_PATH_NON_EMPTY)];
+const GIT_NON_BLANK: &NonBlank = &[
+    ("/repo_url", INTEGRATION_GIT_REPO_URL_NON_EMPTY),
+    ("/commit_id", INTEGRATION_GIT_COMMIT_ID_NON_EMPTY),
+    ("/ref_name", INTEGRATION_GIT_REF_NAME_NON_EMPTY),
+];
+const CI_NON_BLANK: &NonBlank = &[
+    ("/ci_provider", INTEGRATION_CI_PROVIDER_NON_EMPTY),
+    ("/pipeline_id", INTEGRATION_CI_PIPELINE_ID_NON_EMPTY),
+    ("/run_id", INTEGRATION_CI_RUN_ID_NON_EMPTY),
+];
+
+/// The non-blank rules of `members` over `texts` (one per member, `None`
+/// for a member that cannot be read, which is not checked).
+fn check_non_blank<'a>(
+    members: &NonBlank,
+    texts: impl IntoIterator<Item = Option<&'a str>>,
+    report: &mut Report,
+) {
+    for (&(pointer, rule), text) in members.iter().zip(texts) {
+        if let Some(text) = text {
+            require_non_blank(text, pointer, rule, report);
+        }
+    }
+}
+
+/// The non-blank rules of `members` over what can still be read of an
+/// event that failed its schema: the members that are strings and have
+/// passed their own schema rules (an empty one already has its
+/// `min-length` violation, under the same rule id).
+fn check_non_blank_of_value(members: &NonBlank, value: &serde_json::Value, report: &mut Report) {
+    let texts: Vec<Option<&str>> = members
+        .iter()
+        .map(|&(pointer, _)| crate::core_event::read_text(value, pointer, report))
+        .collect();
+    check_non_blank(members, texts, report);
+}
+
 impl Document for ToolEvent {
     const KIND: &'static str = "tool-event";
     const STATED_BY_SCHEMA: &'static [mplp_core::Stated] = crate::invariants::TOOL_STATED;
 
     /// `integration_tool_event_id_non_empty` (a blank `tool_id`).
     fn check_rules(&self, report: &mut Report) {
-        require_non_blank(
-            &self.tool_id,
-            "/tool_id",
-            INTEGRATION_TOOL_EVENT_ID_NON_EMPTY,
-            report,
-        );
+        check_non_blank(TOOL_NON_BLANK, [Some(self.tool_id.as_str())], report);
+    }
+
+    /// The same rule, when `tool_id` can still be read.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        check_non_blank_of_value(TOOL_NON_BLANK, value, report);
     }
 }
 
@@ -308,12 +353,12 @@ impl Document for FileUpdateEvent {
 
     /// `integration_file_path_non_empty` (a blank `file_path`).
     fn check_rules(&self, report: &mut Report) {
-        require_non_blank(
-            &self.file_path,
-            "/file_path",
-            INTEGRATION_FILE_PATH_NON_EMPTY,
-            report,
-        );
+        check_non_blank(FILE_NON_BLANK, [Some(self.file_path.as_str())], report);
+    }
+
+    /// The same rule, when `file_path` can still be read.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        check_non_blank_of_value(FILE_NON_BLANK, value, report);
     }
 }
 
@@ -324,24 +369,20 @@ impl Document for GitEvent {
     /// `integration_git_repo_url_non_empty`, `integration_git_commit_id_non_empty`,
     /// `integration_git_ref_name_non_empty` (blank values).
     fn check_rules(&self, report: &mut Report) {
-        require_non_blank(
-            &self.repo_url,
-            "/repo_url",
-            INTEGRATION_GIT_REPO_URL_NON_EMPTY,
+        check_non_blank(
+            GIT_NON_BLANK,
+            [
+                Some(self.repo_url.as_str()),
+                Some(self.commit_id.as_str()),
+                Some(self.ref_name.as_str()),
+            ],
             report,
         );
-        require_non_blank(
-            &self.commit_id,
-            "/commit_id",
-            INTEGRATION_GIT_COMMIT_ID_NON_EMPTY,
-            report,
-        );
-        require_non_blank(
-            &self.ref_name,
-            "/ref_name",
-            INTEGRATION_GIT_REF_NAME_NON_EMPTY,
-            report,
-        );
+    }
+
+    /// The same rules over the members that can still be read.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        check_non_blank_of_value(GIT_NON_BLANK, value, report);
     }
 }
 
@@ -352,23 +393,19 @@ impl Document for CiEvent {
     /// `integration_ci_provider_non_empty`, `integration_ci_pipeline_id_non_empty`,
     /// `integration_ci_run_id_non_empty` (blank values).
     fn check_rules(&self, report: &mut Report) {
-        require_non_blank(
-            &self.ci_provider,
-            "/ci_provider",
-            INTEGRATION_CI_PROVIDER_NON_EMPTY,
+        check_non_blank(
+            CI_NON_BLANK,
+            [
+                Some(self.ci_provider.as_str()),
+                Some(self.pipeline_id.as_str()),
+                Some(self.run_id.as_str()),
+            ],
             report,
         );
-        require_non_blank(
-            &self.pipeline_id,
-            "/pipeline_id",
-            INTEGRATION_CI_PIPELINE_ID_NON_EMPTY,
-            report,
-        );
-        require_non_blank(
-            &self.run_id,
-            "/run_id",
-            INTEGRATION_CI_RUN_ID_NON_EMPTY,
-            report,
-        );
+    }
+
+    /// The same rules over the members that can still be read.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        check_non_blank_of_value(CI_NON_BLANK, value, report);
     }
 }

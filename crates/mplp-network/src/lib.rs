@@ -458,18 +458,36 @@ pub(crate) fn unknown_node(id: NodeId, network: NetworkId) -> Error {
 impl Document for Network {
     const KIND: &'static str = "network";
 
-    /// [`NETWORK_UNIQUE_NODE_IDS`] over the node ids that can still be read
-    /// of a Network that failed its schema (a node whose id does not parse
-    /// is left out); the warnings read whole nodes and wait for a clean pass.
+    /// The rules over what can still be read of a Network that failed its
+    /// schema, with the same functions as the clean pass:
+    /// [`NETWORK_UNIQUE_NODE_IDS`] over the node ids that parse (a node
+    /// whose id does not is left out), [`NETWORK_SINGLE_NODE_TOPOLOGY`] when
+    /// `topology_type` parses and `nodes` is an array, and
+    /// [`NETWORK_RETIRED_NODES`] at each node whose id and status parse,
+    /// when the network's status parses.
     fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
-        let Some(nodes) = value.get("nodes").and_then(serde_json::Value::as_array) else {
-            return;
+        use serde_json::Value;
+        fn read<T: std::str::FromStr>(v: &Value, key: &str) -> Option<T> {
+            v.get(key)?.as_str()?.parse().ok()
+        }
+        let nodes: &[Value] = match value.get("nodes") {
+            Some(Value::Array(nodes)) => nodes,
+            Some(_) => return,
+            None => &[],
         };
         let ids = nodes.iter().enumerate().filter_map(|(i, n)| {
-            let id = n.get("node_id")?.as_str()?.parse::<NodeId>().ok()?;
+            let id = read::<NodeId>(n, "node_id")?;
             Some((i, id))
         });
         unique_node_ids(ids, report);
+        network_warnings(
+            read(value, "topology_type"),
+            read(value, "status"),
+            nodes
+                .iter()
+                .map(|n| (read(n, "node_id"), read(n, "status"))),
+            report,
+        );
     }
 
     /// [`NETWORK_UNIQUE_NODE_IDS`] at each repeated id, and the warnings
@@ -477,28 +495,43 @@ impl Document for Network {
     /// [`NETWORK_RETIRED_NODES`] (at each live node of a retired network).
     fn check_rules(&self, report: &mut Report) {
         let nodes = self.nodes();
-        let at = Pointer::root().key("nodes");
         unique_node_ids(nodes.iter().map(|n| n.node_id).enumerate(), report);
-        if self.topology_type == TopologyType::SingleNode && nodes.len() > 1 {
-            report.warn(
-                &at,
-                NETWORK_SINGLE_NODE_TOPOLOGY,
-                format!(
-                    "a `single_node` network lists at most one node; this one lists {}",
-                    nodes.len()
-                ),
-            );
-        }
-        if self.status == NetworkStatus::Retired {
-            for (i, n) in nodes.iter().enumerate() {
-                if n.status != NodeStatus::Retired {
+        network_warnings(
+            Some(self.topology_type),
+            Some(self.status),
+            nodes.iter().map(|n| (Some(n.node_id), Some(n.status))),
+            report,
+        );
+    }
+}
+
+/// [`NETWORK_SINGLE_NODE_TOPOLOGY`] and [`NETWORK_RETIRED_NODES`] over a
+/// network's topology, status and nodes (id and status of each), typed or
+/// read from a network that failed its schema (`None`: cannot be read, and
+/// the rules that need it are not checked).
+fn network_warnings(
+    topology: Option<TopologyType>,
+    status: Option<NetworkStatus>,
+    nodes: impl ExactSizeIterator<Item = (Option<NodeId>, Option<NodeStatus>)>,
+    report: &mut Report,
+) {
+    let at = Pointer::root().key("nodes");
+    let count = nodes.len();
+    if topology == Some(TopologyType::SingleNode) && count > 1 {
+        report.warn(
+            &at,
+            NETWORK_SINGLE_NODE_TOPOLOGY,
+            format!("a `single_node` network lists at most one node; this one lists {count}"),
+        );
+    }
+    if status == Some(NetworkStatus::Retired) {
+        for (i, node) in nodes.enumerate() {
+            if let (Some(id), Some(node_status)) = node {
+                if node_status != NodeStatus::Retired {
                     report.warn(
                         at.index(i).key("status"),
                         NETWORK_RETIRED_NODES,
-                        format!(
-                            "the network is `retired` but node {} is `{}`",
-                            n.node_id, n.status
-                        ),
+                        format!("the network is `retired` but node {id} is `{node_status}`"),
                     );
                 }
             }

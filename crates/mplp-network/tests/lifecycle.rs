@@ -389,3 +389,65 @@ proptest! {
         prop_assert_eq!(found, expected);
     }
 }
+
+/// The network rules' findings (errors and warnings) of a report.
+fn rule_findings(report: &mplp_core::Report) -> Vec<mplp_core::Violation> {
+    report
+        .violations()
+        .iter()
+        .filter(|v| mplp_network::RULES.iter().any(|r| r.rule == v.rule))
+        .cloned()
+        .collect()
+}
+
+/// Issue 39, one pass: the warnings of spec notes "mplp-network" on a
+/// network that fails its schema elsewhere (an empty `name`, a node `kind`
+/// outside the enum), with the pointer and message of the clean pass; a
+/// node whose status cannot be read is not warned about.
+#[test]
+fn network_warnings_run_on_networks_that_fail_their_schema() {
+    let nodes = json!([{"node_id": N1, "kind": "agent", "status": "active"},
+                       {"node_id": N2, "kind": "agent", "status": "degraded"},
+                       {"node_id": N1, "kind": "agent", "status": "retired"}]);
+    for (topology, status) in [
+        ("single_node", "retired"),
+        ("mesh", "retired"),
+        ("single_node", "active"),
+    ] {
+        let mut d = doc(topology, status, nodes.clone());
+        let clean = Network::validate_value(&d).report;
+        let want = rule_findings(&clean);
+        assert!(!want.is_empty());
+        d["name"] = json!("");
+        d["nodes"][2]["kind"] = json!("robot");
+        for report in [
+            Network::validate_json(d.to_string()).report,
+            Network::validate_value(&d).report,
+        ] {
+            assert!(report.errors().any(|v| v.pointer == "/name"), "{report:?}");
+            assert!(
+                report.errors().any(|v| v.pointer == "/nodes/2/kind"),
+                "{report:?}"
+            );
+            assert_eq!(rule_findings(&report), want);
+        }
+    }
+    let mut d = doc("single_node", "retired", nodes);
+    d["nodes"][1]["status"] = json!("sleeping");
+    let found: Vec<(String, String)> = Network::validate_json(d.to_string())
+        .report
+        .violations()
+        .iter()
+        .map(|v| (v.pointer.clone(), v.rule.to_string()))
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("/nodes/1/status", "enum"),
+        ("/nodes/2/node_id", "network_unique_node_ids"),
+        ("/nodes", "network_single_node_topology"),
+        ("/nodes/0/status", "network_retired_nodes"),
+    ]
+    .iter()
+    .map(|(p, r)| ((*p).to_owned(), (*r).to_owned()))
+    .collect();
+    assert_eq!(found, want);
+}

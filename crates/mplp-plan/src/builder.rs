@@ -91,6 +91,12 @@ impl StepSpec {
 /// let empty = Plan::builder(mplp_core::ContextId::new(), "", "o").build().unwrap_err();
 /// let rules: Vec<_> = empty.violations().iter().map(|v| (v.pointer.clone(), v.rule.as_str())).collect();
 /// assert_eq!(rules, [("/title".to_string(), "min-length"), ("/steps".to_string(), "min-items")]);
+/// assert_eq!(
+///     empty.violations()[1].message,
+///     "expected at least 1 step, found none (add steps with `PlanBuilder::step` or \
+///      `step_after` before `build`): a plan needs at least one step \
+///      (invariants sa_plan_has_steps / sa_plan_min_steps)"
+/// );
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -191,7 +197,11 @@ impl PlanBuilder {
                     errors.push(Violation::error(
                         "/steps",
                         Rule::MIN_ITEMS,
-                        "a plan needs at least one step (sa_plan_has_steps)",
+                        format!(
+                            "expected at least 1 step, found none (add steps with \
+                             `PlanBuilder::step` or `step_after` before `build`): {}",
+                            crate::model::NO_STEPS
+                        ),
                     ));
                 }
                 None

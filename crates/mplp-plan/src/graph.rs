@@ -50,11 +50,21 @@ impl Node for PlanStep {
     }
 }
 
-/// The id and dependencies of a step of a plan that failed its schema, as
-/// far as they can be read.
+/// What can be read of a step of a plan that failed its schema: its id and
+/// dependencies (for the graph) and what the status rules read.
 pub(crate) struct ReadStep {
     pub(crate) id: Option<StepId>,
     pub(crate) deps: Vec<Option<StepId>>,
+    /// Every dependency could be read: the member is absent (none) or an
+    /// array whose items all parse as step ids.
+    pub(crate) deps_read: bool,
+    /// The status, `None` when it cannot be read.
+    pub(crate) status: Option<crate::StepStatus>,
+    /// The `order_index` (`Some(None)` when absent), `None` when it cannot
+    /// be read.
+    pub(crate) order_index: Option<Option<u64>>,
+    /// `agent_role` is present and the empty string.
+    pub(crate) empty_role: bool,
 }
 
 impl Node for ReadStep {

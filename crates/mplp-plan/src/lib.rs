@@ -118,10 +118,14 @@ impl mplp_core::Document for Plan {
         rules::check(self, report);
     }
 
-    /// The dependency graph's rules (unique step ids, dependencies that
-    /// exist, no self-dependency, no cycle) over the step ids and
-    /// dependencies that can still be read; the status rules need whole
-    /// steps and wait for a clean schema pass.
+    /// Every rule of [`rules`] whose inputs can still be read: the
+    /// dependency graph's rules (unique step ids, dependencies that exist,
+    /// no self-dependency, no cycle) over the step ids and dependencies
+    /// that parse, `sa_trace_context_binding`, and the status rules over
+    /// the statuses, `order_index` values and roles that parse (a rule
+    /// that reads a step's dependencies needs every step id and that
+    /// step's dependencies; one whose finding an unread member could
+    /// change is not reported).
     fn check_rules_of_value(value: &serde_json::Value, report: &mut mplp_core::Report) {
         rules::check_value(value, report);
     }

@@ -218,8 +218,9 @@ impl Plan {
             mplp_core::Error::Invalid(vec![mplp_core::Violation::error(
                 "/steps",
                 Rule::MIN_ITEMS,
-                "expected at least 1 item, found 0: a plan needs at least one step \
-                 (invariants sa_plan_has_steps / sa_plan_min_steps)",
+                format!(
+                    "expected at least 1 step, found none (the edit removed every step): {NO_STEPS}"
+                ),
             )])
         })?;
         let old = std::mem::replace(&mut self.steps, steps);
@@ -275,6 +276,12 @@ impl PlanStep {
     }
 }
 
+/// What every refusal of a plan without steps says after what it found
+/// (the schema pass, [`PlanBuilder::build`](crate::PlanBuilder::build) and
+/// [`Plan::edit_steps`]): the rule in words, and the invariants it is.
+pub(crate) const NO_STEPS: &str =
+    "a plan needs at least one step (invariants sa_plan_has_steps / sa_plan_min_steps)";
+
 /// The schema check of `steps` (`NonEmptyVec<PlanStep>`), whose `min-items`
 /// message also names the invariant it is (`sa_plan_has_steps`).
 fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
@@ -282,9 +289,8 @@ fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
     NonEmptyVec::<PlanStep>::check_value(value, at, &mut inner);
     for mut v in inner {
         if v.rule == Rule::MIN_ITEMS && v.pointer == at.as_str() {
-            v.message.push_str(
-                ": a plan needs at least one step (invariants sa_plan_has_steps / sa_plan_min_steps)",
-            );
+            v.message.push_str(": ");
+            v.message.push_str(NO_STEPS);
         }
         report.push(v);
     }

@@ -1,6 +1,9 @@
 //! The semantic rules of a plan document (those JSON Schema cannot express),
 //! run by [`Document::check_rules`](mplp_core::Document::check_rules) after the
-//! schema rules passed. Every rule has a stable id (the constants below).
+//! schema rules passed, and by
+//! [`Document::check_rules_of_value`](mplp_core::Document::check_rules_of_value)
+//! (the same functions, fed from the value) on a plan that failed them.
+//! Every rule has a stable id (the constants below).
 //!
 //! Each rule is declared once below ([`RULES`]): its id, severity (per
 //! profile), scope, source in the specification and summary. The table of
@@ -16,7 +19,7 @@ use mplp_core::rules::Source;
 use mplp_core::{ContextId, Error, Report, StepId, Violation};
 
 use crate::graph::{Graph, Node, ReadStep, cycle_violation, shown};
-use crate::{Plan, PlanStatus, StepStatus};
+use crate::{Plan, PlanStatus, PlanStep, StepStatus};
 
 mplp_core::declare_rules! {
     /// The semantic rules of a plan document, in the order of the table in
@@ -254,72 +257,210 @@ fn check_graph<S: Node>(steps: &[S], ids_complete: bool, report: &mut Report) ->
     graph
 }
 
-/// The graph rules ([`check_graph`]) over what can still be read of a plan
-/// that failed its schema: each step's `step_id` and `dependencies` that
-/// parse as step ids (a step or dependency that does not is left out).
+/// What the status rules read of a step besides its id and dependencies
+/// ([`Node`]): a typed [`PlanStep`] has every member; a step read from a
+/// plan that failed its schema ([`ReadStep`]) may miss some, and a rule
+/// whose inputs are missing is not checked (never guessed).
+pub(crate) trait StatusNode: Node {
+    /// The step's status, `None` when it cannot be read.
+    fn read_status(&self) -> Option<StepStatus>;
+    /// The step's `order_index` (`Some(None)` when absent), `None` when it
+    /// cannot be read.
+    fn read_order_index(&self) -> Option<Option<u64>>;
+    /// Whether every dependency of the step could be read.
+    fn deps_read(&self) -> bool;
+    /// Whether `agent_role` is present and the empty string.
+    fn empty_role(&self) -> bool;
+}
+
+impl StatusNode for PlanStep {
+    #[inline]
+    fn read_status(&self) -> Option<StepStatus> {
+        Some(self.status)
+    }
+    #[inline]
+    fn read_order_index(&self) -> Option<Option<u64>> {
+        Some(self.order_index)
+    }
+    #[inline]
+    fn deps_read(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn empty_role(&self) -> bool {
+        matches!(self.agent_role.as_deref(), Some(""))
+    }
+}
+
+impl StatusNode for ReadStep {
+    fn read_status(&self) -> Option<StepStatus> {
+        self.status
+    }
+    fn read_order_index(&self) -> Option<Option<u64>> {
+        self.order_index
+    }
+    fn deps_read(&self) -> bool {
+        self.deps_read
+    }
+    fn empty_role(&self) -> bool {
+        self.empty_role
+    }
+}
+
+/// Reads what the rules need of one step of a plan that failed its schema.
+fn read_step(step: &serde_json::Value) -> ReadStep {
+    use serde_json::Value;
+    let read_id = |v: &Value| v.as_str().and_then(|s| s.parse::<StepId>().ok());
+    // A step that is not an object has no readable id, so no rule reads its
+    // dependencies or its `order_index` (they are read as absent).
+    let (deps, deps_read) = match step.get("dependencies") {
+        None => (Vec::new(), true),
+        Some(Value::Array(deps)) => {
+            let deps: Vec<Option<StepId>> = deps.iter().map(read_id).collect();
+            let whole = deps.iter().all(Option::is_some);
+            (deps, whole)
+        }
+        Some(_) => (Vec::new(), false),
+    };
+    ReadStep {
+        id: step.get("step_id").and_then(read_id),
+        deps,
+        deps_read,
+        status: step
+            .get("status")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok()),
+        order_index: match step.get("order_index") {
+            None => Some(None),
+            Some(v) => v.as_u64().map(Some),
+        },
+        empty_role: step.get("agent_role").and_then(Value::as_str) == Some(""),
+    }
+}
+
+/// The rules over what can still be read of a plan that failed its schema:
+/// the graph rules ([`check_graph`]) over each step's `step_id` and
+/// `dependencies` that parse as step ids (a step or dependency that does
+/// not is left out), `sa_trace_context_binding` when both context ids
+/// parse, and the status rules ([`check_statuses`]) over the statuses,
+/// `order_index` values and roles that parse. A plan with no step (or
+/// `steps` not an array) gets none of them.
 pub(crate) fn check_value(value: &serde_json::Value, report: &mut Report) {
-    let Some(steps) = value.get("steps").and_then(serde_json::Value::as_array) else {
+    use serde_json::Value;
+    let Some(steps) = value.get("steps").and_then(Value::as_array) else {
         return;
     };
-    let read_id = |v: &serde_json::Value| v.as_str().and_then(|s| s.parse::<StepId>().ok());
-    let steps: Vec<ReadStep> = steps
-        .iter()
-        .map(|step| ReadStep {
-            id: step.get("step_id").and_then(read_id),
-            deps: step
-                .get("dependencies")
-                .and_then(serde_json::Value::as_array)
-                .map(|deps| deps.iter().map(read_id).collect())
-                .unwrap_or_default(),
-        })
-        .collect();
+    if steps.is_empty() {
+        // `min-items`: whatever steps the plan should have are unknown.
+        return;
+    }
+    let steps: Vec<ReadStep> = steps.iter().map(read_step).collect();
     let ids_complete = steps.iter().all(|s| s.id.is_some());
-    check_graph(&steps, ids_complete, report);
+    let graph = check_graph(&steps, ids_complete, report);
+    let read_ctx = |v: &Value| v.as_str().and_then(|s| s.parse::<ContextId>().ok());
+    if let Some(plan_ctx) = value.get("context_id").and_then(read_ctx) {
+        // An absent trace or trace context binds nothing; one that cannot
+        // be read is not checked.
+        if let Some(trace_ctx) = value.get("trace").and_then(|t| t.get("context_id")) {
+            if let Some(trace_ctx) = read_ctx(trace_ctx) {
+                check_trace_binding(plan_ctx, trace_ctx, report);
+            }
+        }
+    }
+    let plan_status = value
+        .get("status")
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse().ok());
+    check_statuses(&steps, plan_status, &graph, ids_complete, report);
 }
 
 /// Runs every rule of the table above.
 pub(crate) fn check(plan: &Plan, report: &mut Report) {
     let graph = check_graph(&plan.steps, true, report);
     if let Some(trace_ctx) = plan.trace.as_ref().and_then(|t| t.context_id) {
-        if trace_ctx != plan.context_id {
-            report.error(
-                "/trace/context_id",
-                SA_TRACE_CONTEXT_BINDING,
-                format!(
-                    "the trace belongs to context {trace_ctx}, but the plan to context {}",
-                    plan.context_id
-                ),
-            );
-        }
+        check_trace_binding(plan.context_id, trace_ctx, report);
     }
-    check_statuses(plan, &graph, report);
+    check_statuses(&plan.steps, Some(plan.status), &graph, true, report);
 }
 
-fn check_statuses(plan: &Plan, graph: &Graph, report: &mut Report) {
-    let steps = &plan.steps[..];
-    let plan_status = plan.status;
+/// `sa_trace_context_binding`: the trace's context is the plan's.
+fn check_trace_binding(plan_ctx: ContextId, trace_ctx: ContextId, report: &mut Report) {
+    if trace_ctx != plan_ctx {
+        report.error(
+            "/trace/context_id",
+            SA_TRACE_CONTEXT_BINDING,
+            format!("the trace belongs to context {trace_ctx}, but the plan to context {plan_ctx}"),
+        );
+    }
+}
+
+/// The first of `deps` whose status satisfies `pred`, with that status;
+/// `None` when there is none or when a status that cannot be read comes
+/// first (the clean pass might then name that dependency).
+fn first_dep<S: StatusNode>(
+    steps: &[S],
+    deps: &[u32],
+    pred: impl Fn(StepStatus) -> bool,
+) -> Option<(u32, StepStatus)> {
+    for &d in deps {
+        match steps[d as usize].read_status() {
+            None => return None,
+            Some(s) if pred(s) => return Some((d, s)),
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// The status rules (and `sa_steps_agent_role_if_present`) over `steps`,
+/// typed or read from a plan that failed its schema: a rule is checked
+/// where its inputs can be read, and reported only when no value of the
+/// unread members could change its finding or message. `plan_status` is
+/// `None` when it cannot be read; `edges_known` says whether every step id
+/// could be read (when not, a dependency the graph could not resolve may
+/// name the unread step, so no step's dependencies are known), and a step's
+/// dependencies are known when, besides, each of them could be read.
+fn check_statuses<S: StatusNode>(
+    steps: &[S],
+    plan_status: Option<PlanStatus>,
+    graph: &Graph,
+    edges_known: bool,
+    report: &mut Report,
+) {
     let not_started = matches!(
         plan_status,
-        PlanStatus::Draft | PlanStatus::Proposed | PlanStatus::Approved
+        Some(PlanStatus::Draft | PlanStatus::Proposed | PlanStatus::Approved)
     );
-    let mut all_done = true;
-    let mut any_failed = false;
+    // `None` once a status that cannot be read leaves the answer open.
+    let mut all_done = Some(true);
+    let mut any_failed = Some(false);
     for (i, step) in steps.iter().enumerate() {
-        let status = step.status;
-        if matches!(step.agent_role.as_deref(), Some("")) {
+        if step.empty_role() {
             report.error(
                 format!("/steps/{i}/agent_role"),
                 SA_STEPS_AGENT_ROLE_IF_PRESENT,
                 "agent_role must not be empty when present (omit it instead)",
             );
         }
-        all_done &= is_done(status);
-        any_failed |= status == StepStatus::Failed;
-        let deps = graph.deps(i);
-        if let Some(me) = step.order_index {
+        let status = step.read_status();
+        all_done = match (all_done, status) {
+            (Some(false), _) => Some(false),
+            (_, Some(s)) if !is_done(s) => Some(false),
+            (known, Some(_)) => known,
+            (_, None) => None,
+        };
+        any_failed = match (any_failed, status) {
+            (Some(true), _) | (_, Some(StepStatus::Failed)) => Some(true),
+            (known, Some(_)) => known,
+            (_, None) => None,
+        };
+        let deps = (edges_known && step.deps_read()).then(|| graph.deps(i));
+        if let (Some(deps), Some(Some(me))) = (deps, step.read_order_index()) {
             for &d in deps {
-                if let Some(dep_idx) = steps[d as usize].order_index {
-                    if me < dep_idx {
+                match steps[d as usize].read_order_index() {
+                    // Unread: the clean pass might stop here.
+                    None => break,
+                    Some(Some(dep_idx)) if me < dep_idx => {
                         report.warn(
                             format!("/steps/{i}/order_index"),
                             SA_PLAN_ORDER_INDEX_DEPENDENCY,
@@ -329,10 +470,12 @@ fn check_statuses(plan: &Plan, graph: &Graph, report: &mut Report) {
                         );
                         break;
                     }
+                    Some(_) => {}
                 }
             }
         }
-        if plan_status == PlanStatus::Completed && !is_done(status) {
+        let Some(status) = status else { continue };
+        if plan_status == Some(PlanStatus::Completed) && !is_done(status) {
             report.error(
                 format!("/steps/{i}/status"),
                 SA_PLAN_COMPLETED_STEPS_DONE,
@@ -341,44 +484,43 @@ fn check_statuses(plan: &Plan, graph: &Graph, report: &mut Report) {
                 ),
             );
         }
-        if not_started && !matches!(status, StepStatus::Pending | StepStatus::Skipped) {
-            report.error(
-                format!("/steps/{i}/status"),
-                SA_PLAN_STEP_BEFORE_START,
-                format!(
-                    "the plan is `{plan_status}` (not started), so its steps can only be pending or skipped, not `{status}`"
-                ),
-            );
+        if let (true, Some(plan_status)) = (not_started, plan_status) {
+            if !matches!(status, StepStatus::Pending | StepStatus::Skipped) {
+                report.error(
+                    format!("/steps/{i}/status"),
+                    SA_PLAN_STEP_BEFORE_START,
+                    format!(
+                        "the plan is `{plan_status}` (not started), so its steps can only be pending or skipped, not `{status}`"
+                    ),
+                );
+            }
         }
-        if status == StepStatus::InProgress
-            && matches!(plan_status, PlanStatus::Cancelled | PlanStatus::Failed)
-        {
-            report.warn(
-                format!("/steps/{i}/status"),
-                SA_PLAN_STEP_RUNS_IN_PLAN,
-                format!(
-                    "the step is still in_progress although the plan is `{plan_status}`; it was interrupted"
-                ),
-            );
+        if let Some(plan_status @ (PlanStatus::Cancelled | PlanStatus::Failed)) = plan_status {
+            if status == StepStatus::InProgress {
+                report.warn(
+                    format!("/steps/{i}/status"),
+                    SA_PLAN_STEP_RUNS_IN_PLAN,
+                    format!(
+                        "the step is still in_progress although the plan is `{plan_status}`; it was interrupted"
+                    ),
+                );
+            }
         }
+        let Some(deps) = deps else { continue };
         match status {
             StepStatus::InProgress | StepStatus::Completed | StepStatus::Failed => {
-                if let Some(&d) = deps.iter().find(|&&d| !is_done(steps[d as usize].status)) {
+                if let Some((d, dep_status)) = first_dep(steps, deps, |s| !is_done(s)) {
                     report.error(
                         format!("/steps/{i}/status"),
                         SA_PLAN_STEP_DEPENDENCIES_DONE,
                         format!(
-                            "the step is `{status}`, so it has run, but its dependency /steps/{d} is `{}`; a step runs only when all its dependencies are completed or skipped",
-                            steps[d as usize].status
+                            "the step is `{status}`, so it has run, but its dependency /steps/{d} is `{dep_status}`; a step runs only when all its dependencies are completed or skipped"
                         ),
                     );
                 }
             }
             StepStatus::Pending => {
-                if let Some(&d) = deps
-                    .iter()
-                    .find(|&&d| steps[d as usize].status == StepStatus::Failed)
-                {
+                if let Some((d, _)) = first_dep(steps, deps, |s| s == StepStatus::Failed) {
                     report.warn(
                         format!("/steps/{i}/status"),
                         SA_PLAN_STEP_SHOULD_BE_BLOCKED,
@@ -389,7 +531,10 @@ fn check_statuses(plan: &Plan, graph: &Graph, report: &mut Report) {
                 }
             }
             StepStatus::Blocked => {
-                if deps.iter().all(|&d| is_done(steps[d as usize].status)) {
+                if deps
+                    .iter()
+                    .all(|&d| steps[d as usize].read_status().is_some_and(is_done))
+                {
                     report.warn(
                         format!("/steps/{i}/status"),
                         SA_PLAN_STEP_BLOCKED_WITHOUT_CAUSE,
@@ -400,14 +545,14 @@ fn check_statuses(plan: &Plan, graph: &Graph, report: &mut Report) {
             StepStatus::Skipped => {}
         }
     }
-    if plan_status == PlanStatus::Failed && !any_failed {
+    if plan_status == Some(PlanStatus::Failed) && any_failed == Some(false) {
         report.warn(
             "/status",
             SA_PLAN_FAILED_HAS_FAILED_STEP,
             "the plan is failed, but none of its steps is; a plan fails when a critical step fails",
         );
     }
-    if plan_status == PlanStatus::InProgress && all_done {
+    if plan_status == Some(PlanStatus::InProgress) && all_done == Some(true) {
         report.warn(
             "/status",
             SA_PLAN_ALL_STEPS_DONE,

@@ -471,105 +471,248 @@ impl Trace {
     /// The trace rules: root span binding, unique segment ids, existing
     /// parents, an acyclic segment tree, and times in order.
     pub fn check_structure(&self, report: &mut Report) {
-        let root = Pointer::root().key("root_span");
-        if self.root_span.trace_id != self.trace_id {
+        let head = Head {
+            trace_id: Some(self.trace_id),
+            context_id: Some(self.context_id),
+            root_trace_id: Some(self.root_span.trace_id),
+            root_parent: self.root_span.parent_span_id,
+            root_context: self.root_span.context_id,
+            started_at: self.started_at.as_ref(),
+            finished_at: self.finished_at.as_ref(),
+        };
+        check_structure_of(&head, self.segments(), true, report);
+    }
+}
+
+/// What the trace rules read of the trace itself and its root span: all of
+/// it for a typed [`Trace`]; for a trace that failed its schema, a member
+/// that cannot be read is `None` (and so is an absent one: a rule reports
+/// only on members that are there and read).
+struct Head<'a> {
+    trace_id: Option<TraceId>,
+    context_id: Option<ContextId>,
+    root_trace_id: Option<TraceId>,
+    root_parent: Option<SpanId>,
+    root_context: Option<ContextId>,
+    started_at: Option<&'a Timestamp>,
+    finished_at: Option<&'a Timestamp>,
+}
+
+/// What the trace rules read of a segment: a typed [`TraceSegment`] has
+/// every member; a segment read from a trace that failed its schema
+/// ([`ReadSegment`]) may miss some, and the rules that need them are not
+/// checked (never guessed).
+trait SegmentNode {
+    /// The segment's id, `None` when it cannot be read.
+    fn read_id(&self) -> Option<SegmentId>;
+    /// The parent (`Some(None)`: none), `None` when it cannot be read.
+    fn read_parent(&self) -> Option<Option<SegmentId>>;
+    /// `started_at`, `None` when absent or unread.
+    fn read_started_at(&self) -> Option<&Timestamp>;
+    /// `finished_at`, `None` when absent or unread.
+    fn read_finished_at(&self) -> Option<&Timestamp>;
+}
+
+impl SegmentNode for TraceSegment {
+    #[inline]
+    fn read_id(&self) -> Option<SegmentId> {
+        Some(self.segment_id)
+    }
+    #[inline]
+    fn read_parent(&self) -> Option<Option<SegmentId>> {
+        Some(self.parent_segment_id)
+    }
+    #[inline]
+    fn read_started_at(&self) -> Option<&Timestamp> {
+        self.started_at.as_ref()
+    }
+    #[inline]
+    fn read_finished_at(&self) -> Option<&Timestamp> {
+        self.finished_at.as_ref()
+    }
+}
+
+/// What can be read of a segment of a trace that failed its schema.
+struct ReadSegment {
+    id: Option<SegmentId>,
+    parent: Option<Option<SegmentId>>,
+    started_at: Option<Timestamp>,
+    finished_at: Option<Timestamp>,
+}
+
+impl SegmentNode for ReadSegment {
+    fn read_id(&self) -> Option<SegmentId> {
+        self.id
+    }
+    fn read_parent(&self) -> Option<Option<SegmentId>> {
+        self.parent
+    }
+    fn read_started_at(&self) -> Option<&Timestamp> {
+        self.started_at.as_ref()
+    }
+    fn read_finished_at(&self) -> Option<&Timestamp> {
+        self.finished_at.as_ref()
+    }
+}
+
+/// The member `key` of `value`, parsed with `FromStr`; `None` when absent,
+/// not a string or not parsed.
+fn read<T: std::str::FromStr>(value: &serde_json::Value, key: &str) -> Option<T> {
+    value.get(key)?.as_str()?.parse().ok()
+}
+
+fn read_segment(segment: &serde_json::Value) -> ReadSegment {
+    ReadSegment {
+        id: read(segment, "segment_id"),
+        // A segment that is not an object has no readable id: it is in no
+        // walk, and its parent (read as absent) is never looked at.
+        parent: match segment.get("parent_segment_id") {
+            None => Some(None),
+            Some(_) => read(segment, "parent_segment_id").map(Some),
+        },
+        started_at: read(segment, "started_at"),
+        finished_at: read(segment, "finished_at"),
+    }
+}
+
+/// The trace rules over what can still be read of a trace that failed its
+/// schema (see [`Document::check_rules_of_value`]): the same function as
+/// [`Trace::check_structure`], fed with the ids, parents and times that
+/// parse. A rule is reported only when its inputs are read: a parent that
+/// names no readable segment is not reported while some segment id cannot
+/// be read (it may name that one), nor is a cycle through a parent that
+/// cannot be read.
+fn check_structure_of_value(value: &serde_json::Value, report: &mut Report) {
+    let root = value.get("root_span").unwrap_or(&serde_json::Value::Null);
+    let started_at: Option<Timestamp> = read(value, "started_at");
+    let finished_at: Option<Timestamp> = read(value, "finished_at");
+    let head = Head {
+        trace_id: read(value, "trace_id"),
+        context_id: read(value, "context_id"),
+        root_trace_id: read(root, "trace_id"),
+        root_parent: read(root, "parent_span_id"),
+        root_context: read(root, "context_id"),
+        started_at: started_at.as_ref(),
+        finished_at: finished_at.as_ref(),
+    };
+    let segments: Vec<ReadSegment> = value
+        .get("segments")
+        .and_then(serde_json::Value::as_array)
+        .map(|segs| segs.iter().map(read_segment).collect())
+        .unwrap_or_default();
+    let ids_complete = segments.iter().all(|s| s.id.is_some());
+    check_structure_of(&head, &segments, ids_complete, report);
+}
+
+/// The trace rules over `head` and `segs`, typed or read from a trace that
+/// failed its schema; `ids_complete` says whether every segment id could
+/// be read (when not, a parent that names no readable segment may name the
+/// unread one, and is not reported).
+fn check_structure_of<S: SegmentNode>(
+    head: &Head<'_>,
+    segs: &[S],
+    ids_complete: bool,
+    report: &mut Report,
+) {
+    let root = Pointer::root().key("root_span");
+    if let (Some(root_trace), Some(trace_id)) = (head.root_trace_id, head.trace_id) {
+        if root_trace != trace_id {
             report.error(
                 root.key("trace_id"),
                 TRACE_ROOT_SPAN_BINDING,
                 format!(
-                    "the root span belongs to trace {}, expected this trace ({})",
-                    self.root_span.trace_id, self.trace_id
+                    "the root span belongs to trace {root_trace}, expected this trace ({trace_id})"
                 ),
             );
         }
-        if let Some(parent) = self.root_span.parent_span_id {
+    }
+    if let Some(parent) = head.root_parent {
+        report.error(
+            root.key("parent_span_id"),
+            TRACE_ROOT_SPAN_BINDING,
+            format!("a root span has no parent, found parent span {parent}"),
+        );
+    }
+    if let (Some(c), Some(context_id)) = (head.root_context, head.context_id) {
+        if c != context_id {
             report.error(
-                root.key("parent_span_id"),
+                root.key("context_id"),
                 TRACE_ROOT_SPAN_BINDING,
-                format!("a root span has no parent, found parent span {parent}"),
+                format!(
+                    "the root span names context {c}, the trace belongs to context {context_id}"
+                ),
             );
         }
-        if let Some(c) = self.root_span.context_id {
-            if c != self.context_id {
-                report.error(
-                    root.key("context_id"),
-                    TRACE_ROOT_SPAN_BINDING,
-                    format!(
-                        "the root span names context {c}, the trace belongs to context {}",
-                        self.context_id
-                    ),
-                );
-            }
-        }
-        check_times(
-            &Pointer::root(),
-            self.started_at.as_ref(),
-            self.finished_at.as_ref(),
-            report,
-        );
-        let at = Pointer::root().key("segments");
-        let segs = self.segments();
-        let mut index: BTreeMap<SegmentId, usize> = BTreeMap::new();
-        for (i, s) in segs.iter().enumerate() {
-            if let Some(first) = index.get(&s.segment_id) {
+    }
+    check_times(&Pointer::root(), head.started_at, head.finished_at, report);
+    let at = Pointer::root().key("segments");
+    let mut index: BTreeMap<SegmentId, usize> = BTreeMap::new();
+    for (i, s) in segs.iter().enumerate() {
+        if let Some(id) = s.read_id() {
+            if let Some(first) = index.get(&id) {
                 report.error(
                     at.index(i).key("segment_id"),
                     TRACE_UNIQUE_SEGMENT_IDS,
                     format!(
-                        "segment_id {} is already used by segment {first}; segment ids must be unique",
-                        s.segment_id
+                        "segment_id {id} is already used by segment {first}; segment ids must be unique"
                     ),
                 );
             } else {
-                index.insert(s.segment_id, i);
+                index.insert(id, i);
             }
-            check_times(
-                &at.index(i),
-                s.started_at.as_ref(),
-                s.finished_at.as_ref(),
-                report,
-            );
         }
-        for (i, s) in segs.iter().enumerate() {
-            let Some(parent) = s.parent_segment_id else {
-                continue;
-            };
-            if parent == s.segment_id || !index.contains_key(&parent) {
+        check_times(
+            &at.index(i),
+            s.read_started_at(),
+            s.read_finished_at(),
+            report,
+        );
+    }
+    for (i, s) in segs.iter().enumerate() {
+        let Some(Some(parent)) = s.read_parent() else {
+            continue;
+        };
+        let itself = s.read_id() == Some(parent);
+        if itself || !index.contains_key(&parent) {
+            if itself || ids_complete {
                 report.error(
                     at.index(i).key("parent_segment_id"),
                     TRACE_SEGMENT_PARENT_EXISTS,
                     format!(
                         "parent_segment_id {parent} names {}",
-                        if parent == s.segment_id {
+                        if itself {
                             "the segment itself"
                         } else {
                             "no segment of this trace"
                         }
                     ),
                 );
-                continue;
             }
-            // Walk up at most `segs.len()` steps: a longer walk is a cycle.
-            let mut current = Some(parent);
-            let mut steps = 0;
-            while let Some(c) = current {
-                if c == s.segment_id {
-                    report.error(
-                        at.index(i).key("parent_segment_id"),
-                        TRACE_SEGMENT_TREE_ACYCLIC,
-                        format!("segment {} is its own ancestor", s.segment_id),
-                    );
-                    break;
-                }
-                steps += 1;
-                if steps > segs.len() {
-                    break;
-                }
-                current = index
-                    .get(&c)
-                    .and_then(|j| segs.get(*j))
-                    .and_then(|p| p.parent_segment_id);
+            continue;
+        }
+        let Some(id) = s.read_id() else {
+            continue;
+        };
+        // Walk up at most `segs.len()` steps: a longer walk is a cycle.
+        let mut current = Some(parent);
+        let mut steps = 0;
+        while let Some(c) = current {
+            if c == id {
+                report.error(
+                    at.index(i).key("parent_segment_id"),
+                    TRACE_SEGMENT_TREE_ACYCLIC,
+                    format!("segment {id} is its own ancestor"),
+                );
+                break;
             }
+            steps += 1;
+            if steps > segs.len() {
+                break;
+            }
+            current = index
+                .get(&c)
+                .and_then(|j| segs.get(*j))
+                .and_then(|p| p.read_parent().flatten());
         }
     }
 }
@@ -600,5 +743,11 @@ impl Document for Trace {
 
     fn check_rules(&self, report: &mut Report) {
         self.check_structure(report);
+    }
+
+    /// The trace rules ([`Trace::check_structure`]) over the ids, parents
+    /// and times that can still be read of a trace that failed its schema.
+    fn check_rules_of_value(value: &serde_json::Value, report: &mut Report) {
+        check_structure_of_value(value, report);
     }
 }

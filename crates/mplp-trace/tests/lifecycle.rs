@@ -381,3 +381,183 @@ proptest! {
         }
     }
 }
+
+/// The trace rules' findings of a report: (pointer, rule, message, is error).
+fn rule_findings(report: &mplp_core::Report) -> Vec<(String, String, String, bool)> {
+    report
+        .violations()
+        .iter()
+        .filter(|v| mplp_trace::RULES.iter().any(|r| r.rule == v.rule))
+        .map(|v| {
+            (
+                v.pointer.clone(),
+                v.rule.to_string(),
+                v.message.clone(),
+                v.is_error(),
+            )
+        })
+        .collect()
+}
+
+/// Breaks a trace's schema without touching what the rules read: a status
+/// outside the enum, a member the schema does not allow, a label that is
+/// not a string.
+fn break_schema(doc: &mut Value) {
+    doc["status"] = json!("bogus");
+    doc["unexpected"] = json!(1);
+    if let Some(first) = doc["segments"].get_mut(0) {
+        first["label"] = json!(5);
+    }
+}
+
+/// Issue 39, one pass: a trace that fails its schema still gets every
+/// trace rule (root span binding, unique ids, existing parents, no cycle,
+/// times in order), at the same pointers with the same messages as the
+/// same trace without the schema errors, in the byte and value paths.
+#[test]
+fn trace_rules_run_on_traces_that_fail_their_schema() {
+    let mut d = doc(json!([
+        seg(1, None),
+        seg(1, None),
+        seg(2, Some(2)),
+        seg(3, Some(9)),
+        seg(4, Some(5)),
+        seg(5, Some(4)),
+    ]));
+    d["root_span"]["trace_id"] = json!("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5e");
+    d["root_span"]["parent_span_id"] = json!("b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6f");
+    d["root_span"]["context_id"] = json!("3f1c2a9e-7b4d-4e2a-9c1f-5a6b7c8d9e02");
+    d["started_at"] = json!("2026-01-01T10:00:00Z");
+    d["finished_at"] = json!("2026-01-01T09:00:00Z");
+    d["segments"][1]["started_at"] = json!("2026-01-01T10:00:00Z");
+    d["segments"][1]["finished_at"] = json!("2026-01-01T09:59:59Z");
+    let clean = Trace::validate_value(&d).report;
+    let want = rule_findings(&clean);
+    assert_eq!(
+        want.iter()
+            .map(|f| format!("{} {}", f.0, f.1))
+            .collect::<Vec<_>>(),
+        [
+            "/root_span/trace_id trace_root_span_binding",
+            "/root_span/parent_span_id trace_root_span_binding",
+            "/root_span/context_id trace_root_span_binding",
+            "/finished_at trace_finished_after_started",
+            "/segments/1/segment_id trace_unique_segment_ids",
+            "/segments/1/finished_at trace_finished_after_started",
+            "/segments/2/parent_segment_id trace_segment_parent_exists",
+            "/segments/3/parent_segment_id trace_segment_parent_exists",
+            "/segments/4/parent_segment_id trace_segment_tree_acyclic",
+            "/segments/5/parent_segment_id trace_segment_tree_acyclic",
+        ]
+    );
+    assert_eq!(clean.violations().len(), want.len(), "{clean:?}");
+    break_schema(&mut d);
+    for report in [
+        Trace::validate_json(d.to_string()).report,
+        Trace::validate_value(&d).report,
+    ] {
+        let schema: Vec<String> = report
+            .violations()
+            .iter()
+            .filter(|v| !mplp_trace::RULES.iter().any(|r| r.rule == v.rule))
+            .map(|v| format!("{} {}", v.pointer, v.rule))
+            .collect();
+        assert_eq!(
+            schema,
+            [
+                "/status enum",
+                "/segments/0/label type",
+                "/unexpected additional-properties"
+            ],
+            "{report:?}"
+        );
+        assert_eq!(rule_findings(&report), want);
+    }
+}
+
+/// A segment id that cannot be read hides only what it could change: a
+/// parent that names no readable segment may name it (not reported), a
+/// segment naming itself, a cycle among readable segments and times out
+/// of order still are; a parent that cannot be read ends the walk.
+#[test]
+fn an_unreadable_segment_id_hides_only_unknown_parents() {
+    let mut d = doc(json!([
+        seg(1, None),
+        seg(2, Some(9)),
+        seg(3, Some(3)),
+        seg(4, Some(5)),
+        seg(5, Some(4)),
+        seg(6, None),
+    ]));
+    d["segments"][0]["segment_id"] = json!("not-a-uuid");
+    d["segments"][5]["parent_segment_id"] = json!(17);
+    d["segments"][5]["started_at"] = json!("2026-01-01T10:00:00Z");
+    d["segments"][5]["finished_at"] = json!("2026-01-01T09:00:00Z");
+    assert_eq!(
+        errors(&d),
+        [
+            "/segments/0/segment_id pattern",
+            "/segments/5/parent_segment_id type",
+            "/segments/5/finished_at trace_finished_after_started",
+            "/segments/2/parent_segment_id trace_segment_parent_exists",
+            "/segments/3/parent_segment_id trace_segment_tree_acyclic",
+            "/segments/4/parent_segment_id trace_segment_tree_acyclic",
+        ]
+    );
+}
+
+/// One segment of a generated trace: its id and parent (indices into a
+/// pool of ids, where the last names no segment) and its times (seconds).
+type GenSegment = (usize, Option<usize>, Option<u8>, Option<u8>);
+
+fn gen_doc(segments: &[GenSegment], root_ok: bool) -> Value {
+    let id = |i: usize| format!("7b9d1f3a-5c7e-4a9b-8d1f-3a5c7e9b1d{i:02}");
+    let time = |s: u8| format!("2026-01-01T10:00:{s:02}Z");
+    let segs: Vec<Value> = segments
+        .iter()
+        .map(|&(i, parent, started, finished)| {
+            let mut v = json!({"segment_id": id(i), "label": "s", "status": "pending"});
+            if let Some(p) = parent {
+                v["parent_segment_id"] = json!(id(p));
+            }
+            if let Some(s) = started {
+                v["started_at"] = json!(time(s));
+            }
+            if let Some(f) = finished {
+                v["finished_at"] = json!(time(f));
+            }
+            v
+        })
+        .collect();
+    let mut d = doc(Value::Array(segs));
+    if !root_ok {
+        d["root_span"]["context_id"] = json!("3f1c2a9e-7b4d-4e2a-9c1f-5a6b7c8d9e02");
+    }
+    d
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random segment forests (repeated ids, unknown and self parents,
+    /// cycles, times in and out of order) broken elsewhere give the clean
+    /// trace's rule findings, pointers and messages.
+    #[test]
+    fn trace_rules_agree_on_random_traces_that_fail_their_schema(
+        segments in prop::collection::vec(
+            (0usize..8, prop::option::of(0usize..9), prop::option::of(0u8..4), prop::option::of(0u8..4)),
+            0..8,
+        ),
+        root_ok in any::<bool>(),
+    ) {
+        let mut d = gen_doc(&segments, root_ok);
+        let clean = Trace::validate_json(d.to_string()).report;
+        let want = rule_findings(&clean);
+        prop_assert_eq!(clean.violations().len(), want.len(), "the clean trace fails its schema: {:?}", clean);
+        break_schema(&mut d);
+        let broken = Trace::validate_json(d.to_string()).report;
+        prop_assert!(broken.errors().any(|v| v.pointer == "/status" && v.rule.as_str() == "enum"));
+        prop_assert_eq!(rule_findings(&broken), want.clone());
+        prop_assert_eq!(rule_findings(&Trace::validate_value(&d).report), want);
+    }
+}

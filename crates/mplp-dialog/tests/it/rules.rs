@@ -223,3 +223,148 @@ fn threads_group_in_input_order() {
     assert_eq!(dialogs_in_thread(&ds, t2).count(), 1);
     assert_eq!(threads.iter().map(|(_, d)| d.len()).sum::<usize>(), 3);
 }
+
+/// The timing rules' findings of a report: (pointer, rule, message, is error).
+fn rule_findings(report: &mplp_core::Report) -> Vec<(String, String, String, bool)> {
+    report
+        .violations()
+        .iter()
+        .filter(|v| mplp_dialog::rules::RULES.iter().any(|r| r.rule == v.rule))
+        .map(|v| {
+            (
+                v.pointer.clone(),
+                v.rule.to_string(),
+                v.message.clone(),
+                v.is_error(),
+            )
+        })
+        .collect()
+}
+
+/// Breaks a dialog's schema without touching what the timing rules read:
+/// a member the schema does not allow, a message role outside the enum.
+fn break_schema(doc: &mut Value) {
+    doc["unexpected"] = json!(1);
+    if let Some(first) = doc["messages"].get_mut(0) {
+        first["role"] = json!("bogus");
+    }
+}
+
+/// Issue 39, one pass: a dialog that fails its schema still gets every
+/// timing rule, with the pointer and message of the clean pass.
+#[test]
+fn timing_rules_run_on_dialogs_that_fail_their_schema() {
+    let mut d = base();
+    d["status"] = json!("active");
+    d["ended_at"] = json!("2025-12-07T01:00:00Z");
+    d["messages"][1]["timestamp"] = json!("2025-12-07T01:30:00Z");
+    let clean = Dialog::validate_json(d.to_string()).report;
+    let want = rule_findings(&clean);
+    assert_eq!(
+        want.iter()
+            .map(|f| format!("{} {}", f.0, f.1))
+            .collect::<Vec<_>>(),
+        [
+            "/ended_at dialog_ended_before_started",
+            "/ended_at dialog_open_with_ended_at",
+            "/messages/0/timestamp dialog_message_after_end",
+            "/messages/1/timestamp dialog_messages_out_of_order",
+            "/messages/1/timestamp dialog_message_after_end",
+        ]
+    );
+    break_schema(&mut d);
+    for report in [
+        Dialog::validate_json(d.to_string()).report,
+        Dialog::validate_value(&d).report,
+    ] {
+        assert!(
+            report
+                .errors()
+                .any(|v| v.pointer == "/unexpected" && v.rule.as_str() == "additional-properties"),
+            "{report:?}"
+        );
+        assert!(report.errors().any(|v| v.pointer == "/messages/0/role"));
+        assert_eq!(rule_findings(&report), want);
+    }
+}
+
+/// What cannot be read hides only the findings it could change: an
+/// `ended_at` that is not a date-time hides every rule that reads it (its
+/// value is in their messages), a status outside the enum hides the rules
+/// on the status, and a message time that cannot be read hides only the
+/// comparisons it takes part in.
+#[test]
+fn unread_times_hide_only_the_findings_they_could_change() {
+    let mut d = base();
+    d["ended_at"] = json!("yesterday");
+    d["messages"] = json!([
+        {"role": "user", "content": "a", "timestamp": "2025-12-07T03:00:00Z"},
+        {"role": "user", "content": "b", "timestamp": 7},
+        {"role": "user", "content": "c", "timestamp": "2025-12-07T02:00:00Z"},
+        {"role": "user", "content": "d", "timestamp": "2025-12-07T01:00:00Z"},
+    ]);
+    let rules: Vec<(String, &str, Severity)> = findings(&d)
+        .into_iter()
+        .filter(|f| f.1.starts_with("dialog_"))
+        .collect();
+    assert_eq!(
+        rules,
+        [(
+            "/messages/3/timestamp".to_owned(),
+            "dialog_messages_out_of_order",
+            Severity::Warning
+        )]
+    );
+    // A completed dialog without ended_at is warned whatever else fails;
+    // one whose status cannot be read is not.
+    let mut d = base();
+    d.as_object_mut().unwrap().remove("ended_at");
+    d["dialog_id"] = json!("nope");
+    assert!(findings(&d).contains(&(
+        "/ended_at".to_owned(),
+        "dialog_ended_without_ended_at",
+        Severity::Warning
+    )));
+    d["status"] = json!("over");
+    assert!(!findings(&d).iter().any(|f| f.1.starts_with("dialog_")));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Random statuses, start and end times and message times, broken
+    /// elsewhere, give the clean dialog's timing findings, pointers and
+    /// messages, in the byte and value paths.
+    #[test]
+    fn timing_rules_agree_on_random_dialogs_that_fail_their_schema(
+        status in proptest::sample::select(DialogStatus::ALL.to_vec()),
+        started in proptest::option::of(0u8..6),
+        ended in proptest::option::of(0u8..6),
+        times in proptest::collection::vec(0u8..6, 0..6),
+    ) {
+        let time = |m: u8| format!("2025-12-07T02:0{m}:00Z");
+        let mut d = base();
+        d["status"] = json!(status.to_string());
+        let obj = d.as_object_mut().unwrap();
+        obj.remove("started_at");
+        obj.remove("ended_at");
+        if let Some(s) = started {
+            d["started_at"] = json!(time(s));
+        }
+        if let Some(e) = ended {
+            d["ended_at"] = json!(time(e));
+        }
+        d["messages"] = times
+            .iter()
+            .map(|&m| json!({"role": "user", "content": "x", "timestamp": time(m)}))
+            .collect();
+        let clean = Dialog::validate_json(d.to_string()).report;
+        let want = rule_findings(&clean);
+        proptest::prop_assert_eq!(clean.violations().len(), want.len(), "the clean dialog fails its schema: {:?}", clean);
+        break_schema(&mut d);
+        let broken = Dialog::validate_json(d.to_string()).report;
+        proptest::prop_assert!(!broken.is_valid());
+        proptest::prop_assert_eq!(rule_findings(&broken), want.clone());
+        proptest::prop_assert_eq!(rule_findings(&Dialog::validate_value(&d).report), want);
+    }
+}

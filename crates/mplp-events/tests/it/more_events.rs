@@ -251,14 +251,14 @@ fn ci_event() -> impl Strategy<Value = (Value, [String; 3])> {
 
 /// The expected errors for string members that must be non-empty (the
 /// schema's `min-length`, which states the invariant and is reported under
-/// its id) and non-blank (the invariant, beyond the schema). The blank
-/// check runs only on documents that pass the schema: with an empty member,
-/// only the empty members are reported.
+/// its id) and non-blank (the invariant, beyond the schema). Issue 39, one
+/// pass: the blank check runs on the members that pass their own schema
+/// rules whatever else fails, so a blank member is reported beside an
+/// empty one.
 fn non_empty_model(members: &[(&str, &str, &str)]) -> Vec<(String, String)> {
     let mut v = Vec::new();
-    let schema_ok = members.iter().all(|(_, value, _)| !value.is_empty());
     for (member, value, rule) in members {
-        if value.is_empty() || (blank(value) && schema_ok) {
+        if value.is_empty() || blank(value) {
             v.push((format!("/{member}"), (*rule).to_owned()));
         }
     }
@@ -348,6 +348,153 @@ proptest! {
         parse_and_check_agree::<ToolEvent>(&tool)?;
         parse_and_check_agree::<GitEvent>(&git)?;
         parse_and_check_agree::<CiEvent>(&ci)?;
+    }
+}
+
+/// Issue 39, one pass: `v` with the member `at` replaced by `bad` fails its
+/// schema there, and every other violation (the rules beyond the schema
+/// included) is the one `v` gets, pointer, rule, message and severity, in
+/// the byte and value paths.
+fn same_findings_elsewhere<T: Document>(
+    v: &Value,
+    at: &str,
+    bad: Value,
+) -> Result<(), TestCaseError> {
+    let elsewhere = |report: &Report| -> Vec<mplp_core::Violation> {
+        report
+            .violations()
+            .iter()
+            .filter(|x| x.pointer != at)
+            .cloned()
+            .collect()
+    };
+    let want = elsewhere(&T::validate_value(v).report);
+    let mut broken = v.clone();
+    *broken.pointer_mut(at).unwrap() = bad;
+    for report in [
+        T::validate_json(broken.to_string()).report,
+        T::validate_value(&broken).report,
+    ] {
+        prop_assert!(report.errors().any(|x| x.pointer == at), "{:?}", report);
+        prop_assert_eq!(elsewhere(&report), want.clone());
+    }
+    Ok(())
+}
+
+proptest! {
+    /// Blank ids and names (the integration invariants) and non-v4 UUIDs
+    /// (the observability invariants) are reported on events that fail
+    /// their schema elsewhere (an enum member out of its enum, a timestamp
+    /// that is not one) as on those that do not.
+    #[test]
+    fn event_rules_run_on_events_that_fail_their_schema(
+        (tool, _) in tool_event(),
+        (git, _) in git_event(),
+        (ci, _) in ci_event(),
+        core in core_spec(),
+    ) {
+        same_findings_elsewhere::<ToolEvent>(&tool, "/tool_kind", json!("bogus"))?;
+        same_findings_elsewhere::<GitEvent>(&git, "/event_kind", json!("bogus"))?;
+        same_findings_elsewhere::<CiEvent>(&ci, "/status", json!(7))?;
+        same_findings_elsewhere::<CoreEvent>(&core_json(&core), "/timestamp", json!("noon"))?;
+    }
+}
+
+/// The invariants' own examples of the rules (integration-invariants.yaml:
+/// `repo_url`, `commit_id`, `ref_name` non-empty strings;
+/// observability-invariants.yaml: `event_id` a UUID v4), on documents that
+/// fail their schema elsewhere: each is reported with the clean pass's
+/// pointer, rule and message.
+#[test]
+fn blank_members_and_v1_uuids_are_reported_beside_schema_errors() {
+    let git = json!({"repo_url": " ", "commit_id": "abc", "ref_name": "\t",
+                     "event_kind": "push", "timestamp": "2025-12-01T00:00:00Z"});
+    let clean = GitEvent::validate_value(&git).report;
+    assert_eq!(
+        rules_at(&clean),
+        [
+            (
+                "/ref_name".to_owned(),
+                "integration_git_ref_name_non_empty".to_owned()
+            ),
+            (
+                "/repo_url".to_owned(),
+                "integration_git_repo_url_non_empty".to_owned()
+            ),
+        ]
+    );
+    let mut broken = git.clone();
+    broken["event_kind"] = json!("rebase");
+    broken["commit_id"] = json!("");
+    let report = GitEvent::validate_json(broken.to_string()).report;
+    assert_eq!(
+        rules_at(&report),
+        [
+            (
+                "/commit_id".to_owned(),
+                "integration_git_commit_id_non_empty".to_owned()
+            ),
+            (
+                "/event_kind".to_owned(),
+                "integration_git_event_kind_valid".to_owned()
+            ),
+            (
+                "/ref_name".to_owned(),
+                "integration_git_ref_name_non_empty".to_owned()
+            ),
+            (
+                "/repo_url".to_owned(),
+                "integration_git_repo_url_non_empty".to_owned()
+            ),
+        ]
+    );
+    for v in clean.violations() {
+        assert!(
+            report.violations().contains(v),
+            "{v:?} missing from {report:?}"
+        );
+    }
+    // The empty commit_id is reported once, by the schema, under the id.
+    let commit: Vec<_> = report
+        .violations()
+        .iter()
+        .filter(|v| v.pointer == "/commit_id")
+        .collect();
+    assert_eq!(commit.len(), 1, "{commit:?}");
+    assert_eq!(commit[0].schema_keyword(), Some("min-length"));
+
+    let event = json!({"event_id": "6ba7b810-9dad-11d1-80b4-00c04fd430c8", "event_type": "x",
+                       "event_family": "pipeline_stage", "timestamp": "2025-12-01T00:00:00Z",
+                       "pipeline_id": "6ba7b811-9dad-11d1-80b4-00c04fd430c8", "stage_id": " ",
+                       "stage_status": "pending"});
+    let clean = CoreEvent::validate_value(&event).report;
+    let mut broken = event.clone();
+    broken["stage_status"] = json!("paused");
+    let report = CoreEvent::validate_json(broken.to_string()).report;
+    assert_eq!(
+        rules_at(&report),
+        [
+            ("/event_id".to_owned(), "obs_event_id_is_uuid".to_owned()),
+            (
+                "/pipeline_id".to_owned(),
+                "obs_pipeline_event_has_pipeline_id".to_owned()
+            ),
+            (
+                "/stage_id".to_owned(),
+                "obs_pipeline_stage_id_non_empty".to_owned()
+            ),
+            (
+                "/stage_status".to_owned(),
+                "obs_pipeline_stage_status_valid".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(clean.violations().len(), 3);
+    for v in clean.violations() {
+        assert!(
+            report.violations().contains(v),
+            "{v:?} missing from {report:?}"
+        );
     }
 }
 

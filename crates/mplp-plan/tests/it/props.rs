@@ -827,3 +827,249 @@ fn an_unreadable_step_id_hides_only_unknown_dependencies() {
         pattern.message
     );
 }
+
+/// Every finding of a rule of `mplp_plan::rules::RULES` (graph, trace
+/// binding and status rules): (pointer, rule, message, is error).
+fn rule_findings(report: &Report) -> Vec<(String, String, String, bool)> {
+    report
+        .violations()
+        .iter()
+        .filter(|v| mplp_plan::rules::RULES.iter().any(|r| r.rule == v.rule))
+        .map(|v| {
+            (
+                v.pointer.clone(),
+                v.rule.to_string(),
+                v.message.clone(),
+                v.is_error(),
+            )
+        })
+        .collect()
+}
+
+const PLAN_STATUSES: [&str; 7] = [
+    "draft",
+    "proposed",
+    "approved",
+    "in_progress",
+    "completed",
+    "cancelled",
+    "failed",
+];
+const STEP_STATUSES: [&str; 6] = [
+    "pending",
+    "in_progress",
+    "completed",
+    "blocked",
+    "skipped",
+    "failed",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A plan with random plan and step statuses, roles and a trace
+    /// context (issue 39, one pass), that fails its schema elsewhere (an
+    /// empty title, a member the schema does not allow in a step), gets
+    /// every finding of the plan rules (the status rules of seed Plan
+    /// Module 3.3, 4.1 and 5.2, `sa_steps_agent_role_if_present` and
+    /// `sa_trace_context_binding` of sa-invariants.yaml, the graph rules)
+    /// at the same pointers with the same messages as the same plan
+    /// without the schema errors, in the byte and value paths.
+    #[test]
+    fn status_rules_run_on_plans_that_fail_their_schema(
+        dag in dag_strategy(16),
+        plan_status in 0usize..7,
+        statuses in prop::collection::vec(0usize..6, 16),
+        empty_role in prop::option::of(any::<Index>()),
+        other_trace_ctx in any::<bool>(),
+        extra_at in any::<Index>(),
+    ) {
+        let n = dag.deps.len();
+        let (mut doc, _) = dag_doc(&dag, None);
+        doc["status"] = json!(PLAN_STATUSES[plan_status]);
+        for (i, step) in doc["steps"].as_array_mut().unwrap().iter_mut().enumerate() {
+            step["status"] = json!(STEP_STATUSES[statuses[i]]);
+        }
+        if let Some(i) = empty_role {
+            doc["steps"][i.index(n)]["agent_role"] = json!("");
+        }
+        let ctx = if other_trace_ctx { mplp_core::ContextId::new().to_string() } else { doc["context_id"].as_str().unwrap().to_owned() };
+        doc["trace"] = json!({
+            "trace_id": "0f9c1d5e-1b7a-4c3e-9d2f-6a8b7c5d4e3f",
+            "span_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+            "context_id": ctx,
+        });
+        let clean = Plan::validate_json(doc.to_string());
+        prop_assert!(
+            clean.report.violations().iter().all(|v| mplp_plan::rules::RULES.iter().any(|r| r.rule == v.rule)),
+            "the clean plan fails its schema: {:?}", clean.report
+        );
+        let want = rule_findings(&clean.report);
+        prop_assert_eq!(
+            want.iter().any(|f| f.1 == "sa_trace_context_binding"),
+            other_trace_ctx
+        );
+
+        doc["title"] = json!("");
+        doc["steps"][extra_at.index(n)]["unexpected"] = json!(1);
+        let broken = Plan::validate_json(doc.to_string());
+        prop_assert!(broken.report.errors().any(|v| v.pointer == "/title" && v.rule.as_str() == "min-length"));
+        prop_assert!(broken.report.errors().any(|v| v.rule.as_str() == "additional-properties"));
+        prop_assert_eq!(rule_findings(&broken.report), want.clone());
+        prop_assert_eq!(rule_findings(&Plan::validate_value(&doc).report), want);
+    }
+}
+
+/// A plan document with these steps (`(id, status, dependencies)` plus
+/// any extra members) and plan status.
+fn status_doc(status: &str, steps: Vec<Value>) -> Value {
+    json!({
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+        "plan_id": "27650952-d4ac-41e7-948b-97528f277c51",
+        "context_id": "2530dc8f-0e8c-4a00-994e-7a9146b010c2",
+        "title": "t", "objective": "o", "status": status,
+        "steps": steps,
+    })
+}
+
+fn found(report: &Report) -> Vec<(String, String)> {
+    report
+        .violations()
+        .iter()
+        .map(|v| (v.pointer.clone(), v.rule.to_string()))
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(p, r)| ((*p).to_owned(), (*r).to_owned()))
+        .collect()
+}
+
+/// Seed Plan Module 5.2: "Plan is completed when ALL steps are completed
+/// or skipped". A completed plan with a pending step that also misses its
+/// `objective` gets both errors in one pass, the rule's with the message
+/// of the clean pass.
+#[test]
+fn a_completed_plan_with_a_pending_step_fails_beside_its_schema_errors() {
+    let [a, b] = [StepId::new(), StepId::new()];
+    let mut doc = status_doc(
+        "completed",
+        vec![
+            json!({"step_id": a.to_string(), "description": "a", "status": "completed"}),
+            json!({"step_id": b.to_string(), "description": "b", "status": "pending",
+                   "dependencies": [a.to_string()]}),
+        ],
+    );
+    let clean = Plan::validate_json(doc.to_string()).report;
+    assert_eq!(
+        found(&clean),
+        pairs(&[("/steps/1/status", "sa_plan_completed_steps_done")])
+    );
+    doc.as_object_mut().unwrap().remove("objective");
+    let broken = Plan::validate_json(doc.to_string()).report;
+    assert_eq!(
+        found(&broken),
+        pairs(&[
+            ("/objective", "required"),
+            ("/steps/1/status", "sa_plan_completed_steps_done"),
+        ])
+    );
+    assert_eq!(broken.violations()[1], clean.violations()[0]);
+}
+
+/// A status or `order_index` that cannot be read hides only the findings
+/// it could change: a dependency whose status is unread before any
+/// unfinished one hides `sa_plan_step_dependencies_done` (the clean pass
+/// might name it), one after it does not; a blocked step waiting on an
+/// unread status is not reported as blocked without cause.
+#[test]
+fn unread_statuses_hide_only_the_findings_they_could_change() {
+    let ids: Vec<String> = (0..7).map(|_| StepId::new().to_string()).collect();
+    let step = |i: usize, status: &str, deps: &[usize]| {
+        json!({"step_id": ids[i], "description": format!("s{i}"), "status": status,
+               "dependencies": deps.iter().map(|&d| ids[d].clone()).collect::<Vec<_>>()})
+    };
+    let mut last = step(6, "completed", &[1]);
+    last["order_index"] = json!("2");
+    let doc = status_doc(
+        "in_progress",
+        vec![
+            step(0, "bogus", &[]),
+            step(1, "in_progress", &[0]),
+            step(2, "in_progress", &[3, 0]),
+            step(3, "pending", &[]),
+            step(4, "in_progress", &[0, 3]),
+            step(5, "blocked", &[0]),
+            last,
+        ],
+    );
+    for report in [
+        Plan::validate_json(doc.to_string()).report,
+        Plan::validate_value(&doc).report,
+    ] {
+        assert_eq!(
+            found(&report),
+            pairs(&[
+                ("/steps/0/status", "enum"),
+                ("/steps/6/order_index", "type"),
+                ("/steps/2/status", "sa_plan_step_dependencies_done"),
+                ("/steps/6/status", "sa_plan_step_dependencies_done"),
+            ]),
+            "{report:?}"
+        );
+        assert!(
+            report.violations()[2]
+                .message
+                .contains("/steps/3 is `pending`")
+        );
+        assert!(
+            report.violations()[3]
+                .message
+                .contains("/steps/1 is `in_progress`")
+        );
+    }
+}
+
+/// The plan-wide warnings need every step's status: a failed plan with an
+/// unread step status is not warned that none of its steps failed; one
+/// whose read statuses include an unfinished step is certain and is
+/// warned, as is a plan whose other steps are all done.
+#[test]
+fn plan_wide_status_rules_need_every_step_status() {
+    let step = |status: &str| json!({"step_id": StepId::new().to_string(), "description": "s", "status": status});
+    let failed = status_doc("failed", vec![step("bogus"), step("completed")]);
+    assert_eq!(
+        found(&Plan::validate_json(failed.to_string()).report),
+        pairs(&[("/steps/0/status", "enum")])
+    );
+    let mut failed_broken_elsewhere = status_doc("failed", vec![step("completed")]);
+    failed_broken_elsewhere["title"] = json!(7);
+    assert_eq!(
+        found(&Plan::validate_json(failed_broken_elsewhere.to_string()).report),
+        pairs(&[
+            ("/title", "type"),
+            ("/status", "sa_plan_failed_has_failed_step")
+        ])
+    );
+    let running = status_doc("in_progress", vec![step("bogus"), step("completed")]);
+    assert_eq!(
+        found(&Plan::validate_json(running.to_string()).report),
+        pairs(&[("/steps/0/status", "enum")])
+    );
+    let mut running_done = status_doc("in_progress", vec![step("skipped"), step("completed")]);
+    running_done["extra"] = json!(true);
+    assert_eq!(
+        found(&Plan::validate_json(running_done.to_string()).report),
+        pairs(&[
+            ("/extra", "additional-properties"),
+            ("/status", "sa_plan_all_steps_done")
+        ])
+    );
+    // An unread plan status checks none of the rules that read it.
+    let unread_plan = status_doc("bogus", vec![step("in_progress")]);
+    assert_eq!(
+        found(&Plan::validate_json(unread_plan.to_string()).report),
+        pairs(&[("/status", "enum")])
+    );
+}
