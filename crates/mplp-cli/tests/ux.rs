@@ -739,7 +739,7 @@ fn every_count_option_names_its_range() {
     if cfg!(feature = "http") {
         cases.extend([
             (
-                vec!["dialog", "send", dialog][..],
+                vec!["dialog", "send", dialog],
                 "--timeout",
                 "seconds",
                 "18,446,744,073,709,551,615",
