@@ -405,6 +405,30 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[test]
+    fn passed_is_empty_only_when_both_lists_are_and_names_up_to_three() {
+        let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let only_expect = Passed {
+            expect_json: names(&["a.expect.json"]),
+            other: Vec::new(),
+        };
+        let only_other = Passed {
+            expect_json: Vec::new(),
+            other: names(&["a.txt"]),
+        };
+        assert!(!only_expect.is_empty() && !only_other.is_empty());
+        // Exactly three names: all shown, no "and 0 more".
+        let three = Passed {
+            expect_json: Vec::new(),
+            other: names(&["a", "b", "c"]),
+        };
+        assert_eq!(
+            three.describe(),
+            "3 files not checked: 3 of other names (`a`, `b`, `c`); \
+             a directory is searched for `.json`, `.ndjson` and `.jsonl` files"
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn special_files_are_described() {
