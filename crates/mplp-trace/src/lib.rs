@@ -693,20 +693,19 @@ fn check_structure_of<S: SegmentNode>(
         let Some(id) = s.read_id() else {
             continue;
         };
-        // Walk up at most `segs.len()` steps: a longer walk is a cycle.
+        // Walk up at most `segs.len()` ancestors: a cycle through `id` is
+        // found within them, and a longer walk is a cycle that is not.
         let mut current = Some(parent);
-        let mut steps = 0;
-        while let Some(c) = current {
+        for _ in 0..segs.len() {
+            let Some(c) = current else {
+                break;
+            };
             if c == id {
                 report.error(
                     at.index(i).key("parent_segment_id"),
                     TRACE_SEGMENT_TREE_ACYCLIC,
                     format!("segment {id} is its own ancestor"),
                 );
-                break;
-            }
-            steps += 1;
-            if steps > segs.len() {
                 break;
             }
             current = index
