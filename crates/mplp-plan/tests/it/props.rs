@@ -727,12 +727,13 @@ const GRAPH_RULES: [&str; 5] = [
     "sa_plan_dag_acyclic",
 ];
 
-/// The graph rules' findings of a report: (pointer, rule, message, is error).
-fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
+/// The findings of a report whose rule `keep` accepts: (pointer, rule,
+/// message, is error).
+fn findings(report: &Report, keep: impl Fn(&str) -> bool) -> Vec<(String, String, String, bool)> {
     report
         .violations()
         .iter()
-        .filter(|v| GRAPH_RULES.contains(&v.rule.as_str()))
+        .filter(|v| keep(v.rule.as_str()))
         .map(|v| {
             (
                 v.pointer.clone(),
@@ -742,6 +743,11 @@ fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
             )
         })
         .collect()
+}
+
+/// The graph rules' findings of a report.
+fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
+    findings(report, |r| GRAPH_RULES.contains(&r))
 }
 
 proptest! {
@@ -831,19 +837,11 @@ fn an_unreadable_step_id_hides_only_unknown_dependencies() {
 /// Every finding of a rule of `mplp_plan::rules::RULES` (graph, trace
 /// binding and status rules): (pointer, rule, message, is error).
 fn rule_findings(report: &Report) -> Vec<(String, String, String, bool)> {
-    report
-        .violations()
-        .iter()
-        .filter(|v| mplp_plan::rules::RULES.iter().any(|r| r.rule == v.rule))
-        .map(|v| {
-            (
-                v.pointer.clone(),
-                v.rule.to_string(),
-                v.message.clone(),
-                v.is_error(),
-            )
-        })
-        .collect()
+    findings(report, |r| {
+        mplp_plan::rules::RULES
+            .iter()
+            .any(|info| info.rule.as_str() == r)
+    })
 }
 
 const PLAN_STATUSES: [&str; 7] = [
