@@ -33,7 +33,21 @@
 //! system, from `/usr/bin/time`), wall time, and the peak resident memory.
 //!
 //! `perf_report --write-logs EVENTS DIR` writes those two logs to
-//! `DIR/map.ndjson` and `DIR/sa.ndjson` and stops.
+//! `DIR/map.ndjson` and `DIR/sa.ndjson` and stops; `perf_report
+//! --write-docs DIR` writes the table's documents (`plan-10.json`, ...,
+//! `collab-8.json`), which `crates/mplp-py/bench/bench.py --docs DIR` times
+//! in Python (against `json.loads` and `orjson.loads`).
+//!
+//! **The runtimes** (always printed, after the documents): the cost per
+//! step of `SaSession` (a chain plan of `PERF_REPORT_SA_STEPS` steps, default
+//! 1,000, a no-op executor, `MemoryStore`, a sink that drops events) and
+//! per turn of `MapSession` (round robin over 3 participants,
+//! `PERF_REPORT_MAP_TURNS` turns, default 1,000, a no-op agent, the system
+//! clock, a sink that drops events), each against the `Value` parse of the
+//! NDJSON log that the same run writes (every line into a
+//! `serde_json::Value`): ratio = time of that parse / time of the run, so
+//! 1.0 means a step or turn costs what parsing its own events costs. Rounds
+//! are interleaved on the same heap states as the documents; medians.
 //!
 //! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
 //! (for example `validate_json:plan, 1000`): the example then only runs that
@@ -63,6 +77,26 @@ fn main() {
             let map = common::write_map_log(&dir.join("map.ndjson"), n);
             let sa = common::write_sa_log(&dir.join("sa.ndjson"), n);
             println!("{map} MAP events, {sa} SA events in {}", dir.display());
+            return;
+        }
+        // The documents of the table, for the Python bench
+        // (`crates/mplp-py/bench/bench.py --docs DIR`): one file per row,
+        // named after its kind and size (`plan-10.json`, `collab-8.json`).
+        [flag, dir] if flag == "--write-docs" => {
+            let dir = std::path::Path::new(dir);
+            std::fs::create_dir_all(dir).unwrap();
+            for input in common::inputs(1) {
+                let kind = match input.kind {
+                    common::Kind::Plan => "plan",
+                    common::Kind::Dialog => "dialog",
+                    common::Kind::Collab => "collab",
+                    common::Kind::MapLog | common::Kind::SaLog => continue,
+                };
+                let n = input.label.split(' ').nth(1).expect("a size in the label");
+                let path = dir.join(format!("{kind}-{n}.json"));
+                std::fs::write(&path, &input.bytes).unwrap();
+                println!("{}", path.display());
+            }
             return;
         }
         _ => {}
@@ -119,8 +153,247 @@ fn main() {
             value / cli,
         );
     }
+    runtimes(rounds, budget);
     if let Ok(bins) = std::env::var("PERF_REPORT_MPLP") {
         cli_logs(&bins, rounds);
+    }
+}
+
+/// A number from the environment variable `name`, or `default`.
+fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().map_or(default, |n| {
+        n.parse()
+            .unwrap_or_else(|_| panic!("{name}: a number, not {n:?}"))
+    })
+}
+
+/// One run of a runtime: the session built and driven to the end. Returns
+/// the NDJSON log it wrote when `keep` (for the baseline), else nothing
+/// (the events are dropped as they come, as a runtime that only needs the
+/// store does).
+trait RuntimeRow {
+    /// The row's label.
+    fn label(&self) -> String;
+    /// Steps or turns per run.
+    fn units(&self) -> usize;
+    /// Runs once, timing only the session (not building its inputs).
+    fn timed_run(&self) -> Duration;
+    /// The log one run writes.
+    fn log(&self) -> Vec<u8>;
+}
+
+/// `SaSession` over a chain of `steps` steps.
+struct SaRow {
+    steps: usize,
+}
+
+impl SaRow {
+    fn inputs(&self) -> (mplp::context::Context, mplp::plan::Plan) {
+        use mplp::context::{Context, ContextRoot};
+        let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
+        c.activate().unwrap();
+        let mut b = mplp::plan::Plan::builder(c.context_id, "Chain", "Many steps");
+        let mut prev = b.step("Step 0");
+        for i in 1..self.steps {
+            prev = b.step_after(format!("Step {i}"), &[prev]);
+        }
+        (c, b.build().unwrap())
+    }
+
+    fn noop(_: &mplp_runtime::StepRequest<'_>) -> mplp_runtime::StepResult {
+        mplp_runtime::StepResult::done()
+    }
+}
+
+impl RuntimeRow for SaRow {
+    fn label(&self) -> String {
+        format!("`SaSession`, {} steps (per step)", self.steps)
+    }
+    fn units(&self) -> usize {
+        self.steps
+    }
+    fn timed_run(&self) -> Duration {
+        use mplp_runtime::{AutoApprove, SaSession, store::MemoryStore};
+        let (c, p) = self.inputs();
+        let started = std::time::Instant::now();
+        let mut s = SaSession::new(
+            c,
+            p,
+            mplp::events::log::NullSink::default(),
+            MemoryStore::new(),
+        )
+        .unwrap();
+        s.run(&mut Self::noop, &mut AutoApprove::default()).unwrap();
+        let took = started.elapsed();
+        // Dropped outside the timing (as the documents' reads drop nothing
+        // they keep).
+        std::hint::black_box(s);
+        took
+    }
+    fn log(&self) -> Vec<u8> {
+        use mplp_runtime::{AutoApprove, SaSession, store::MemoryStore};
+        let (c, p) = self.inputs();
+        let mut s = SaSession::new(
+            c,
+            p,
+            mplp::events::log::NullSink::default(),
+            MemoryStore::new(),
+        )
+        .unwrap();
+        s.run(&mut Self::noop, &mut AutoApprove::default()).unwrap();
+        s.store().ndjson()
+    }
+}
+
+/// `MapSession`, round robin over 3 participants, `turns` turns.
+struct MapRow {
+    turns: usize,
+}
+
+impl MapRow {
+    fn collab() -> mplp::collab::Collab {
+        use mplp::collab::{Collab, Participant, ParticipantKind};
+        let mut people = mplp_core::NonEmptyVec::new(
+            Participant::new("a", ParticipantKind::Agent)
+                .unwrap()
+                .with_role("ra"),
+        );
+        for (p, r) in [("b", "rb"), ("c", "rc")] {
+            people.push(
+                Participant::new(p, ParticipantKind::Agent)
+                    .unwrap()
+                    .with_role(r),
+            );
+        }
+        Collab::new(
+            mplp_core::ContextId::new(),
+            "bench",
+            "bench",
+            mplp_core::CollabMode::RoundRobin,
+            people,
+        )
+        .unwrap()
+    }
+
+    fn drive<K: mplp::events::log::EventSink<mplp::events::MapEvent>>(
+        &self,
+        s: &mut mplp::collab::runtime::MapSession<K>,
+    ) {
+        use mplp::collab::runtime::{SessionError, TurnContext, TurnOutcome};
+        let mut agent = |_: &mut TurnContext<'_>| -> Result<TurnOutcome, SessionError> {
+            Ok(TurnOutcome::completed())
+        };
+        s.start().unwrap();
+        for _ in 0..self.turns {
+            s.turn(&mut agent).unwrap();
+        }
+        s.complete().unwrap();
+    }
+}
+
+impl RuntimeRow for MapRow {
+    fn label(&self) -> String {
+        format!("`MapSession`, round robin, {} turns (per turn)", self.turns)
+    }
+    fn units(&self) -> usize {
+        self.turns
+    }
+    fn timed_run(&self) -> Duration {
+        let collab = Self::collab();
+        let started = std::time::Instant::now();
+        let mut s =
+            mplp::collab::runtime::MapSession::new(collab, mplp::events::log::NullSink::default())
+                .unwrap();
+        self.drive(&mut s);
+        let took = started.elapsed();
+        std::hint::black_box(s);
+        took
+    }
+    fn log(&self) -> Vec<u8> {
+        let mut s = mplp::collab::runtime::MapSession::new(
+            Self::collab(),
+            mplp::collab::sink::MemorySink::new(),
+        )
+        .unwrap();
+        self.drive(&mut s);
+        s.sink().to_ndjson().into_bytes()
+    }
+}
+
+/// Every line of an NDJSON log into a `Value`; the time it took.
+fn value_parse(log: &[u8]) -> Duration {
+    let started = std::time::Instant::now();
+    let mut objects = 0usize;
+    for line in log.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        objects += usize::from(v.is_object());
+    }
+    let took = started.elapsed();
+    assert!(objects > 0, "the runtime wrote no event");
+    std::hint::black_box(objects);
+    took
+}
+
+/// The runtime rows: µs per step or turn, the `Value` parse of the run's
+/// own log per step or turn, and their ratio (interleaved rounds on the
+/// documents' heap states, medians; within a round, as many runs as fit in
+/// `budget`, at least one, and the fastest kept).
+fn runtimes(rounds: usize, budget: Duration) {
+    let rows: Vec<Box<dyn RuntimeRow>> = vec![
+        Box::new(SaRow {
+            steps: env_count("PERF_REPORT_SA_STEPS", 1_000),
+        }),
+        Box::new(MapRow {
+            turns: env_count("PERF_REPORT_MAP_TURNS", 1_000),
+        }),
+    ];
+    println!(
+        "\nRuntimes: ratio = time of the `Value` parse of the log the run writes / time of the run \
+         ({rounds} interleaved rounds, medians)\n"
+    );
+    println!(
+        "| runtime | events per unit | µs per unit | `Value` parse of its log, µs per unit | ratio |"
+    );
+    println!("|---|---|---|---|---|");
+    for row in rows {
+        let log = row.log();
+        let events = log.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count();
+        // One unmeasured run first: the first session of a process pays
+        // one-time costs (page faults, lazily built tables).
+        let _ = row.timed_run();
+        let (mut runs, mut parses) = (Vec::new(), Vec::new());
+        for r in 0..rounds {
+            let _heap = common::heap_state(r);
+            let best = |f: &dyn Fn() -> Duration| {
+                let started = std::time::Instant::now();
+                let mut best = f();
+                while started.elapsed() < budget {
+                    best = best.min(f());
+                }
+                best.as_secs_f64()
+            };
+            if r % 2 == 0 {
+                runs.push(best(&|| row.timed_run()));
+                parses.push(best(&|| value_parse(&log)));
+            } else {
+                parses.push(best(&|| value_parse(&log)));
+                runs.push(best(&|| row.timed_run()));
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (run, parse) = (median(&mut runs), median(&mut parses));
+        let units = row.units() as f64;
+        println!(
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            row.label(),
+            events as f64 / units,
+            run * 1e6 / units,
+            parse * 1e6 / units,
+            parse / run,
+        );
     }
 }
 
