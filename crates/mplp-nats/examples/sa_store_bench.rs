@@ -18,23 +18,14 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mplp_context::{Context, ContextRoot};
 use mplp_events::log::NullSink;
 use mplp_nats::NatsStore;
-use mplp_plan::Plan;
 use mplp_runtime::store::{DirStore, MemoryStore, Store};
 use mplp_runtime::{AutoApprove, SaOutcome, SaSession, StepRequest, StepResult};
 
-fn inputs(n: usize) -> (Context, Plan) {
-    let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
-    c.activate().unwrap();
-    let mut b = Plan::builder(c.context_id, "Chain", "Many steps");
-    let mut prev = b.step("Step 0");
-    for i in 1..n {
-        prev = b.step_after(format!("Step {i}"), &[prev]);
-    }
-    (c, b.build().unwrap())
-}
+#[path = "../../../tests/support/chain_plan.rs"]
+mod chain_plan;
+use chain_plan::chain as inputs;
 
 fn noop(_: &StepRequest<'_>) -> StepResult {
     StepResult::done()

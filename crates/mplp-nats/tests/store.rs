@@ -9,7 +9,6 @@
 use std::collections::HashSet;
 use std::process::{Command, Stdio};
 
-use mplp_context::{Context, ContextRoot};
 use mplp_nats::NatsStore;
 use mplp_plan::Plan;
 use mplp_runtime::store::{Expect, Store, StoreError};
@@ -20,20 +19,13 @@ mod nats_server;
 
 use nats_server::Server;
 
+#[path = "../../../tests/support/chain_plan.rs"]
+mod chain_plan;
+use chain_plan::chain as inputs;
+
 const RACE_ENV: &str = "MPLP_NATS_STORE_RACER";
 const KEYS: usize = 500;
 const INCREMENTS: u64 = 100;
-
-fn inputs(n: usize) -> (Context, Plan) {
-    let mut c = Context::new("NATS run", ContextRoot::new("tests", "nats")).unwrap();
-    c.activate().unwrap();
-    let mut b = Plan::builder(c.context_id, "Chain", "Over NATS");
-    let mut prev = b.step("Step 0");
-    for i in 1..n {
-        prev = b.step_after(format!("Step {i}"), &[prev]);
-    }
-    (c, b.build().unwrap())
-}
 
 fn check_log(events: &[Vec<u8>]) {
     let mut ndjson = Vec::new();

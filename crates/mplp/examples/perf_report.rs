@@ -63,6 +63,9 @@ use std::time::Duration;
 #[path = "../benches/common/mod.rs"]
 mod common;
 
+#[path = "../../../tests/support/chain_plan.rs"]
+mod chain_plan;
+
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     match &raw[..] {
@@ -188,18 +191,6 @@ struct SaRow {
 }
 
 impl SaRow {
-    fn inputs(&self) -> (mplp::context::Context, mplp::plan::Plan) {
-        use mplp::context::{Context, ContextRoot};
-        let mut c = Context::new("Bench", ContextRoot::new("bench", "local")).unwrap();
-        c.activate().unwrap();
-        let mut b = mplp::plan::Plan::builder(c.context_id, "Chain", "Many steps");
-        let mut prev = b.step("Step 0");
-        for i in 1..self.steps {
-            prev = b.step_after(format!("Step {i}"), &[prev]);
-        }
-        (c, b.build().unwrap())
-    }
-
     fn noop(_: &mplp_runtime::StepRequest<'_>) -> mplp_runtime::StepResult {
         mplp_runtime::StepResult::done()
     }
@@ -214,7 +205,7 @@ impl RuntimeRow for SaRow {
     }
     fn timed_run(&self) -> Duration {
         use mplp_runtime::{AutoApprove, SaSession, store::MemoryStore};
-        let (c, p) = self.inputs();
+        let (c, p) = chain_plan::chain(self.steps);
         let started = std::time::Instant::now();
         let mut s = SaSession::new(
             c,
@@ -232,7 +223,7 @@ impl RuntimeRow for SaRow {
     }
     fn log(&self) -> Vec<u8> {
         use mplp_runtime::{AutoApprove, SaSession, store::MemoryStore};
-        let (c, p) = self.inputs();
+        let (c, p) = chain_plan::chain(self.steps);
         let mut s = SaSession::new(
             c,
             p,
