@@ -249,24 +249,16 @@ proptest::proptest! {
 /// A plan of `n` steps whose dependencies are `deps` (indices, self and
 /// repeats left out), read without its rules.
 fn with_deps(n: usize, deps: &[Vec<usize>]) -> Plan {
-    let mut b = Plan::builder(ContextId::new(), "T", "o");
-    for i in 0..n {
-        b.step(format!("s{i}"));
-    }
-    let mut json = b.build().unwrap().to_value();
-    let ids: Vec<serde_json::Value> = (0..n)
-        .map(|i| json["steps"][i]["step_id"].clone())
-        .collect();
+    let mut pairs = Vec::new();
     for (i, list) in deps.iter().enumerate().take(n) {
         let mut seen = std::collections::BTreeSet::new();
-        let list: Vec<serde_json::Value> = list
-            .iter()
-            .filter(|&&d| d != i && d < n && seen.insert(d))
-            .map(|&d| ids[d].clone())
-            .collect();
-        json["steps"][i]["dependencies"] = list.into();
+        pairs.extend(
+            list.iter()
+                .filter(|&&d| d != i && d < n && seen.insert(d))
+                .map(|&d| (d, i)),
+        );
     }
-    <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap()
+    super::plan(n, &pairs, &[], &[])
 }
 
 /// The edges `(dependency, step)` of the cycle `sa_plan_dag_acyclic`

@@ -3,45 +3,10 @@
 //! picture and apart, edges from a box's bottom to the next one's top,
 //! the picture as large as what it draws).
 
-use mplp_core::{ContextId, Document};
+use mplp_core::ContextId;
 use mplp_plan::{Plan, render};
 
-/// A plan of `n` steps `s0`, `s1`, ... read without its rules:
-/// `deps` are `(dependency, step)` pairs (a step may name itself),
-/// `missing` a dependency id that names no step, `status` a step's status.
-fn plan(
-    n: usize,
-    deps: &[(usize, usize)],
-    missing: &[(usize, &str)],
-    status: &[(usize, &str)],
-) -> Plan {
-    let mut b = Plan::builder(ContextId::new(), "T", "o");
-    for i in 0..n {
-        b.step(format!("s{i}"));
-    }
-    let mut json = b.build().unwrap().to_value();
-    let ids: Vec<serde_json::Value> = (0..n)
-        .map(|i| json["steps"][i]["step_id"].clone())
-        .collect();
-    for i in 0..n {
-        let mut list: Vec<serde_json::Value> = deps
-            .iter()
-            .filter(|(_, s)| *s == i)
-            .map(|(d, _)| ids[*d].clone())
-            .collect();
-        list.extend(
-            missing
-                .iter()
-                .filter(|(s, _)| *s == i)
-                .map(|(_, id)| serde_json::Value::from(*id)),
-        );
-        json["steps"][i]["dependencies"] = list.into();
-    }
-    for (i, s) in status {
-        json["steps"][*i]["status"] = (*s).into();
-    }
-    <Plan as mplp_core::Wire>::deserialize_unchecked(&json).unwrap()
-}
+use super::plan;
 
 /// The value of attribute `name` in `tag`.
 fn attr<'a>(tag: &'a str, name: &str) -> &'a str {
