@@ -627,22 +627,14 @@ fn auto_kind_on_stdin_streams_a_log_and_reads_a_document_as_a_document() {
 /// Runs `mplp` with a 2 MiB main-thread stack (`ulimit -s 2048`), writing
 /// `input` to its standard input.
 fn mplp_small_stack(args: &[&str], input: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg("ulimit -s 2048 && exec \"$0\" \"$@\"")
         .arg(env!("CARGO_BIN_EXE_mplp"))
         .args(args)
-        .current_dir(repo())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    child.wait_with_output().unwrap()
+        .current_dir(repo());
+    common::output_with_stdin(command, input)
 }
 
 /// The minimal plan with a trace whose free-form `attributes` nest so that

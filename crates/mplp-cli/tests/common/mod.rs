@@ -13,19 +13,32 @@ pub(crate) fn mplp(args: &[&str]) -> Output {
 
 /// Runs `mplp` with `args`, writing `input` to its standard input.
 pub(crate) fn mplp_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mplp"))
-        .args(args)
-        .current_dir(repo())
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mplp"));
+    command.args(args).current_dir(repo());
+    output_with_stdin(command, input)
+}
+
+/// Runs `command` to its end, writing `input` to its standard input and
+/// collecting its standard output and error. The input is written from a
+/// thread of its own while the outputs are read: written first, a command
+/// that answers before it has read all of its input (a usage error, or a
+/// report streamed as the input comes) would block on a full output pipe
+/// while the test blocks on its full input pipe.
+pub(crate) fn output_with_stdin(mut command: Command, input: &[u8]) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    // The command may exit before reading (usage errors): ignore a closed pipe.
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            // The command may exit before reading (usage errors): ignore a closed pipe.
+            let _ = stdin.write_all(input);
+        });
+        child.wait_with_output().unwrap()
+    })
 }
 
 /// Runs `mplp` with `args` and a standard output that cannot be written
