@@ -384,44 +384,72 @@ impl Confirm {
     /// ids, decisions that follow the table, a status that matches the last
     /// decision.
     pub fn check_decisions(&self, report: &mut Report) {
-        let ds = self.decisions();
         decision_rules(
             Some(self.status),
-            ds.iter()
-                .map(|d| (Some(d.decision_id.to_string()), Some(d.status))),
+            self.decisions()
+                .iter()
+                .map(|d| (Some(d.decision_id), Some(d.status))),
             report,
         );
     }
 }
 
+/// Up to this many decisions, repeats are found by comparing each id with
+/// the earlier ones (no allocation); beyond it, with a hash map.
+const LINEAR_SCAN: usize = 16;
+
 /// The decision rules over what can be read of a Confirm: its status and,
 /// per decision, its id and status (`None` where unreadable, in a document
 /// that failed its schema: a rule that needs a member that cannot be read
-/// is not checked). One function for the typed document and the value.
-fn decision_rules(
-    status: Option<ConfirmStatus>,
-    decisions: impl Iterator<Item = (Option<String>, Option<DecisionStatus>)>,
-    report: &mut Report,
-) {
+/// is not checked). One function for the typed document and the value;
+/// `decisions` is walked more than once (it is a cheap iterator over the
+/// document), so nothing is copied.
+fn decision_rules<I>(status: Option<ConfirmStatus>, decisions: I, report: &mut Report)
+where
+    I: Iterator<Item = (Option<DecisionId>, Option<DecisionStatus>)> + Clone,
+{
     let at = Pointer::root().key("decisions");
-    let ds: Vec<(Option<String>, Option<DecisionStatus>)> = decisions.collect();
-    for (i, (id, _)) in ds.iter().enumerate() {
-        let Some(id) = id else { continue };
-        if let Some(first) = ds[..i].iter().position(|(e, _)| e.as_ref() == Some(id)) {
-            report.error(
-                at.index(i).key("decision_id"),
-                CONFIRM_UNIQUE_DECISION_IDS,
-                format!(
-                    "decision_id {id} is already used by decision {first}; decision ids must be unique"
-                ),
-            );
+    let mut repeats = |i: usize, id: DecisionId, first: usize| {
+        report.error(
+            at.index(i).key("decision_id"),
+            CONFIRM_UNIQUE_DECISION_IDS,
+            format!(
+                "decision_id {id} is already used by decision {first}; decision ids must be unique"
+            ),
+        );
+    };
+    let count = decisions.clone().count();
+    if count <= LINEAR_SCAN {
+        // A few decisions (the usual case): compared with the earlier ones,
+        // without allocating.
+        for (i, (id, _)) in decisions.clone().enumerate() {
+            let Some(id) = id else { continue };
+            if let Some(first) = decisions.clone().take(i).position(|(e, _)| e == Some(id)) {
+                repeats(i, id, first);
+            }
+        }
+    } else {
+        // Many: one hash lookup each, so that a long list costs O(n).
+        let mut seen = std::collections::HashMap::with_capacity(count);
+        for (i, (id, _)) in decisions.clone().enumerate() {
+            let Some(id) = id else { continue };
+            match seen.entry(id) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    repeats(i, id, *first.get());
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
         }
     }
     let mut replayed = ConfirmStatus::Pending;
-    for (i, (_, d)) in ds.iter().enumerate() {
+    let mut last = None;
+    for (i, (_, d)) in decisions.enumerate() {
         // A decision whose status cannot be read ends the replay.
         let Some(d) = d else { return };
-        match replayed.decide(*d) {
+        last = Some(d);
+        match replayed.decide(d) {
             Ok(next) => replayed = next,
             Err(e) => {
                 report.error(
@@ -434,14 +462,12 @@ fn decision_rules(
         }
     }
     let Some(status) = status else { return };
-    match (status, ds.last()) {
-        (ConfirmStatus::Pending, Some((_, Some(last)))) => report.warn(
+    match (status, last) {
+        (ConfirmStatus::Pending, Some(last)) => report.warn(
             "/status",
             CONFIRM_STATUS_MATCHES_DECISIONS,
             format!(
-                "the Confirm is `pending` but carries {} decision(s), the last `{}`",
-                ds.len(),
-                last
+                "the Confirm is `pending` but carries {count} decision(s), the last `{last}`"
             ),
         ),
         (ConfirmStatus::Pending, _) => {}
@@ -485,7 +511,9 @@ impl Document for Confirm {
             status,
             decisions.iter().map(|d| {
                 (
-                    read(d.get("decision_id")).map(str::to_owned),
+                    // Read only when it is what the schema asks for (a
+                    // UUID, compared as one), as in the typed document.
+                    read(d.get("decision_id")).and_then(|s| s.parse().ok()),
                     read(d.get("status")).and_then(|s| s.parse().ok()),
                 )
             }),

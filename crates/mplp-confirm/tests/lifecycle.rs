@@ -152,6 +152,75 @@ fn decisions_and_status_agree() {
     );
 }
 
+/// The `confirm_unique_decision_ids` findings: (pointer, message).
+fn repeats(v: &Value) -> Vec<(String, String)> {
+    Confirm::validate_value(v)
+        .report
+        .violations()
+        .iter()
+        .filter(|x| x.rule.as_str() == "confirm_unique_decision_ids")
+        .map(|x| (x.pointer.clone(), x.message.clone()))
+        .collect()
+}
+
+/// Spec note "Decisions and status agree", unique ids: a repeated
+/// `decision_id` is reported at the repeat, naming the first decision with
+/// that id, in short lists and long ones (compared one by one up to 16,
+/// hashed beyond), the same on the value path (a document that fails its
+/// schema elsewhere) as on the typed one; there, an id that is not what the
+/// schema asks for (a lowercase UUID v4) is not read, so two equal ones are
+/// not a repeat (the schema error is the finding).
+#[test]
+fn repeated_decision_ids_are_reported_at_the_repeat_in_short_and_long_lists() {
+    for n in [3usize, 15, 16, 17, 40] {
+        let mut v = doc("approved", &vec!["rejected"; n]);
+        let id = |v: &Value, i: usize| {
+            v["decisions"][i]["decision_id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        let first = id(&v, 0);
+        // The last decision repeats the first; the middle one repeats the
+        // second.
+        v["decisions"][n - 1]["decision_id"] = first.clone().into();
+        let second = id(&v, 1);
+        let mid = n / 2 + 1;
+        v["decisions"][mid]["decision_id"] = second.clone().into();
+        let mut expected = vec![(
+            format!("/decisions/{mid}/decision_id"),
+            format!(
+                "decision_id {second} is already used by decision 1; decision ids must be unique"
+            ),
+        )];
+        if mid != n - 1 {
+            expected.push((
+                format!("/decisions/{}/decision_id", n - 1),
+                format!(
+                    "decision_id {first} is already used by decision 0; decision ids must be unique"
+                ),
+            ));
+        }
+        assert_eq!(repeats(&v), expected, "{n} decisions, typed");
+        // The value path: the document fails its schema elsewhere.
+        v["requested_by_role"] = json!(5);
+        assert!(
+            Confirm::validate_value(&v)
+                .report
+                .violations()
+                .iter()
+                .any(|x| x.pointer == "/requested_by_role")
+        );
+        assert_eq!(repeats(&v), expected, "{n} decisions, value path");
+        // Ids that are not UUIDs are not read, so not compared.
+        for i in [0, n - 1] {
+            v["decisions"][i]["decision_id"] = json!(first.to_uppercase());
+        }
+        expected.retain(|(p, _)| *p != format!("/decisions/{}/decision_id", n - 1));
+        assert_eq!(repeats(&v), expected, "{n} decisions, unreadable ids");
+    }
+}
+
 fn decision() -> impl Strategy<Value = DecisionStatus> {
     prop::sample::select(DecisionStatus::ALL.to_vec())
 }
