@@ -394,22 +394,20 @@ impl Confirm {
     }
 }
 
-/// Up to this many decisions, repeats are found by comparing each id with
-/// the earlier ones (no allocation); beyond it, with a hash map.
-const LINEAR_SCAN: usize = 16;
-
 /// The decision rules over what can be read of a Confirm: its status and,
 /// per decision, its id and status (`None` where unreadable, in a document
 /// that failed its schema: a rule that needs a member that cannot be read
 /// is not checked). One function for the typed document and the value;
 /// `decisions` is walked more than once (it is a cheap iterator over the
-/// document), so nothing is copied.
+/// document), so nothing is copied; repeated ids are found as every
+/// uniqueness rule finds them ([`mplp_core::check::for_each_repeated_key`]).
 fn decision_rules<I>(status: Option<ConfirmStatus>, decisions: I, report: &mut Report)
 where
     I: Iterator<Item = (Option<DecisionId>, Option<DecisionStatus>)> + Clone,
 {
     let at = Pointer::root().key("decisions");
-    let mut repeats = |i: usize, id: DecisionId, first: usize| {
+    let ids = decisions.clone().map(|(id, _)| id);
+    mplp_core::check::for_each_repeated_key(ids, |i, first, id| {
         report.error(
             at.index(i).key("decision_id"),
             CONFIRM_UNIQUE_DECISION_IDS,
@@ -417,35 +415,10 @@ where
                 "decision_id {id} is already used by decision {first}; decision ids must be unique"
             ),
         );
-    };
-    let count = decisions.clone().count();
-    if count <= LINEAR_SCAN {
-        // A few decisions (the usual case): compared with the earlier ones,
-        // without allocating.
-        for (i, (id, _)) in decisions.clone().enumerate() {
-            let Some(id) = id else { continue };
-            if let Some(first) = decisions.clone().take(i).position(|(e, _)| e == Some(id)) {
-                repeats(i, id, first);
-            }
-        }
-    } else {
-        // Many: one hash lookup each, so that a long list costs O(n).
-        let mut seen = std::collections::HashMap::with_capacity(count);
-        for (i, (id, _)) in decisions.clone().enumerate() {
-            let Some(id) = id else { continue };
-            match seen.entry(id) {
-                std::collections::hash_map::Entry::Occupied(first) => {
-                    repeats(i, id, *first.get());
-                }
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(i);
-                }
-            }
-        }
-    }
+    });
     let mut replayed = ConfirmStatus::Pending;
     let mut last = None;
-    for (i, (_, d)) in decisions.enumerate() {
+    for (i, (_, d)) in decisions.clone().enumerate() {
         // A decision whose status cannot be read ends the replay.
         let Some(d) = d else { return };
         last = Some(d);
@@ -467,7 +440,8 @@ where
             "/status",
             CONFIRM_STATUS_MATCHES_DECISIONS,
             format!(
-                "the Confirm is `pending` but carries {count} decision(s), the last `{last}`"
+                "the Confirm is `pending` but carries {} decision(s), the last `{last}`",
+                decisions.count()
             ),
         ),
         (ConfirmStatus::Pending, _) => {}

@@ -160,9 +160,8 @@ pub fn for_each_repeat<'a, T>(
     text: impl Fn(&'a T) -> &'a str,
     mut repeat: impl FnMut(usize, usize),
 ) {
-    const SHORT: usize = 32;
-    if items.len() <= SHORT {
-        let mut words = [0u64; SHORT];
+    if items.len() <= SHORT_LIST {
+        let mut words = [0u64; SHORT_LIST];
         for (word, item) in words.iter_mut().zip(items) {
             *word = fingerprint(text(item).as_bytes());
         }
@@ -186,6 +185,54 @@ pub fn for_each_repeat<'a, T>(
         }
     }
 }
+
+/// Calls `repeat(i, first, key)` for every key of `keys` equal to an
+/// earlier one (`first` is the index of its first occurrence), in order;
+/// `None` (a key that cannot be read) is skipped. The uniqueness rules over
+/// typed keys, such as Confirm's decision ids: as [`for_each_repeat`], a
+/// short list is compared pairwise without allocating (`keys` is walked
+/// again for each item: it should be a cheap iterator over a document) and
+/// a long one goes through a hash map, so the cost stays linear.
+///
+/// ```
+/// use mplp_core::check::for_each_repeated_key;
+/// let keys = [Some(1), None, Some(2), Some(1), None, Some(2)];
+/// let mut repeats = Vec::new();
+/// for_each_repeated_key(keys.iter().copied(), |i, first, k| repeats.push((i, first, *k)));
+/// assert_eq!(repeats, [(3, 0, 1), (5, 2, 2)]);
+/// ```
+pub fn for_each_repeated_key<K, I>(keys: I, mut repeat: impl FnMut(usize, usize, &K))
+where
+    K: Eq + std::hash::Hash,
+    I: Iterator<Item = Option<K>> + Clone,
+{
+    let count = keys.clone().count();
+    if count <= SHORT_LIST {
+        for (i, key) in keys.clone().enumerate() {
+            let Some(key) = key else { continue };
+            let mut earlier = keys.clone().take(i);
+            if let Some(first) = earlier.position(|e| e.as_ref() == Some(&key)) {
+                repeat(i, first, &key);
+            }
+        }
+        return;
+    }
+    let mut seen = std::collections::HashMap::with_capacity(count);
+    for (i, key) in keys.enumerate() {
+        let Some(key) = key else { continue };
+        match seen.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => repeat(i, *e.get(), e.key()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+            }
+        }
+    }
+}
+
+/// Lists up to this long are searched for repeats pairwise
+/// ([`for_each_repeat`], [`for_each_repeated_key`]); longer ones through a
+/// hash map.
+const SHORT_LIST: usize = 32;
 
 /// A word that equal texts share: the text itself below 8 bytes (with its
 /// length), else its first and last 8 bytes and its length.
@@ -432,6 +479,26 @@ mod tests {
             let mut got = Vec::new();
             for_each_repeat(&texts, |t| t.as_str(), |i, first| got.push((i, first)));
             proptest::prop_assert_eq!(got, repeats_reference(&texts));
+        }
+
+        /// Typed keys: short lists (pairwise) and long ones (the hash map)
+        /// find the same repeats as the pairwise walk over the readable
+        /// keys, each naming its key; unreadable keys are never a repeat
+        /// nor the first of one.
+        #[test]
+        fn repeated_keys_are_those_of_the_pairwise_walk(
+            keys in proptest::collection::vec(proptest::option::of(0u8..12), 0..70),
+        ) {
+            let mut got = Vec::new();
+            for_each_repeated_key(keys.iter().copied(), |i, first, k| got.push((i, first, *k)));
+            let mut expected = Vec::new();
+            for (i, k) in keys.iter().enumerate() {
+                let Some(k) = k else { continue };
+                if let Some(first) = keys[..i].iter().position(|e| *e == Some(*k)) {
+                    expected.push((i, first, *k));
+                }
+            }
+            proptest::prop_assert_eq!(got, expected);
         }
     }
 

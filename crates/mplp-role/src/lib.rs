@@ -185,14 +185,12 @@ impl Document for Role {
             return;
         };
         let at = Pointer::root().key("capabilities");
-        for (i, c) in cs.iter().enumerate() {
-            if let Some(first) = cs[..i].iter().position(|d| d == c) {
-                report.warn(
-                    at.index(i),
-                    ROLE_UNIQUE_CAPABILITIES,
-                    format!("capability `{c}` is already listed at {first}"),
-                );
-            }
-        }
+        mplp_core::check::for_each_repeat(cs, String::as_str, |i, first| {
+            report.warn(
+                at.index(i),
+                ROLE_UNIQUE_CAPABILITIES,
+                format!("capability `{}` is already listed at {first}", cs[i]),
+            );
+        });
     }
 }
