@@ -706,26 +706,36 @@ impl<T> Deref for UniqueVec<T> {
     }
 }
 
-impl<T: PartialEq> TryFrom<Vec<T>> for UniqueVec<T> {
+impl<T: Eq + std::hash::Hash> TryFrom<Vec<T>> for UniqueVec<T> {
     type Error = DuplicateItemError;
+    /// Linear in the list's length (items are hashed beyond a few).
     fn try_from(v: Vec<T>) -> Result<Self, DuplicateItemError> {
-        for i in 1..v.len() {
-            if v[..i].contains(&v[i]) {
-                return Err(DuplicateItemError { index: i });
-            }
+        let mut first_repeat = None;
+        crate::check::for_each_repeated_key(v.iter().map(Some), |i, _, _| {
+            first_repeat.get_or_insert(i);
+        });
+        match first_repeat {
+            Some(index) => Err(DuplicateItemError { index }),
+            None => Ok(UniqueVec(v)),
         }
-        Ok(UniqueVec(v))
     }
 }
 
-impl<T: PartialEq> FromIterator<T> for UniqueVec<T> {
-    /// Collects, dropping repeats.
+impl<T: Eq + std::hash::Hash> FromIterator<T> for UniqueVec<T> {
+    /// Collects, dropping repeats (the first occurrence is kept); linear in
+    /// the number of items.
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
-        let mut v = UniqueVec::new();
-        for item in iter {
-            v.insert(item);
-        }
-        v
+        let mut v: Vec<T> = iter.into_iter().collect();
+        let mut repeats = Vec::new();
+        crate::check::for_each_repeated_key(v.iter().map(Some), |i, _, _| repeats.push(i));
+        let mut at = 0;
+        let mut next = repeats.iter().peekable();
+        v.retain(|_| {
+            let repeat = next.next_if_eq(&&at).is_some();
+            at += 1;
+            !repeat
+        });
+        UniqueVec(v)
     }
 }
 
@@ -743,7 +753,7 @@ impl<T: Serialize> Serialize for UniqueVec<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for UniqueVec<T> {
+impl<'de, T: Deserialize<'de> + Eq + std::hash::Hash> Deserialize<'de> for UniqueVec<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<T>::deserialize(d)?;
         UniqueVec::try_from(v).map_err(|e| mplp_json::de::raise(Rule::UNIQUE_ITEMS, e))
@@ -1065,15 +1075,36 @@ mod tests {
             prop_assert_eq!(v.into_vec(), model);
         }
 
+        /// Short lists (compared pairwise) and long ones (hashed): the
+        /// first repeat is the pairwise walk's, the check points at every
+        /// repeat, serde agrees, and collecting keeps each first occurrence
+        /// in order.
         #[test]
-        fn unique_vec_agrees_with_the_check(items in proptest::collection::vec(0u8..6, 0..8)) {
-            let unique = UniqueVec::try_from(items.clone()).is_ok();
+        fn unique_vec_agrees_with_the_check(
+            items in prop_oneof![
+                proptest::collection::vec(0u8..6, 0..8),
+                proptest::collection::vec(0u8..90, 0..80),
+            ],
+        ) {
+            let repeats: Vec<usize> =
+                (0..items.len()).filter(|&i| items[..i].contains(&items[i])).collect();
+            let made = UniqueVec::try_from(items.clone());
+            prop_assert_eq!(made.as_ref().err().map(|e| e.index), repeats.first().copied());
             let value = serde_json::to_value(&items).unwrap();
             let mut report = Report::new();
             check_unique_items(value.as_array().unwrap(), &Pointer::root(), &mut report);
-            prop_assert_eq!(unique, report.is_valid());
+            let pointed: Vec<String> = report.errors().map(|v| v.pointer.clone()).collect();
+            let expected: Vec<String> = repeats.iter().map(|i| format!("/{i}")).collect();
+            prop_assert_eq!(pointed, expected);
             let deser = serde_json::from_value::<UniqueVec<u8>>(value).is_ok();
-            prop_assert_eq!(unique, deser);
+            prop_assert_eq!(made.is_ok(), deser);
+            let mut model = Vec::new();
+            for x in &items {
+                if !model.contains(x) {
+                    model.push(*x);
+                }
+            }
+            prop_assert_eq!(items.into_iter().collect::<UniqueVec<u8>>().into_vec(), model);
         }
 
         /// Valid shapes (`x.y.z` of digit runs) and near-valid ones (a part
