@@ -1040,9 +1040,7 @@ fn unread_statuses_hide_only_the_findings_they_could_change() {
 #[test]
 fn unread_dependencies_and_step_ids_hide_the_rules_that_read_dependencies() {
     let [a, u] = [StepId::new(), StepId::new()];
-    let step = |id: &str, status: &str, deps: &[&str]| {
-        json!({"step_id": id, "description": "s", "status": status, "dependencies": deps})
-    };
+    let step = |id: &str, status: &str, deps: &[&str]| json!({"step_id": id, "description": "s", "status": status, "dependencies": deps});
     let (a, u) = (a.to_string(), u.to_string());
 
     // A dependency that is not a step id: the blocked step's dependencies
