@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use mplp_core::Wire;
 use mplp_core::check::CheckValue;
-use mplp_core::{Document, Pointer, Report, StepId};
+use mplp_core::{Document, Pointer, Report, StepId, Violation};
 use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, PlanStep, StepStatus};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -727,27 +727,13 @@ const GRAPH_RULES: [&str; 5] = [
     "sa_plan_dag_acyclic",
 ];
 
-/// The findings of a report whose rule `keep` accepts: (pointer, rule,
-/// message, is error).
-fn findings(report: &Report, keep: impl Fn(&str) -> bool) -> Vec<(String, String, String, bool)> {
-    report
-        .violations()
-        .iter()
-        .filter(|v| keep(v.rule.as_str()))
-        .map(|v| {
-            (
-                v.pointer.clone(),
-                v.rule.to_string(),
-                v.message.clone(),
-                v.is_error(),
-            )
-        })
+/// The graph rules' findings of a report (pointer, rule, message and
+/// severity each).
+fn graph_findings(report: &Report) -> Vec<Violation> {
+    rule_findings(report)
+        .into_iter()
+        .filter(|v| GRAPH_RULES.contains(&v.rule.as_str()))
         .collect()
-}
-
-/// The graph rules' findings of a report.
-fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
-    findings(report, |r| GRAPH_RULES.contains(&r))
 }
 
 proptest! {
@@ -835,13 +821,9 @@ fn an_unreadable_step_id_hides_only_unknown_dependencies() {
 }
 
 /// Every finding of a rule of `mplp_plan::rules::RULES` (graph, trace
-/// binding and status rules): (pointer, rule, message, is error).
-fn rule_findings(report: &Report) -> Vec<(String, String, String, bool)> {
-    findings(report, |r| {
-        mplp_plan::rules::RULES
-            .iter()
-            .any(|info| info.rule.as_str() == r)
-    })
+/// binding and status rules).
+fn rule_findings(report: &Report) -> Vec<Violation> {
+    report.of_rules(mplp_plan::rules::RULES).cloned().collect()
 }
 
 const PLAN_STATUSES: [&str; 7] = [
@@ -899,12 +881,12 @@ proptest! {
         });
         let clean = Plan::validate_json(doc.to_string());
         prop_assert!(
-            clean.report.violations().iter().all(|v| mplp_plan::rules::RULES.iter().any(|r| r.rule == v.rule)),
+            clean.report.of_rules(mplp_plan::rules::RULES).count() == clean.report.violations().len(),
             "the clean plan fails its schema: {:?}", clean.report
         );
         let want = rule_findings(&clean.report);
         prop_assert_eq!(
-            want.iter().any(|f| f.1 == "sa_trace_context_binding"),
+            want.iter().any(|f| f.rule.as_str() == "sa_trace_context_binding"),
             other_trace_ctx
         );
 
