@@ -274,8 +274,8 @@ fn duplicate_keys_are_found_inside_arrays_at_their_index() {
 }
 
 /// A number beyond `f64`'s range in an integer member is valid JSON: the
-/// member gets its own rule (`type`, the number echoed as written), in the
-/// not `json-syntax`; a real syntax error still is one.
+/// member gets its own rule (`type`, the number echoed as written), not
+/// `json-syntax`; a real syntax error still is one.
 #[test]
 fn a_number_beyond_f64_is_its_members_error_not_a_syntax_error() {
     let report = Range::validate_json(r#"{"low": 1e400, "high": 5}"#).report;
