@@ -143,7 +143,7 @@ pub trait Document: Wire + Serialize + DeserializeOwned + CheckValue {
                 if report.is_valid() {
                     report.push(Violation::error("", rule, e.to_string()));
                 }
-                state_invariants(&mut report, Self::STATED_BY_SCHEMA);
+                report.state_invariants(Self::STATED_BY_SCHEMA);
                 Self::check_rules_of_value(value, &mut report);
                 Validation {
                     value: None,
@@ -221,21 +221,44 @@ impl Stated {
     }
 }
 
-/// Reports the schema violations at the members of `stated` under their
-/// invariants' ids (see [`Document::STATED_BY_SCHEMA`]).
-fn state_invariants(report: &mut Report, stated: &[Stated]) {
-    if stated.is_empty() {
-        return;
-    }
-    report.relabel(|v| {
-        if !states_a_value(v.rule) {
-            return None;
+impl Report {
+    /// Reports the schema violations at the members of `stated` under their
+    /// invariants' ids, each schema keyword kept at the end of its message
+    /// (see [`Violation::schema_keyword`]): what
+    /// [`Document::validate_json`] and [`Document::validate_value`] do with
+    /// [`Document::STATED_BY_SCHEMA`]. Code that finds schema violations
+    /// itself (a builder refusing an empty list) calls it with the
+    /// document's table, so that it reports what the parse path reports.
+    /// An extra member, a duplicate key or a syntax error keeps its rule,
+    /// as does every violation already reported under an invariant.
+    ///
+    /// ```
+    /// use mplp_core::{Report, Rule, Stated};
+    /// let mut report = Report::new();
+    /// report.error("/steps", Rule::MIN_ITEMS, "expected at least 1 step, found none");
+    /// report.error("/title", Rule::MIN_LENGTH, "expected at least 1 character");
+    /// report.state_invariants(&[Stated::at("/steps", Rule::new("plan_has_steps"))]);
+    /// let found: Vec<_> = report
+    ///     .violations()
+    ///     .iter()
+    ///     .map(|v| (v.rule.as_str(), v.schema_keyword()))
+    ///     .collect();
+    /// assert_eq!(found, [("plan_has_steps", Some("min-items")), ("min-length", None)]);
+    /// ```
+    pub fn state_invariants(&mut self, stated: &[Stated]) {
+        if stated.is_empty() {
+            return;
         }
-        stated
-            .iter()
-            .find(|s| s.matches(&v.pointer))
-            .map(|s| s.rule)
-    });
+        self.relabel(|v| {
+            if !states_a_value(v.rule) {
+                return None;
+            }
+            stated
+                .iter()
+                .find(|s| s.matches(&v.pointer))
+                .map(|s| s.rule)
+        });
+    }
 }
 
 /// True for a schema keyword that judges a member's value (not an extra
@@ -402,7 +425,7 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
         Ok(()) => keep_if_valid(&mut validation),
         Err(first) => {
             validation.report = thorough_with::<T>(input, &first, |value, report| {
-                state_invariants(report, T::STATED_BY_SCHEMA);
+                report.state_invariants(T::STATED_BY_SCHEMA);
                 T::check_rules_of_value(value, report);
             });
         }

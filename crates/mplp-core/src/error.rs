@@ -208,6 +208,28 @@ impl Report {
         self.violations.iter().filter(|v| !v.is_error())
     }
 
+    /// The violations of the rules declared in `rules` (a module's rule
+    /// table, such as `mplp_plan::rules::RULES`), in the order found: that
+    /// module's own findings, without the schema's.
+    ///
+    /// ```
+    /// use mplp_core::{Report, Rule};
+    /// use mplp_core::rules::SCHEMA_RULES;
+    /// let mut report = Report::new();
+    /// report.error("/title", Rule::MIN_LENGTH, "expected at least 1 character");
+    /// report.warn("/status", Rule::new("some_advice"), "consider this");
+    /// let schema: Vec<_> = report.of_rules(SCHEMA_RULES).map(|v| v.pointer.as_str()).collect();
+    /// assert_eq!(schema, ["/title"]);
+    /// ```
+    pub fn of_rules<'a>(
+        &'a self,
+        rules: &'a [crate::rules::RuleInfo],
+    ) -> impl Iterator<Item = &'a Violation> + 'a {
+        self.violations
+            .iter()
+            .filter(|v| rules.iter().any(|info| info.rule == v.rule))
+    }
+
     /// Consumes the report, giving its violations.
     pub fn into_violations(self) -> Vec<Violation> {
         self.violations

@@ -10,7 +10,7 @@ use mplp_core::document::{
     RulesError, UTF8_BOM, duplicate_keys, path_to_pointer, report_parsed, syntax_violation_in,
     thorough,
 };
-use mplp_core::{Document, Error, Report, Rule, Violation, Wire};
+use mplp_core::{Document, Error, Report, Rule, Stated, Violation, Wire};
 
 /// A document with one rule (an error) and one warning.
 #[derive(Clone, Debug, PartialEq, Wire)]
@@ -271,4 +271,112 @@ fn duplicate_keys_are_found_inside_arrays_at_their_index() {
     assert_eq!(pointers, ["/1/b", "/2/1/c", "/2/1/c/d"]);
     assert!(found.iter().all(|v| v.rule.as_str() == "duplicate-key"));
     assert!(duplicate_keys(br#"[{"a": 1}, {"a": 2}]"#).is_empty());
+}
+
+/// A number beyond `f64`'s range in an integer member is valid JSON: the
+/// member gets its own rule (`type`, the number echoed as written), not
+/// `json-syntax`; a real syntax error still is one.
+#[test]
+fn a_number_beyond_f64_is_its_members_error_not_a_syntax_error() {
+    let report = Range::validate_json(r#"{"low": 1e400, "high": 5}"#).report;
+    assert_eq!(found(&report), pairs(&[("/low", "type")]), "{report:?}");
+    assert!(
+        report.violations()[0].message.contains("1e400"),
+        "{report:?}"
+    );
+    let report = Range::validate_json(r#"{"low": 1, "high": 5,}"#).report;
+    assert_eq!(found(&report), pairs(&[("", "json-syntax")]), "{report:?}");
+}
+
+/// `Stated::matches`: the pointer of a stated member, `*` standing for one
+/// array index (digits, at least one), every other segment equal.
+#[test]
+fn a_stated_member_matches_its_pointer_with_any_index_for_a_star() {
+    let stated = Stated::at("/steps/*/step_id", Rule::new("ids_valid"));
+    for yes in ["/steps/0/step_id", "/steps/12/step_id"] {
+        assert!(stated.matches(yes), "{yes}");
+    }
+    for no in [
+        "/steps//step_id",
+        "/steps/x/step_id",
+        "/steps/1x/step_id",
+        "/steps/0/agent_role",
+        "/plans/0/step_id",
+        "/steps/0",
+        "/steps/0/step_id/0",
+        "",
+    ] {
+        assert!(!stated.matches(no), "{no}");
+    }
+    let root = Stated::at("/steps", Rule::new("has_steps"));
+    assert!(root.matches("/steps"));
+    assert!(!root.matches("/step"));
+    assert!(!root.matches("/steps/0"));
+}
+
+/// `Report::state_invariants` relabels only the schema keywords that judge
+/// a member's value, at a stated member: not an extra member, a duplicate
+/// key, a rule that is not a schema keyword (a module's own, or one already
+/// relabelled), nor a keyword at another member.
+#[test]
+fn only_value_keywords_at_stated_members_take_the_invariants_id() {
+    let stated = [
+        Stated::at("/steps", Rule::new("has_steps")),
+        Stated::at("/steps/*/step_id", Rule::new("ids_valid")),
+    ];
+    let mut report = Report::new();
+    report.error("/steps", Rule::MIN_ITEMS, "expected at least 1 item");
+    report.error("/steps/0/step_id", Rule::PATTERN, "expected a UUID");
+    report.error("/steps/1/step_id", Rule::ADDITIONAL_PROPERTIES, "unknown");
+    report.error("/steps/2/step_id", Rule::DUPLICATE_KEY, "twice");
+    report.error("/steps/3/step_id", Rule::new("module_rule"), "own rule");
+    report.error("/title", Rule::MIN_LENGTH, "empty");
+    report.state_invariants(&stated);
+    // A second call changes nothing: the relabelled rules are no keywords.
+    report.state_invariants(&stated);
+    let got: Vec<_> = report
+        .violations()
+        .iter()
+        .map(|v| (v.pointer.as_str(), v.rule.as_str(), v.schema_keyword()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/steps", "has_steps", Some("min-items")),
+            ("/steps/0/step_id", "ids_valid", Some("pattern")),
+            ("/steps/1/step_id", "additional-properties", None),
+            ("/steps/2/step_id", "duplicate-key", None),
+            ("/steps/3/step_id", "module_rule", None),
+            ("/title", "min-length", None),
+        ]
+    );
+    assert_eq!(
+        report.violations()[0].message,
+        "expected at least 1 item (schema `min-items`)"
+    );
+}
+
+/// `Violation::schema_keyword` reads back only a keyword: lowercase
+/// letters and `-`, not empty, at the very end of the message.
+#[test]
+fn the_schema_keyword_is_read_back_only_when_it_is_one() {
+    let keyword = |message: &str| {
+        Violation::error("/a", Rule::new("some_invariant"), message)
+            .schema_keyword()
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        keyword("bad (schema `min-items`)"),
+        Some("min-items".into())
+    );
+    assert_eq!(keyword("bad (schema `enum`)"), Some("enum".into()));
+    for none in [
+        "bad (schema ``)",
+        "bad (schema `Min-items`)",
+        "bad (schema `min items`)",
+        "bad (schema `enum`) and more",
+        "bad",
+    ] {
+        assert_eq!(keyword(none), None, "{none}");
+    }
 }

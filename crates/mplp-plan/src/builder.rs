@@ -1,8 +1,8 @@
 //! [`PlanBuilder`]: makes plans that are valid by construction.
 
 use mplp_core::{
-    ContextId, Error, Meta, NonEmptyString, NonEmptyVec, PlanId, Report, Rule, StepId, TraceBase,
-    Violation,
+    ContextId, Document, Error, Meta, NonEmptyString, NonEmptyVec, PlanId, Report, Rule, StepId,
+    TraceBase,
 };
 
 use crate::index::LifecycleIndex;
@@ -90,13 +90,14 @@ impl StepSpec {
 ///
 /// let empty = Plan::builder(mplp_core::ContextId::new(), "", "o").build().unwrap_err();
 /// let rules: Vec<_> = empty.violations().iter().map(|v| (v.pointer.clone(), v.rule.as_str())).collect();
-/// assert_eq!(rules, [("/title".to_string(), "min-length"), ("/steps".to_string(), "min-items")]);
+/// assert_eq!(rules, [("/title".to_string(), "min-length"), ("/steps".to_string(), "sa_plan_has_steps")]);
 /// assert_eq!(
 ///     empty.violations()[1].message,
 ///     "expected at least 1 step, found none (add steps with `PlanBuilder::step` or \
 ///      `step_after` before `build`): a plan needs at least one step \
-///      (invariants sa_plan_has_steps / sa_plan_min_steps)"
+///      (invariants sa_plan_has_steps / sa_plan_min_steps) (schema `min-items`)"
 /// );
+/// assert_eq!(empty.violations()[1].schema_keyword(), Some("min-items"));
 /// # Ok::<(), mplp_core::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -166,9 +167,12 @@ impl PlanBuilder {
         self
     }
 
-    /// The plan, or [`Error::Invalid`] with every problem.
+    /// The plan, or [`Error::Invalid`] with every problem, each reported
+    /// as reading the plan's JSON would report it (no step at all is
+    /// `sa_plan_has_steps`, the schema's `min-items` kept behind it: see
+    /// [`Report::state_invariants`]).
     pub fn build(self) -> Result<Plan, Error> {
-        let mut errors: Vec<Violation> = Vec::new();
+        let mut errors = Report::new();
         let title = non_empty(self.title, "/title", &mut errors);
         let objective = non_empty(self.objective, "/objective", &mut errors);
         let had_steps = !self.steps.is_empty();
@@ -194,7 +198,7 @@ impl PlanBuilder {
             Ok(steps) => Some(steps),
             Err(_) => {
                 if !had_steps {
-                    errors.push(Violation::error(
+                    errors.error(
                         "/steps",
                         Rule::MIN_ITEMS,
                         format!(
@@ -202,7 +206,7 @@ impl PlanBuilder {
                              `PlanBuilder::step` or `step_after` before `build`): {}",
                             crate::model::NO_STEPS
                         ),
-                    ));
+                    );
                 }
                 None
             }
@@ -210,7 +214,8 @@ impl PlanBuilder {
         let (Some(title), Some(objective), Some(steps), true) =
             (title, objective, steps, errors.is_empty())
         else {
-            return Err(Error::Invalid(errors));
+            errors.state_invariants(Plan::STATED_BY_SCHEMA);
+            return Err(Error::Invalid(errors.into_violations()));
         };
         let plan = Plan {
             meta: self.meta,
@@ -230,15 +235,15 @@ impl PlanBuilder {
     }
 }
 
-fn non_empty(text: String, pointer: &str, errors: &mut Vec<Violation>) -> Option<NonEmptyString> {
+fn non_empty(text: String, pointer: &str, errors: &mut Report) -> Option<NonEmptyString> {
     match NonEmptyString::new(text) {
         Ok(s) => Some(s),
         Err(_) => {
-            errors.push(Violation::error(
+            errors.error(
                 pointer,
                 Rule::MIN_LENGTH,
                 "expected a string of at least 1 character, found an empty string",
-            ));
+            );
             None
         }
     }

@@ -48,7 +48,7 @@
 //! - **Integers**: `order_index: 1.0` is refused (`type`), a core decision.
 //! - **Rule ids**: the canonical invariant ids where they exist
 //!   (`sa_plan_context_binding`, `sa_plan_has_steps` — the seed's
-//!   `sa_plan_min_steps`, reported by the schema pass as `min-items` —
+//!   `sa_plan_min_steps`, the schema's `min-items` at `/steps` —
 //!   `sa_steps_agent_role_if_present`, `sa_trace_context_binding`), the
 //!   seed's (`sa_plan_step_unique_ids`, `sa_plan_dag_acyclic`), and ours for
 //!   the rest (`sa_plan_dependency_exists`, `sa_plan_no_self_dependency`, the

@@ -215,13 +215,16 @@ impl Plan {
         let mut steps = self.steps.to_vec();
         let out = edit(&mut steps);
         let steps = NonEmptyVec::try_from(steps).map_err(|_| {
-            mplp_core::Error::Invalid(vec![mplp_core::Violation::error(
+            let mut report = Report::new();
+            report.error(
                 "/steps",
                 Rule::MIN_ITEMS,
                 format!(
                     "expected at least 1 step, found none (the edit removed every step): {NO_STEPS}"
                 ),
-            )])
+            );
+            report.state_invariants(<Plan as mplp_core::Document>::STATED_BY_SCHEMA);
+            mplp_core::Error::Invalid(report.into_violations())
         })?;
         let old = std::mem::replace(&mut self.steps, steps);
         // The index derives from the old steps: keep it aside for a refusal.

@@ -11,8 +11,9 @@
 //! `cargo xtask rules`.
 //!
 //! `sa_plan_has_steps` (the seed's `sa_plan_min_steps`) is enforced by the
-//! type ([`NonEmptyVec`](mplp_core::NonEmptyVec)) and reported by the schema
-//! pass as `min-items` at `/steps`. [`SA_PLAN_CONTEXT_BINDING`] needs the
+//! type ([`NonEmptyVec`](mplp_core::NonEmptyVec)) and stated by the schema
+//! (`min-items` at `/steps`): reading a plan, [`PlanBuilder::build`](crate::PlanBuilder::build)
+//! and [`Plan::edit_steps`] report it under its id, the keyword behind it. [`SA_PLAN_CONTEXT_BINDING`] needs the
 //! context, so it is checked by [`Plan::check_context`].
 
 use mplp_core::rules::Source;
@@ -35,12 +36,12 @@ mplp_core::declare_rules! {
     }
 
     /// Canonical: a plan has at least one step (seed name: `sa_plan_min_steps`);
-    /// reported as `min-items`.
+    /// stated by the schema's `min-items` at `/steps`.
     pub const SA_PLAN_HAS_STEPS = "sa_plan_has_steps" {
         strict: Error,
         scope: Document,
         source: Source::Invariant { file: "sa-invariants.yaml", id: "sa_plan_has_steps" },
-        summary: "a plan has no step (reported as `min-items` at `/steps`)",
+        summary: "a plan has no step (the schema's `min-items` at `/steps`)",
     }
 
     /// Canonical: every `step_id` is a UUID v4. Enforced by the schema's

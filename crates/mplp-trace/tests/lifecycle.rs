@@ -382,21 +382,10 @@ proptest! {
     }
 }
 
-/// The trace rules' findings of a report: (pointer, rule, message, is error).
-fn rule_findings(report: &mplp_core::Report) -> Vec<(String, String, String, bool)> {
-    report
-        .violations()
-        .iter()
-        .filter(|v| mplp_trace::RULES.iter().any(|r| r.rule == v.rule))
-        .map(|v| {
-            (
-                v.pointer.clone(),
-                v.rule.to_string(),
-                v.message.clone(),
-                v.is_error(),
-            )
-        })
-        .collect()
+/// The trace rules' findings of a report (pointer, rule, message and
+/// severity each).
+fn rule_findings(report: &mplp_core::Report) -> Vec<mplp_core::Violation> {
+    report.of_rules(mplp_trace::RULES).cloned().collect()
 }
 
 /// Breaks a trace's schema without touching what the rules read: a status
@@ -435,7 +424,7 @@ fn trace_rules_run_on_traces_that_fail_their_schema() {
     let want = rule_findings(&clean);
     assert_eq!(
         want.iter()
-            .map(|f| format!("{} {}", f.0, f.1))
+            .map(|f| format!("{} {}", f.pointer, f.rule))
             .collect::<Vec<_>>(),
         [
             "/root_span/trace_id trace_root_span_binding",

@@ -224,20 +224,12 @@ fn threads_group_in_input_order() {
     assert_eq!(threads.iter().map(|(_, d)| d.len()).sum::<usize>(), 3);
 }
 
-/// The timing rules' findings of a report: (pointer, rule, message, is error).
-fn rule_findings(report: &mplp_core::Report) -> Vec<(String, String, String, bool)> {
+/// The timing rules' findings of a report (pointer, rule, message and
+/// severity each).
+fn rule_findings(report: &mplp_core::Report) -> Vec<mplp_core::Violation> {
     report
-        .violations()
-        .iter()
-        .filter(|v| mplp_dialog::rules::RULES.iter().any(|r| r.rule == v.rule))
-        .map(|v| {
-            (
-                v.pointer.clone(),
-                v.rule.to_string(),
-                v.message.clone(),
-                v.is_error(),
-            )
-        })
+        .of_rules(mplp_dialog::rules::RULES)
+        .cloned()
         .collect()
 }
 
@@ -262,7 +254,7 @@ fn timing_rules_run_on_dialogs_that_fail_their_schema() {
     let want = rule_findings(&clean);
     assert_eq!(
         want.iter()
-            .map(|f| format!("{} {}", f.0, f.1))
+            .map(|f| format!("{} {}", f.pointer, f.rule))
             .collect::<Vec<_>>(),
         [
             "/ended_at dialog_ended_before_started",

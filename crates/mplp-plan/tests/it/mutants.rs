@@ -136,7 +136,7 @@ fn a_builder_reports_missing_steps_once_and_empty_descriptions_each() {
         }
     };
     let none = Plan::builder(ContextId::new(), "t", "o");
-    assert_eq!(found(none), [("/steps".into(), "min-items".into())]);
+    assert_eq!(found(none), [("/steps".into(), "sa_plan_has_steps".into())]);
     let mut blank = Plan::builder(ContextId::new(), "t", "o");
     blank.step("");
     blank.step("");

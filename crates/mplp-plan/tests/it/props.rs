@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use mplp_core::Wire;
 use mplp_core::check::CheckValue;
-use mplp_core::{Document, Pointer, Report, StepId};
+use mplp_core::{Document, Pointer, Report, StepId, Violation};
 use mplp_plan::{ConfirmDecision, CriticalSteps, Plan, PlanStatus, PlanStep, StepStatus};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -727,27 +727,13 @@ const GRAPH_RULES: [&str; 5] = [
     "sa_plan_dag_acyclic",
 ];
 
-/// The findings of a report whose rule `keep` accepts: (pointer, rule,
-/// message, is error).
-fn findings(report: &Report, keep: impl Fn(&str) -> bool) -> Vec<(String, String, String, bool)> {
-    report
-        .violations()
-        .iter()
-        .filter(|v| keep(v.rule.as_str()))
-        .map(|v| {
-            (
-                v.pointer.clone(),
-                v.rule.to_string(),
-                v.message.clone(),
-                v.is_error(),
-            )
-        })
+/// The graph rules' findings of a report (pointer, rule, message and
+/// severity each).
+fn graph_findings(report: &Report) -> Vec<Violation> {
+    rule_findings(report)
+        .into_iter()
+        .filter(|v| GRAPH_RULES.contains(&v.rule.as_str()))
         .collect()
-}
-
-/// The graph rules' findings of a report.
-fn graph_findings(report: &Report) -> Vec<(String, String, String, bool)> {
-    findings(report, |r| GRAPH_RULES.contains(&r))
 }
 
 proptest! {
@@ -835,13 +821,9 @@ fn an_unreadable_step_id_hides_only_unknown_dependencies() {
 }
 
 /// Every finding of a rule of `mplp_plan::rules::RULES` (graph, trace
-/// binding and status rules): (pointer, rule, message, is error).
-fn rule_findings(report: &Report) -> Vec<(String, String, String, bool)> {
-    findings(report, |r| {
-        mplp_plan::rules::RULES
-            .iter()
-            .any(|info| info.rule.as_str() == r)
-    })
+/// binding and status rules).
+fn rule_findings(report: &Report) -> Vec<Violation> {
+    report.of_rules(mplp_plan::rules::RULES).cloned().collect()
 }
 
 const PLAN_STATUSES: [&str; 7] = [
@@ -899,12 +881,12 @@ proptest! {
         });
         let clean = Plan::validate_json(doc.to_string());
         prop_assert!(
-            clean.report.violations().iter().all(|v| mplp_plan::rules::RULES.iter().any(|r| r.rule == v.rule)),
+            clean.report.of_rules(mplp_plan::rules::RULES).count() == clean.report.violations().len(),
             "the clean plan fails its schema: {:?}", clean.report
         );
         let want = rule_findings(&clean.report);
         prop_assert_eq!(
-            want.iter().any(|f| f.1 == "sa_trace_context_binding"),
+            want.iter().any(|f| f.rule.as_str() == "sa_trace_context_binding"),
             other_trace_ctx
         );
 
@@ -1027,6 +1009,93 @@ fn unread_statuses_hide_only_the_findings_they_could_change() {
                 .contains("/steps/1 is `in_progress`")
         );
     }
+}
+
+/// A step's dependencies are known only when each of them and every step
+/// id can be read: the status rules that read them are otherwise not
+/// checked, since the unread member might name the very step that decides
+/// the finding. Here the one step that could justify `blocked` is behind an
+/// unread member: a dependency that is not a step id (so the step's
+/// dependencies are unread), then a step whose own id is not one (so a
+/// dependency naming no readable step may name it). Each plan, fixed, gets
+/// its finding (or, with the unread step failed, rightly none).
+#[test]
+fn unread_dependencies_and_step_ids_hide_the_rules_that_read_dependencies() {
+    let [a, u] = [StepId::new(), StepId::new()];
+    let step = |id: &str, status: &str, deps: &[&str]| json!({"step_id": id, "description": "s", "status": status, "dependencies": deps});
+    let (a, u) = (a.to_string(), u.to_string());
+
+    // A dependency that is not a step id: the blocked step's dependencies
+    // are unread, so it is not warned of having no cause.
+    let unread_dep = status_doc(
+        "in_progress",
+        vec![
+            step(&a, "completed", &[]),
+            step(&StepId::new().to_string(), "blocked", &[&a, "not-a-step"]),
+        ],
+    );
+    for report in [
+        Plan::validate_json(unread_dep.to_string()).report,
+        Plan::validate_value(&unread_dep).report,
+    ] {
+        assert_eq!(
+            found(&report),
+            pairs(&[("/steps/1/dependencies/1", "pattern")]),
+            "{report:?}"
+        );
+    }
+    // The same plan without the unread dependency, its schema broken
+    // elsewhere: the warning is certain.
+    let mut no_cause = unread_dep.clone();
+    no_cause["steps"][1]["dependencies"] = json!([a]);
+    no_cause["title"] = json!(7);
+    assert_eq!(
+        found(&Plan::validate_json(no_cause.to_string()).report),
+        pairs(&[
+            ("/title", "type"),
+            ("/steps/1/status", "sa_plan_step_blocked_without_cause")
+        ])
+    );
+
+    // A step id that cannot be read: the blocked step's dependency `u`
+    // names no readable step and may name that one, so no step's
+    // dependencies are known, even where each of them can be read.
+    let unread_id = status_doc(
+        "in_progress",
+        vec![
+            step("not-a-step", "failed", &[]),
+            step(&StepId::new().to_string(), "blocked", &[&a, &u]),
+            step(&a, "completed", &[]),
+        ],
+    );
+    for report in [
+        Plan::validate_json(unread_id.to_string()).report,
+        Plan::validate_value(&unread_id).report,
+    ] {
+        assert_eq!(
+            found(&report),
+            pairs(&[("/steps/0/step_id", "sa_steps_have_valid_ids")]),
+            "{report:?}"
+        );
+    }
+    // It did: with its id read, the failed step blocks its dependent, and
+    // the plan is valid.
+    let mut read_id = unread_id.clone();
+    read_id["steps"][0]["step_id"] = json!(u);
+    assert_eq!(
+        found(&Plan::validate_json(read_id.to_string()).report),
+        pairs(&[])
+    );
+    // Had it been another step, `u` names none: the clean pass reports
+    // that, and the blocked step's one cause is gone.
+    read_id["steps"][0]["step_id"] = json!(StepId::new().to_string());
+    assert_eq!(
+        found(&Plan::validate_json(read_id.to_string()).report),
+        pairs(&[
+            ("/steps/1/dependencies/1", "sa_plan_dependency_exists"),
+            ("/steps/1/status", "sa_plan_step_blocked_without_cause")
+        ])
+    );
 }
 
 /// The plan-wide warnings need every step's status: a failed plan with an

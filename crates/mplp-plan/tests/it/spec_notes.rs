@@ -37,6 +37,59 @@ fn empty_steps_is_min_items_naming_the_invariant() {
     assert!(e[0].message.contains("sa_plan_has_steps"));
 }
 
+/// Issue 39 item 6: every violation of a frozen invariant is reported
+/// under its canonical id. A plan without steps is `sa_plan_has_steps`
+/// (the schema's `min-items` behind it) whether it is read from JSON,
+/// built without a step or edited down to none, each message saying what
+/// to do; the refused edit leaves the plan as it was.
+#[test]
+fn a_plan_without_steps_is_sa_plan_has_steps_on_every_path() {
+    let mut doc = in_progress();
+    doc["steps"] = json!([]);
+    let read = Plan::validate_json(serde_json::to_vec(&doc).unwrap())
+        .report
+        .into_violations();
+    let built = Plan::builder(mplp_core::ContextId::new(), "t", "o")
+        .build()
+        .unwrap_err()
+        .violations();
+    let mut b = Plan::builder(mplp_core::ContextId::new(), "t", "o");
+    b.step("the only step");
+    let mut plan = b.build().unwrap();
+    let before = plan.clone();
+    let edited = plan.edit_steps(Vec::clear).unwrap_err().violations();
+    assert_eq!(plan, before);
+    for (found, cause) in [
+        (read, "expected at least 1 item, found 0"),
+        (
+            built,
+            "add steps with `PlanBuilder::step` or `step_after` before `build`",
+        ),
+        (edited, "the edit removed every step"),
+    ] {
+        assert_eq!(found.len(), 1, "{found:?}");
+        let v = &found[0];
+        assert_eq!(
+            (
+                v.pointer.as_str(),
+                v.rule.as_str(),
+                v.schema_keyword(),
+                v.is_error()
+            ),
+            ("/steps", "sa_plan_has_steps", Some("min-items"), true)
+        );
+        assert!(v.message.contains(cause), "{}", v.message);
+        assert!(
+            v.message.ends_with(
+                ": a plan needs at least one step \
+                 (invariants sa_plan_has_steps / sa_plan_min_steps) (schema `min-items`)"
+            ),
+            "{}",
+            v.message
+        );
+    }
+}
+
 fn running(steps: usize) -> (Plan, Vec<mplp_core::StepId>) {
     let mut b = Plan::builder(mplp_core::ContextId::new(), "t", "o");
     let mut ids = Vec::new();
