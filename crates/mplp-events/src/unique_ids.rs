@@ -79,6 +79,12 @@ const STASH_GROW: usize = 8;
 /// Bit `i` of a bucket's mask: `WEIGHTS[i]`.
 const WEIGHTS: [u32; BUCKET] = [1, 2, 4, 8, 16, 32, 64, 128];
 
+/// A bucket of the table, aligned so that it lies in one cache line (the
+/// allocator's 16-byte alignment put every other bucket across two).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Bucket([u32; BUCKET]);
+
 /// The event ids seen so far in a log, with the line of each first sighting
 /// (see the [module documentation](self) for the window, the memory and
 /// the time).
@@ -87,9 +93,10 @@ pub struct UniqueIds {
     /// and high 64 bits, line): [`GENERATIONS`] segments of `generation`
     /// entries, the current generation filling segment `segment`.
     ring: Vec<[u64; 3]>,
-    /// The table: per slot 0 (free) or the id's fingerprint (the high bits)
-    /// and its position in the ring + 1 (the low `index_bits` bits).
-    slots: Vec<u32>,
+    /// The table, in buckets: per slot 0 (free) or the id's fingerprint
+    /// (the high bits) and its position in the ring + 1 (the low
+    /// `index_bits` bits).
+    slots: Vec<Bucket>,
     /// Slots (as in `slots`) of ids that found no room (rare: the table is
     /// at most 7/8 full).
     stash: Vec<u32>,
@@ -225,6 +232,41 @@ impl UniqueIds {
         None
     }
 
+    /// Starts loading into the CPU's caches the two buckets of the table
+    /// that [`UniqueIds::see`] of `id` will read, without waiting for them:
+    /// a caller that has other work to do first (the validators: the rules
+    /// of this line and the parse of the next one) then finds them there.
+    /// Only a hint: it changes nothing, and answers nothing (a no-op where
+    /// the CPU has no prefetch instruction we can issue, or before the
+    /// first id).
+    ///
+    /// ```
+    /// use mplp_events::unique_ids::UniqueIds;
+    /// let id = uuid::Uuid::new_v4();
+    /// let mut ids = UniqueIds::new();
+    /// ids.prefetch(id);
+    /// assert_eq!(ids.see(id, 1), None);
+    /// ids.prefetch(id);
+    /// assert_eq!(ids.see(id, 2), Some(1));
+    /// ```
+    #[inline]
+    pub fn prefetch(&self, id: Uuid) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let (b1, b2, _) = self.buckets_of(self.hash(id.as_u128()));
+        for b in [b1, b2] {
+            if let Some(bucket) = self.slots.get(b) {
+                prefetch(bucket);
+            }
+        }
+    }
+
+    /// Whether ids are tracked at all (the window is not 0).
+    pub(crate) fn tracks(&self) -> bool {
+        self.window != 0
+    }
+
     /// How many ids are remembered (at most `9 × ⌈window / 8⌉`).
     pub fn len(&self) -> usize {
         self.older * self.generation + self.in_current
@@ -239,7 +281,8 @@ impl UniqueIds {
     /// id and its line), 4 bytes a slot of the table, and the stash.
     pub fn table_bytes(&self) -> usize {
         self.ring.capacity() * std::mem::size_of::<[u64; 3]>()
-            + (self.slots.capacity() + self.stash.capacity()) * std::mem::size_of::<u32>()
+            + self.slots.capacity() * std::mem::size_of::<Bucket>()
+            + self.stash.capacity() * std::mem::size_of::<u32>()
     }
 
     /// The keyed hash of an id: one folded multiplication of its halves,
@@ -304,11 +347,16 @@ impl UniqueIds {
             .map(|e| (u128::from(e[0]) | u128::from(e[1]) << 64, e[2]))
     }
 
-    /// The line of `key`, if it is remembered.
-    fn find(&self, key: u128, hash: u64) -> Option<u64> {
+    /// The two buckets of a hash, and its fingerprint (shifted in place).
+    fn buckets_of(&self, hash: u64) -> (usize, usize, u32) {
         let fp = self.fingerprint(hash) << self.index_bits;
         let b1 = self.home(hash);
-        let b2 = self.other(b1, fp);
+        (b1, self.other(b1, fp), fp)
+    }
+
+    /// The line of `key`, if it is remembered.
+    fn find(&self, key: u128, hash: u64) -> Option<u64> {
+        let (b1, b2, fp) = self.buckets_of(hash);
         let (s1, s2) = (self.bucket(b1), self.bucket(b2));
         if !self.any_match(&s1, fp) && !self.any_match(&s2, fp) && self.stash.is_empty() {
             return None; // the usual answer, without a branch per slot
@@ -327,11 +375,14 @@ impl UniqueIds {
 
     /// The slots of bucket `b` (free ones before the first table).
     fn bucket(&self, b: usize) -> [u32; BUCKET] {
-        let mut bucket = [0; BUCKET];
-        if let Some(slots) = self.slots.get(b * BUCKET..(b + 1) * BUCKET) {
-            bucket.copy_from_slice(slots);
-        }
-        bucket
+        self.slots.get(b).map_or([0; BUCKET], |bucket| bucket.0)
+    }
+
+    /// Slot `at` (bucket `at / 8`, slot `at % 8`) of the table.
+    fn slot_mut(&mut self, at: usize) -> Option<&mut u32> {
+        self.slots
+            .get_mut(at / BUCKET)
+            .and_then(|bucket| bucket.0.get_mut(at % BUCKET))
     }
 
     /// Whether an occupied slot of `bucket` has the fingerprint `fp`
@@ -360,7 +411,7 @@ impl UniqueIds {
     fn place(&mut self, mut slot: u32, b1: usize) {
         let b2 = self.other(b1, slot);
         if let Some(at) = self.free(b1).or_else(|| self.free(b2)) {
-            if let Some(s) = self.slots.get_mut(at) {
+            if let Some(s) = self.slot_mut(at) {
                 *s = slot;
             }
             return;
@@ -371,13 +422,13 @@ impl UniqueIds {
             self.kick ^= self.kick >> 7;
             self.kick ^= self.kick << 17;
             let at = b * BUCKET + (self.kick % BUCKET as u64) as usize;
-            let Some(s) = self.slots.get_mut(at) else {
+            let Some(s) = self.slot_mut(at) else {
                 break;
             };
             slot = std::mem::replace(s, slot);
             b = self.other(b, slot);
             if let Some(at) = self.free(b) {
-                if let Some(s) = self.slots.get_mut(at) {
+                if let Some(s) = self.slot_mut(at) {
                     *s = slot;
                 }
                 return;
@@ -396,7 +447,7 @@ impl UniqueIds {
         }
         .clamp(MIN_BUCKETS, self.max_buckets);
         self.slots = Vec::new();
-        self.slots = vec![0; self.buckets * BUCKET];
+        self.slots = vec![Bucket::default(); self.buckets];
         self.stash.clear();
         let g = self.generation;
         let segments =
@@ -422,13 +473,31 @@ impl UniqueIds {
         let (first, g) = ((segment * self.generation) as u32, self.generation as u32);
         let low = self.low();
         let kept = |s: u32| (s & low).wrapping_sub(1).wrapping_sub(first) >= g;
-        for s in &mut self.slots {
-            // Without branches, so that the pass is vectorised.
-            *s *= u32::from(kept(*s));
+        for bucket in &mut self.slots {
+            for s in &mut bucket.0 {
+                // Without branches, so that the pass is vectorised.
+                *s *= u32::from(kept(*s));
+            }
         }
         self.stash.retain(|s| kept(*s));
     }
 }
+
+/// Starts loading the cache line of `bucket` (`prefetcht0`, through
+/// `safe_arch`: `core::arch`'s `_mm_prefetch` is an `unsafe fn`, and this
+/// crate forbids `unsafe`; `safe_arch` wraps it in a safe function taking a
+/// reference, which is what a prefetch needs).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn prefetch(bucket: &Bucket) {
+    safe_arch::prefetch_t0(bucket);
+}
+
+/// No prefetch elsewhere (wasm32, aarch64 on stable Rust): the lookup
+/// waits for memory as it did.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn prefetch(_bucket: &Bucket) {}
 
 /// The 128-bit product of `x` and `y`, its halves xored.
 fn folded_multiply(x: u64, y: u64) -> u64 {
@@ -592,7 +661,7 @@ mod tests {
         }
         // 9 generations of 625 ids (24 bytes each) in at most 7/8 of the
         // slots: 804 buckets of 8 slots of 4 bytes.
-        assert_eq!(t.slots.len(), 804 * 8);
+        assert_eq!(t.slots.len(), 804);
         assert!(t.stash.is_empty());
         assert_eq!(t.ring.len(), 5_625);
         assert_eq!(t.table_bytes(), 5_625 * 24 + 804 * 8 * 4);
@@ -628,7 +697,7 @@ mod tests {
         for line in 1..10_000 {
             t.see(Uuid::new_v4(), line);
         }
-        assert_eq!(t.slots.len(), 17 * 8);
+        assert_eq!(t.slots.len(), 17);
         assert_eq!(t.table_bytes(), 117 * 24 + 17 * 8 * 4);
         // mplp_check's default window: 258,048 ids, 36,864 buckets.
         assert_eq!(UniqueIds::with_window(229_376).max_buckets, 36_864);

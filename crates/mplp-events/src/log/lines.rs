@@ -96,6 +96,10 @@ impl<F: FnMut(&[u8], &mut Report) -> Option<Uuid>> LineValidator for Lines<F> {
         std::mem::take(&mut self.report)
     }
 
+    fn flush(&mut self) -> Report {
+        std::mem::take(&mut self.report)
+    }
+
     fn end(mut self) -> Report {
         if self.lines == 0 {
             self.report.push(Violation::warning(

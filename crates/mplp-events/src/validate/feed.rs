@@ -45,11 +45,27 @@ impl<V: LineValidator> Feed<V> {
         let Feed {
             lines, validator, ..
         } = self;
-        let flow = lines.chunk(chunk, &mut |line, bytes| {
+        let mut flow = lines.chunk(chunk, &mut |line, bytes| {
             Self::line(validator, line, bytes, on)
         });
+        if flow.is_continue() {
+            // Before waiting for more input, the findings of the last line
+            // too (a check the validator held for the next line).
+            flow = Self::flush(validator, on);
+        }
         self.stopped = flow.is_break();
         flow
+    }
+
+    /// Hands out every finding so far ([`LineValidator::flush`]).
+    fn flush(
+        validator: &mut V,
+        on: &mut impl FnMut(Violation) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for v in validator.flush() {
+            on(v)?;
+        }
+        ControlFlow::Continue(())
     }
 
     fn line(
@@ -85,6 +101,8 @@ impl<V: LineValidator> Feed<V> {
             } = &mut self;
             lines.end(&mut |line, bytes| Self::line(validator, line, bytes, on))?;
         }
+        // The last line's findings, in their place before what the end finds.
+        Self::flush(&mut self.validator, on)?;
         for v in self.validator.end() {
             on(v)?;
         }
@@ -96,6 +114,7 @@ impl<V: LineValidator> Feed<V> {
 trait BoxedLines {
     fn push_line(&mut self, line: u64, bytes: &[u8]);
     fn take(&mut self) -> Report;
+    fn flush(&mut self) -> Report;
     fn end(self: Box<Self>) -> Report;
     fn refuse(&mut self, v: Violation);
 }
@@ -106,6 +125,9 @@ impl<V: LineValidator> BoxedLines for V {
     }
     fn take(&mut self) -> Report {
         LineValidator::take(self)
+    }
+    fn flush(&mut self) -> Report {
+        LineValidator::flush(self)
     }
     fn end(self: Box<Self>) -> Report {
         LineValidator::end(*self)
@@ -121,6 +143,9 @@ impl LineValidator for Box<dyn BoxedLines + Send> {
     }
     fn take(&mut self) -> Report {
         (**self).take()
+    }
+    fn flush(&mut self) -> Report {
+        (**self).flush()
     }
     fn end(self) -> Report {
         BoxedLines::end(self)
