@@ -38,6 +38,22 @@
 //! their bits cannot be trusted to spread over the buckets by themselves
 //! (see `docs/spec-notes.md`).
 //!
+//! # Prefetch
+//! Inside a validator the table does not stay in the caches: each event's
+//! ~250 bytes of input, and the parse, stream through them in between. So
+//! a caller that has other work to do before it needs the answer calls
+//! [`UniqueIds::prefetch`] first: it issues `prefetcht0` for the two
+//! buckets (each bucket is aligned to 32 bytes, so it lies in one cache
+//! line) and returns at once. The MAP and SA validators prefetch an
+//! event's buckets and look the id up when the next event has been parsed
+//! (see `Books::hold_id` in `validate.rs`). The instruction comes from
+//! the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
+//! `_mm_prefetch` is an `unsafe fn` and this crate forbids `unsafe`, where
+//! `safe_arch::prefetch_t0` is a safe function of a reference (a prefetch
+//! cannot fault). A plain load instead does not help: it holds up the
+//! instructions after it until the line comes. Off x86_64 (wasm32) the
+//! prefetch is a no-op.
+//!
 //! ```
 //! use mplp_events::unique_ids::UniqueIds;
 //! use uuid::Uuid;
@@ -178,13 +194,19 @@ impl UniqueIds {
     /// first seen if it is a repeat (the first line is kept: a third
     /// occurrence also names the first).
     pub fn see(&mut self, id: Uuid, line: u64) -> Option<u64> {
+        self.see_hashed(id, self.hash(id.as_u128()), line)
+    }
+
+    /// [`UniqueIds::see`] of an id whose hash is known (from
+    /// [`UniqueIds::prefetch_hashed`]).
+    pub(crate) fn see_hashed(&mut self, id: Uuid, hash: u64, line: u64) -> Option<u64> {
         if self.window == 0 {
             return None;
         }
         let key = id.as_u128();
-        let hash = self.hash(key);
         // One lookup answers for every generation.
-        if let Some(first) = self.find(key, hash) {
+        let (mut b1, mut b2, fp) = self.buckets_of(hash);
+        if let Some(first) = self.find_in(key, b1, b2, fp) {
             return Some(first);
         }
         let full = self.in_current == self.generation;
@@ -197,6 +219,7 @@ impl UniqueIds {
         };
         if self.len() + 1 - dropped > self.buckets * BUCKET / 8 * 7 {
             self.grow();
+            (b1, b2, _) = self.buckets_of(hash);
         }
         if full {
             // A new generation in the next segment of the ring: the oldest
@@ -224,8 +247,7 @@ impl UniqueIds {
             }
         }
         self.in_current += 1;
-        let slot = (self.fingerprint(hash) << self.index_bits) | (at as u32 + 1);
-        self.place(slot, self.home(hash));
+        self.place(fp | (at as u32 + 1), b1, b2);
         if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
             self.grow();
         }
@@ -251,15 +273,21 @@ impl UniqueIds {
     /// ```
     #[inline]
     pub fn prefetch(&self, id: Uuid) {
-        if self.slots.is_empty() {
-            return;
-        }
-        let (b1, b2, _) = self.buckets_of(self.hash(id.as_u128()));
+        self.prefetch_hashed(id);
+    }
+
+    /// [`UniqueIds::prefetch`], giving the id's hash (for
+    /// [`UniqueIds::see_hashed`]).
+    #[inline]
+    pub(crate) fn prefetch_hashed(&self, id: Uuid) -> u64 {
+        let hash = self.hash(id.as_u128());
+        let (b1, b2, _) = self.buckets_of(hash);
         for b in [b1, b2] {
             if let Some(bucket) = self.slots.get(b) {
                 prefetch(bucket);
             }
         }
+        hash
     }
 
     /// Whether ids are tracked at all (the window is not 0).
@@ -355,8 +383,15 @@ impl UniqueIds {
     }
 
     /// The line of `key`, if it is remembered.
+    #[cfg(test)]
     fn find(&self, key: u128, hash: u64) -> Option<u64> {
         let (b1, b2, fp) = self.buckets_of(hash);
+        self.find_in(key, b1, b2, fp)
+    }
+
+    /// The line of `key`, if it is remembered, looked up in its buckets
+    /// `b1` and `b2` with its fingerprint `fp` (shifted in place).
+    fn find_in(&self, key: u128, b1: usize, b2: usize, fp: u32) -> Option<u64> {
         let (s1, s2) = (self.bucket(b1), self.bucket(b2));
         if !self.any_match(&s1, fp) && !self.any_match(&s2, fp) && self.stash.is_empty() {
             return None; // the usual answer, without a branch per slot
@@ -408,8 +443,7 @@ impl UniqueIds {
     /// Puts `slot` into a free slot of bucket `b1` or of its other bucket,
     /// moving residents to their other bucket if both are full; into the
     /// stash when that does not end within [`MAX_KICKS`] moves.
-    fn place(&mut self, mut slot: u32, b1: usize) {
-        let b2 = self.other(b1, slot);
+    fn place(&mut self, mut slot: u32, b1: usize, b2: usize) {
         if let Some(at) = self.free(b1).or_else(|| self.free(b2)) {
             if let Some(s) = self.slot_mut(at) {
                 *s = slot;
@@ -461,9 +495,8 @@ impl UniqueIds {
             let Some((key, _)) = self.ring_key(position) else {
                 continue;
             };
-            let hash = self.hash(key);
-            let slot = (self.fingerprint(hash) << self.index_bits) | (position as u32 + 1);
-            self.place(slot, self.home(hash));
+            let (b1, b2, fp) = self.buckets_of(self.hash(key));
+            self.place(fp | (position as u32 + 1), b1, b2);
         }
     }
 

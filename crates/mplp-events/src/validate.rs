@@ -341,6 +341,8 @@ pub(crate) struct Books<S> {
 /// An event id whose lookup waits for the next event ([`Books::hold_id`]).
 struct HeldId {
     id: crate::SchemaUuid,
+    /// Its hash in the tracker.
+    hash: u64,
     line: u64,
     /// Where the findings of its line start in [`Books::report`]: a repeat
     /// is reported there, first among them, as if looked up at once.
@@ -429,9 +431,10 @@ impl<S> Books<S> {
     pub(crate) fn hold_id(&mut self, id: &crate::SchemaUuid, line: u64) {
         self.settle_id();
         if self.ids.tracks() {
-            self.ids.prefetch(*id.as_uuid());
+            let hash = self.ids.prefetch_hashed(*id.as_uuid());
             self.held = Some(HeldId {
                 id: id.clone(),
+                hash,
                 line,
                 at: self.report.len(),
             });
@@ -441,7 +444,10 @@ impl<S> Books<S> {
     /// Looks the held event id up (see [`Books::hold_id`]).
     fn settle_id(&mut self) {
         if let Some(held) = self.held.take() {
-            if let Some(first) = self.ids.see(*held.id.as_uuid(), held.line) {
+            if let Some(first) = self
+                .ids
+                .see_hashed(*held.id.as_uuid(), held.hash, held.line)
+            {
                 let message = crate::unique_ids::repeat_message(&held.id, first);
                 let v = Violation::error("/event_id", crate::rules::LOG_UNIQUE_EVENT_IDS, message)
                     .at_line(held.line);
@@ -459,25 +465,24 @@ impl<S> Books<S> {
         report
     }
 
-    /// The violations of the lines before the held event id's, taken out
-    /// (what the streaming driver hands out line by line; the held line's
-    /// findings follow once its id is looked up: at the next line, or at
-    /// the end of the chunk, by [`Books::take_report`]).
+    /// The violations found so far, taken out, but for a repeat of the
+    /// held event id when its line has no other finding (what the
+    /// streaming driver hands out line by line: that repeat follows once
+    /// the id is looked up, at the next line or at the end of the chunk,
+    /// by [`Books::take_report`]). A held line with findings has its id
+    /// looked up now, so that they all go out together.
+    #[inline]
     pub(crate) fn take_settled(&mut self) -> Report {
-        let at = match &mut self.held {
-            Some(held) => std::mem::replace(&mut held.at, 0),
-            None => self.report.len(),
-        };
-        let settled = if at >= self.report.len() {
-            std::mem::take(&mut self.report)
-        } else if at == 0 {
-            Vec::new()
-        } else {
-            let held = self.report.split_off(at);
-            std::mem::replace(&mut self.report, held)
-        };
+        if self.report.is_empty() {
+            return Report::new();
+        }
+        match &mut self.held {
+            Some(held) if held.at < self.report.len() => self.settle_id(),
+            Some(held) => held.at = 0,
+            None => {}
+        }
         let mut report = Report::new();
-        report.extend(settled);
+        report.extend(std::mem::take(&mut self.report));
         report
     }
 
@@ -767,8 +772,7 @@ mod tests {
         })
     }
 
-    const SA_LOG: &str =
-        include_str!("../../../schemas/examples/valid/sa-log-code-review.ndjson");
+    const SA_LOG: &str = include_str!("../../../schemas/examples/valid/sa-log-code-review.ndjson");
 
     /// What a validator found line by line, each line's findings taken at
     /// once (so each event id looked up at once, before the next line is
