@@ -392,13 +392,13 @@ impl UniqueIds {
     /// The line of `key`, if it is remembered, looked up in its buckets
     /// `b1` and `b2` with its fingerprint `fp` (shifted in place).
     fn find_in(&self, key: u128, b1: usize, b2: usize, fp: u32) -> Option<u64> {
-        let (s1, s2) = (self.bucket(b1), self.bucket(b2));
-        if !self.any_match(&s1, fp) && !self.any_match(&s2, fp) && self.stash.is_empty() {
+        let (s1, s2) = (&self.bucket(b1).0, &self.bucket(b2).0);
+        if !self.any_match(s1, fp) && !self.any_match(s2, fp) && self.stash.is_empty() {
             return None; // the usual answer, without a branch per slot
         }
         let high = !self.low();
         s1.iter()
-            .chain(&s2)
+            .chain(s2)
             .chain(&self.stash)
             .filter(|s| **s != 0 && **s & high == fp)
             .find_map(|s| {
@@ -409,8 +409,8 @@ impl UniqueIds {
     }
 
     /// The slots of bucket `b` (free ones before the first table).
-    fn bucket(&self, b: usize) -> [u32; BUCKET] {
-        self.slots.get(b).map_or([0; BUCKET], |bucket| bucket.0)
+    fn bucket(&self, b: usize) -> &Bucket {
+        self.slots.get(b).unwrap_or(&Bucket([0; BUCKET]))
     }
 
     /// Slot `at` (bucket `at / 8`, slot `at % 8`) of the table.
@@ -433,6 +433,7 @@ impl UniqueIds {
     fn free(&self, b: usize) -> Option<usize> {
         let free: u32 = self
             .bucket(b)
+            .0
             .iter()
             .zip(WEIGHTS)
             .map(|(s, w)| u32::from(*s == 0) * w)

@@ -442,6 +442,7 @@ impl<S> Books<S> {
     }
 
     /// Looks the held event id up (see [`Books::hold_id`]).
+    #[inline]
     fn settle_id(&mut self) {
         if let Some(held) = self.held.take() {
             if let Some(first) = self
