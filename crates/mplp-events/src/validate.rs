@@ -80,7 +80,9 @@ macro_rules! log_entry_points {
             /// returns only the rest). Memory then stays bounded by what is open,
             /// however many violations the log has.
             pub fn take_violations(&mut self) -> mplp_core::Report {
-                self.books.take_report()
+                let mut report = mplp_core::Report::new();
+                report.extend(self.books.take_report());
+                report
             }
 
             /// Validates one line of the log (its bytes, without the newline or with it).
@@ -170,10 +172,10 @@ macro_rules! log_entry_points {
             fn push_line(&mut self, line: u64, bytes: &[u8]) {
                 $validator::push_line(self, line, bytes);
             }
-            fn take(&mut self) -> mplp_core::Report {
+            fn take(&mut self) -> Vec<mplp_core::Violation> {
                 self.books.take_settled()
             }
-            fn flush(&mut self) -> mplp_core::Report {
+            fn flush(&mut self) -> Vec<mplp_core::Violation> {
                 self.books.take_report()
             }
             fn end(self) -> mplp_core::Report {
@@ -459,11 +461,9 @@ impl<S> Books<S> {
 
     /// Every violation found so far, taken out (the held event id looked
     /// up first).
-    pub(crate) fn take_report(&mut self) -> Report {
+    pub(crate) fn take_report(&mut self) -> Vec<Violation> {
         self.settle_id();
-        let mut report = Report::new();
-        report.extend(std::mem::take(&mut self.report));
-        report
+        std::mem::take(&mut self.report)
     }
 
     /// The violations found so far, taken out, but for a repeat of the
@@ -473,18 +473,16 @@ impl<S> Books<S> {
     /// by [`Books::take_report`]). A held line with findings has its id
     /// looked up now, so that they all go out together.
     #[inline]
-    pub(crate) fn take_settled(&mut self) -> Report {
+    pub(crate) fn take_settled(&mut self) -> Vec<Violation> {
         if self.report.is_empty() {
-            return Report::new();
+            return Vec::new();
         }
         match &mut self.held {
             Some(held) if held.at < self.report.len() => self.settle_id(),
             Some(held) => held.at = 0,
             None => {}
         }
-        let mut report = Report::new();
-        report.extend(std::mem::take(&mut self.report));
-        report
+        std::mem::take(&mut self.report)
     }
 
     /// Everything found, sorted by line (at the end of the log).
@@ -545,10 +543,10 @@ pub(crate) trait LineValidator {
     /// The violations found so far, taken out, but for those of a line
     /// whose check is not done (a held event id, [`Books::hold_id`]):
     /// what the driver hands out after each line.
-    fn take(&mut self) -> Report;
+    fn take(&mut self) -> Vec<Violation>;
     /// Every violation found so far, taken out (checks held are done
     /// first): what the driver hands out before it waits for more input.
-    fn flush(&mut self) -> Report;
+    fn flush(&mut self) -> Vec<Violation>;
     /// Ends the log: what is left, sorted by line.
     fn end(self) -> Report;
     /// Where a refused line's violation goes.

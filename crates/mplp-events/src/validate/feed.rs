@@ -113,8 +113,8 @@ impl<V: LineValidator> Feed<V> {
 /// A validator behind a box: what [`LogFeed`] holds, whichever log it checks.
 trait BoxedLines {
     fn push_line(&mut self, line: u64, bytes: &[u8]);
-    fn take(&mut self) -> Report;
-    fn flush(&mut self) -> Report;
+    fn take(&mut self) -> Vec<Violation>;
+    fn flush(&mut self) -> Vec<Violation>;
     fn end(self: Box<Self>) -> Report;
     fn refuse(&mut self, v: Violation);
 }
@@ -123,10 +123,10 @@ impl<V: LineValidator> BoxedLines for V {
     fn push_line(&mut self, line: u64, bytes: &[u8]) {
         LineValidator::push_line(self, line, bytes);
     }
-    fn take(&mut self) -> Report {
+    fn take(&mut self) -> Vec<Violation> {
         LineValidator::take(self)
     }
-    fn flush(&mut self) -> Report {
+    fn flush(&mut self) -> Vec<Violation> {
         LineValidator::flush(self)
     }
     fn end(self: Box<Self>) -> Report {
@@ -141,10 +141,10 @@ impl LineValidator for Box<dyn BoxedLines + Send> {
     fn push_line(&mut self, line: u64, bytes: &[u8]) {
         (**self).push_line(line, bytes);
     }
-    fn take(&mut self) -> Report {
+    fn take(&mut self) -> Vec<Violation> {
         (**self).take()
     }
-    fn flush(&mut self) -> Report {
+    fn flush(&mut self) -> Vec<Violation> {
         (**self).flush()
     }
     fn end(self) -> Report {
