@@ -50,9 +50,8 @@
 //! the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
 //! `_mm_prefetch` is an `unsafe fn` and this crate forbids `unsafe`, where
 //! `safe_arch::prefetch_t0` is a safe function of a reference (a prefetch
-//! cannot fault). A plain load instead does not help: it holds up the
-//! instructions after it until the line comes. Off x86_64 (wasm32) the
-//! prefetch is a no-op.
+//! cannot fault). Off x86_64 (wasm32) the prefetch is a no-op. Figures in
+//! `docs/spec-notes.md`.
 //!
 //! ```
 //! use mplp_events::unique_ids::UniqueIds;
