@@ -738,6 +738,41 @@ mod tests {
     }
 
     #[test]
+    fn a_repeat_goes_out_before_the_feed_waits_for_more_input() {
+        // Line 2 repeats line 1's event id and has no other finding: its
+        // lookup is held for the next line, but the chunk ends there.
+        let first = LOG.lines().next().unwrap_or_default();
+        let second = LOG.lines().nth(1).unwrap_or_default();
+        let id = |line: &str| {
+            line.split("\"event_id\":\"")
+                .nth(1)
+                .map(|s| s[..36].to_owned())
+        };
+        let (Some(a), Some(b)) = (id(first), id(second)) else {
+            panic!("the example log has event ids");
+        };
+        let chunk = format!("{first}\n{}\n", second.replace(&b, &a));
+        let mut feed = crate::log::LogFeed::map(&LogOptions::default());
+        let mut rules = Vec::new();
+        let flow = feed.push(chunk.as_bytes(), |v| {
+            rules.push((v.line, v.rule.to_string()));
+            ControlFlow::Continue(())
+        });
+        assert!(flow.is_continue());
+        assert_eq!(rules, [(Some(2), "log_unique_event_ids".to_owned())]);
+        // Taken from the validator, it is there too.
+        let mut v = crate::log::MapLogValidator::new();
+        v.push_line(1, first.as_bytes());
+        v.push_line(2, second.replace(&b, &a).as_bytes());
+        let taken = v.take_violations();
+        assert_eq!(taken.violations().len(), 1, "{taken:?}");
+        assert_eq!(
+            taken.violations()[0].rule,
+            crate::rules::LOG_UNIQUE_EVENT_IDS
+        );
+    }
+
+    #[test]
     fn breaking_the_stream_stops_reading() {
         let input = "nope\n".repeat(100);
         let mut seen = 0;
