@@ -38,6 +38,21 @@
 //! their bits cannot be trusted to spread over the buckets by themselves
 //! (see `docs/spec-notes.md`).
 //!
+//! # Prefetch
+//! Inside a validator the table does not stay in the caches: each event's
+//! ~250 bytes of input, and the parse, stream through them in between. So
+//! a caller that has other work to do before it needs the answer calls
+//! [`UniqueIds::prefetch`] first: it issues `prefetcht0` for the two
+//! buckets (each bucket is aligned to 32 bytes, so it lies in one cache
+//! line) and returns at once. The MAP and SA validators prefetch an
+//! event's buckets and look the id up when the next event has been parsed
+//! (see `Books::hold_id` in `validate.rs`). The instruction comes from
+//! the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
+//! `_mm_prefetch` is an `unsafe fn` and this crate forbids `unsafe`, where
+//! `safe_arch::prefetch_t0` is a safe function of a reference (a prefetch
+//! cannot fault). Off x86_64 (wasm32) the prefetch is a no-op. Figures in
+//! `docs/spec-notes.md`.
+//!
 //! ```
 //! use mplp_events::unique_ids::UniqueIds;
 //! use uuid::Uuid;
@@ -79,6 +94,12 @@ const STASH_GROW: usize = 8;
 /// Bit `i` of a bucket's mask: `WEIGHTS[i]`.
 const WEIGHTS: [u32; BUCKET] = [1, 2, 4, 8, 16, 32, 64, 128];
 
+/// A bucket of the table, aligned so that it lies in one cache line (the
+/// allocator's 16-byte alignment put every other bucket across two).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Bucket([u32; BUCKET]);
+
 /// The event ids seen so far in a log, with the line of each first sighting
 /// (see the [module documentation](self) for the window, the memory and
 /// the time).
@@ -87,9 +108,10 @@ pub struct UniqueIds {
     /// and high 64 bits, line): [`GENERATIONS`] segments of `generation`
     /// entries, the current generation filling segment `segment`.
     ring: Vec<[u64; 3]>,
-    /// The table: per slot 0 (free) or the id's fingerprint (the high bits)
-    /// and its position in the ring + 1 (the low `index_bits` bits).
-    slots: Vec<u32>,
+    /// The table, in buckets: per slot 0 (free) or the id's fingerprint
+    /// (the high bits) and its position in the ring + 1 (the low
+    /// `index_bits` bits).
+    slots: Vec<Bucket>,
     /// Slots (as in `slots`) of ids that found no room (rare: the table is
     /// at most 7/8 full).
     stash: Vec<u32>,
@@ -171,13 +193,19 @@ impl UniqueIds {
     /// first seen if it is a repeat (the first line is kept: a third
     /// occurrence also names the first).
     pub fn see(&mut self, id: Uuid, line: u64) -> Option<u64> {
+        self.see_hashed(id, self.hash(id.as_u128()), line)
+    }
+
+    /// [`UniqueIds::see`] of an id whose hash is known (from
+    /// [`UniqueIds::prefetch_hashed`]).
+    pub(crate) fn see_hashed(&mut self, id: Uuid, hash: u64, line: u64) -> Option<u64> {
         if self.window == 0 {
             return None;
         }
         let key = id.as_u128();
-        let hash = self.hash(key);
         // One lookup answers for every generation.
-        if let Some(first) = self.find(key, hash) {
+        let (mut b1, mut b2, fp) = self.buckets_of(hash);
+        if let Some(first) = self.find_in(key, b1, b2, fp) {
             return Some(first);
         }
         let full = self.in_current == self.generation;
@@ -190,6 +218,7 @@ impl UniqueIds {
         };
         if self.len() + 1 - dropped > self.buckets * BUCKET / 8 * 7 {
             self.grow();
+            (b1, b2, _) = self.buckets_of(hash);
         }
         if full {
             // A new generation in the next segment of the ring: the oldest
@@ -217,12 +246,52 @@ impl UniqueIds {
             }
         }
         self.in_current += 1;
-        let slot = (self.fingerprint(hash) << self.index_bits) | (at as u32 + 1);
-        self.place(slot, self.home(hash));
+        self.place(fp | (at as u32 + 1), b1, b2);
         if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
             self.grow();
         }
         None
+    }
+
+    /// Starts loading into the CPU's caches the two buckets of the table
+    /// that [`UniqueIds::see`] of `id` will read, without waiting for them:
+    /// a caller that has other work to do first (the validators: the rules
+    /// of this line and the parse of the next one) then finds them there.
+    /// Only a hint: it changes nothing, and answers nothing (a no-op where
+    /// the CPU has no prefetch instruction we can issue, or before the
+    /// first id).
+    ///
+    /// ```
+    /// use mplp_events::unique_ids::UniqueIds;
+    /// let id = uuid::Uuid::new_v4();
+    /// let mut ids = UniqueIds::new();
+    /// ids.prefetch(id);
+    /// assert_eq!(ids.see(id, 1), None);
+    /// ids.prefetch(id);
+    /// assert_eq!(ids.see(id, 2), Some(1));
+    /// ```
+    #[inline]
+    pub fn prefetch(&self, id: Uuid) {
+        self.prefetch_hashed(id);
+    }
+
+    /// [`UniqueIds::prefetch`], giving the id's hash (for
+    /// [`UniqueIds::see_hashed`]).
+    #[inline]
+    pub(crate) fn prefetch_hashed(&self, id: Uuid) -> u64 {
+        let hash = self.hash(id.as_u128());
+        let (b1, b2, _) = self.buckets_of(hash);
+        for b in [b1, b2] {
+            if let Some(bucket) = self.slots.get(b) {
+                prefetch(bucket);
+            }
+        }
+        hash
+    }
+
+    /// Whether ids are tracked at all (the window is not 0).
+    pub(crate) fn tracks(&self) -> bool {
+        self.window != 0
     }
 
     /// How many ids are remembered (at most `9 × ⌈window / 8⌉`).
@@ -239,7 +308,8 @@ impl UniqueIds {
     /// id and its line), 4 bytes a slot of the table, and the stash.
     pub fn table_bytes(&self) -> usize {
         self.ring.capacity() * std::mem::size_of::<[u64; 3]>()
-            + (self.slots.capacity() + self.stash.capacity()) * std::mem::size_of::<u32>()
+            + self.slots.capacity() * std::mem::size_of::<Bucket>()
+            + self.stash.capacity() * std::mem::size_of::<u32>()
     }
 
     /// The keyed hash of an id: one folded multiplication of its halves,
@@ -304,18 +374,30 @@ impl UniqueIds {
             .map(|e| (u128::from(e[0]) | u128::from(e[1]) << 64, e[2]))
     }
 
-    /// The line of `key`, if it is remembered.
-    fn find(&self, key: u128, hash: u64) -> Option<u64> {
+    /// The two buckets of a hash, and its fingerprint (shifted in place).
+    fn buckets_of(&self, hash: u64) -> (usize, usize, u32) {
         let fp = self.fingerprint(hash) << self.index_bits;
         let b1 = self.home(hash);
-        let b2 = self.other(b1, fp);
-        let (s1, s2) = (self.bucket(b1), self.bucket(b2));
-        if !self.any_match(&s1, fp) && !self.any_match(&s2, fp) && self.stash.is_empty() {
+        (b1, self.other(b1, fp), fp)
+    }
+
+    /// The line of `key`, if it is remembered.
+    #[cfg(test)]
+    fn find(&self, key: u128, hash: u64) -> Option<u64> {
+        let (b1, b2, fp) = self.buckets_of(hash);
+        self.find_in(key, b1, b2, fp)
+    }
+
+    /// The line of `key`, if it is remembered, looked up in its buckets
+    /// `b1` and `b2` with its fingerprint `fp` (shifted in place).
+    fn find_in(&self, key: u128, b1: usize, b2: usize, fp: u32) -> Option<u64> {
+        let (s1, s2) = (&self.bucket(b1).0, &self.bucket(b2).0);
+        if !self.any_match(s1, fp) && !self.any_match(s2, fp) && self.stash.is_empty() {
             return None; // the usual answer, without a branch per slot
         }
         let high = !self.low();
         s1.iter()
-            .chain(&s2)
+            .chain(s2)
             .chain(&self.stash)
             .filter(|s| **s != 0 && **s & high == fp)
             .find_map(|s| {
@@ -326,12 +408,15 @@ impl UniqueIds {
     }
 
     /// The slots of bucket `b` (free ones before the first table).
-    fn bucket(&self, b: usize) -> [u32; BUCKET] {
-        let mut bucket = [0; BUCKET];
-        if let Some(slots) = self.slots.get(b * BUCKET..(b + 1) * BUCKET) {
-            bucket.copy_from_slice(slots);
-        }
-        bucket
+    fn bucket(&self, b: usize) -> &Bucket {
+        self.slots.get(b).unwrap_or(&Bucket([0; BUCKET]))
+    }
+
+    /// Slot `at` (bucket `at / 8`, slot `at % 8`) of the table.
+    fn slot_mut(&mut self, at: usize) -> Option<&mut u32> {
+        self.slots
+            .get_mut(at / BUCKET)
+            .and_then(|bucket| bucket.0.get_mut(at % BUCKET))
     }
 
     /// Whether an occupied slot of `bucket` has the fingerprint `fp`
@@ -347,6 +432,7 @@ impl UniqueIds {
     fn free(&self, b: usize) -> Option<usize> {
         let free: u32 = self
             .bucket(b)
+            .0
             .iter()
             .zip(WEIGHTS)
             .map(|(s, w)| u32::from(*s == 0) * w)
@@ -357,10 +443,9 @@ impl UniqueIds {
     /// Puts `slot` into a free slot of bucket `b1` or of its other bucket,
     /// moving residents to their other bucket if both are full; into the
     /// stash when that does not end within [`MAX_KICKS`] moves.
-    fn place(&mut self, mut slot: u32, b1: usize) {
-        let b2 = self.other(b1, slot);
+    fn place(&mut self, mut slot: u32, b1: usize, b2: usize) {
         if let Some(at) = self.free(b1).or_else(|| self.free(b2)) {
-            if let Some(s) = self.slots.get_mut(at) {
+            if let Some(s) = self.slot_mut(at) {
                 *s = slot;
             }
             return;
@@ -371,13 +456,13 @@ impl UniqueIds {
             self.kick ^= self.kick >> 7;
             self.kick ^= self.kick << 17;
             let at = b * BUCKET + (self.kick % BUCKET as u64) as usize;
-            let Some(s) = self.slots.get_mut(at) else {
+            let Some(s) = self.slot_mut(at) else {
                 break;
             };
             slot = std::mem::replace(s, slot);
             b = self.other(b, slot);
             if let Some(at) = self.free(b) {
-                if let Some(s) = self.slots.get_mut(at) {
+                if let Some(s) = self.slot_mut(at) {
                     *s = slot;
                 }
                 return;
@@ -396,7 +481,7 @@ impl UniqueIds {
         }
         .clamp(MIN_BUCKETS, self.max_buckets);
         self.slots = Vec::new();
-        self.slots = vec![0; self.buckets * BUCKET];
+        self.slots = vec![Bucket::default(); self.buckets];
         self.stash.clear();
         let g = self.generation;
         let segments =
@@ -410,9 +495,8 @@ impl UniqueIds {
             let Some((key, _)) = self.ring_key(position) else {
                 continue;
             };
-            let hash = self.hash(key);
-            let slot = (self.fingerprint(hash) << self.index_bits) | (position as u32 + 1);
-            self.place(slot, self.home(hash));
+            let (b1, b2, fp) = self.buckets_of(self.hash(key));
+            self.place(fp | (position as u32 + 1), b1, b2);
         }
     }
 
@@ -422,13 +506,31 @@ impl UniqueIds {
         let (first, g) = ((segment * self.generation) as u32, self.generation as u32);
         let low = self.low();
         let kept = |s: u32| (s & low).wrapping_sub(1).wrapping_sub(first) >= g;
-        for s in &mut self.slots {
-            // Without branches, so that the pass is vectorised.
-            *s *= u32::from(kept(*s));
+        for bucket in &mut self.slots {
+            for s in &mut bucket.0 {
+                // Without branches, so that the pass is vectorised.
+                *s *= u32::from(kept(*s));
+            }
         }
         self.stash.retain(|s| kept(*s));
     }
 }
+
+/// Starts loading the cache line of `bucket` (`prefetcht0`, through
+/// `safe_arch`: `core::arch`'s `_mm_prefetch` is an `unsafe fn`, and this
+/// crate forbids `unsafe`; `safe_arch` wraps it in a safe function taking a
+/// reference, which is what a prefetch needs).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn prefetch(bucket: &Bucket) {
+    safe_arch::prefetch_t0(bucket);
+}
+
+/// No prefetch elsewhere (wasm32, aarch64 on stable Rust): the lookup
+/// waits for memory as it did.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn prefetch(_bucket: &Bucket) {}
 
 /// The 128-bit product of `x` and `y`, its halves xored.
 fn folded_multiply(x: u64, y: u64) -> u64 {
@@ -592,7 +694,7 @@ mod tests {
         }
         // 9 generations of 625 ids (24 bytes each) in at most 7/8 of the
         // slots: 804 buckets of 8 slots of 4 bytes.
-        assert_eq!(t.slots.len(), 804 * 8);
+        assert_eq!(t.slots.len(), 804);
         assert!(t.stash.is_empty());
         assert_eq!(t.ring.len(), 5_625);
         assert_eq!(t.table_bytes(), 5_625 * 24 + 804 * 8 * 4);
@@ -628,7 +730,7 @@ mod tests {
         for line in 1..10_000 {
             t.see(Uuid::new_v4(), line);
         }
-        assert_eq!(t.slots.len(), 17 * 8);
+        assert_eq!(t.slots.len(), 17);
         assert_eq!(t.table_bytes(), 117 * 24 + 17 * 8 * 4);
         // mplp_check's default window: 258,048 ids, 36,864 buckets.
         assert_eq!(UniqueIds::with_window(229_376).max_buckets, 36_864);

@@ -92,8 +92,12 @@ impl<F: FnMut(&[u8], &mut Report) -> Option<Uuid>> LineValidator for Lines<F> {
         }
     }
 
-    fn take(&mut self) -> Report {
-        std::mem::take(&mut self.report)
+    fn take(&mut self) -> Vec<Violation> {
+        std::mem::take(&mut self.report).into_violations()
+    }
+
+    fn flush(&mut self) -> Vec<Violation> {
+        self.take()
     }
 
     fn end(mut self) -> Report {

@@ -45,11 +45,27 @@ impl<V: LineValidator> Feed<V> {
         let Feed {
             lines, validator, ..
         } = self;
-        let flow = lines.chunk(chunk, &mut |line, bytes| {
+        let mut flow = lines.chunk(chunk, &mut |line, bytes| {
             Self::line(validator, line, bytes, on)
         });
+        if flow.is_continue() {
+            // Before waiting for more input, the findings of the last line
+            // too (a check the validator held for the next line).
+            flow = Self::flush(validator, on);
+        }
         self.stopped = flow.is_break();
         flow
+    }
+
+    /// Hands out every finding so far ([`LineValidator::flush`]).
+    fn flush(
+        validator: &mut V,
+        on: &mut impl FnMut(Violation) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for v in validator.flush() {
+            on(v)?;
+        }
+        ControlFlow::Continue(())
     }
 
     fn line(
@@ -85,6 +101,8 @@ impl<V: LineValidator> Feed<V> {
             } = &mut self;
             lines.end(&mut |line, bytes| Self::line(validator, line, bytes, on))?;
         }
+        // The last line's findings, in their place before what the end finds.
+        Self::flush(&mut self.validator, on)?;
         for v in self.validator.end() {
             on(v)?;
         }
@@ -95,7 +113,8 @@ impl<V: LineValidator> Feed<V> {
 /// A validator behind a box: what [`LogFeed`] holds, whichever log it checks.
 trait BoxedLines {
     fn push_line(&mut self, line: u64, bytes: &[u8]);
-    fn take(&mut self) -> Report;
+    fn take(&mut self) -> Vec<Violation>;
+    fn flush(&mut self) -> Vec<Violation>;
     fn end(self: Box<Self>) -> Report;
     fn refuse(&mut self, v: Violation);
 }
@@ -104,8 +123,11 @@ impl<V: LineValidator> BoxedLines for V {
     fn push_line(&mut self, line: u64, bytes: &[u8]) {
         LineValidator::push_line(self, line, bytes);
     }
-    fn take(&mut self) -> Report {
+    fn take(&mut self) -> Vec<Violation> {
         LineValidator::take(self)
+    }
+    fn flush(&mut self) -> Vec<Violation> {
+        LineValidator::flush(self)
     }
     fn end(self: Box<Self>) -> Report {
         LineValidator::end(*self)
@@ -119,8 +141,11 @@ impl LineValidator for Box<dyn BoxedLines + Send> {
     fn push_line(&mut self, line: u64, bytes: &[u8]) {
         (**self).push_line(line, bytes);
     }
-    fn take(&mut self) -> Report {
+    fn take(&mut self) -> Vec<Violation> {
         (**self).take()
+    }
+    fn flush(&mut self) -> Vec<Violation> {
+        (**self).flush()
     }
     fn end(self) -> Report {
         BoxedLines::end(self)

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use mplp_core::{Report, Rule, ShortString, Violation};
 
-use super::{Books, IdMap, Refused, Tracked, sorted};
+use super::{Books, IdMap, Refused, Tracked};
 use crate::map::{MapEvent, MapEventType, MapPayload};
 use crate::rules::*;
 
@@ -102,11 +102,9 @@ impl MapLogValidator {
 
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &MapEvent) {
-        // Unique event ids across the log (crate::unique_ids).
-        if let Some(first) = self.books.ids.see(*event.event_id.as_uuid(), line) {
-            let msg = crate::unique_ids::repeat_message(&event.event_id, first);
-            self.books.err(line, "/event_id", LOG_UNIQUE_EVENT_IDS, msg);
-        }
+        // Unique event ids across the log (crate::unique_ids), looked up
+        // at the next event (Books::hold_id).
+        self.books.hold_id(&event.event_id, line);
         let id = *event.session_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
         let (state, fresh) = match self
@@ -444,7 +442,7 @@ impl MapLogValidator {
             self.close(&session, state, true);
         }
         self.books.empty_log_warning();
-        sorted(self.books.report)
+        self.books.into_sorted()
     }
 }
 

@@ -3,7 +3,7 @@
 use mplp_core::{Report, Rule, Violation};
 use uuid::Uuid;
 
-use super::{Books, IdMap, Refused, Tracked, sorted};
+use super::{Books, IdMap, Refused, Tracked};
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
 
@@ -66,11 +66,9 @@ impl SaLogValidator {
 
     /// Validates one (already parsed) event found on `line`.
     pub fn push(&mut self, line: u64, event: &SaEvent) {
-        // Unique event ids across the log (crate::unique_ids).
-        if let Some(first) = self.books.ids.see(*event.event_id.as_uuid(), line) {
-            let msg = crate::unique_ids::repeat_message(&event.event_id, first);
-            self.books.err(line, "/event_id", LOG_UNIQUE_EVENT_IDS, msg);
-        }
+        // Unique event ids across the log (crate::unique_ids), looked up
+        // at the next event (Books::hold_id).
+        self.books.hold_id(&event.event_id, line);
         let id = *event.sa_id.as_schema_uuid().as_uuid();
         let t = event.event_type();
         let (state, fresh) = match self.books.enter(id, line, t == SaEventType::Initialized) {
@@ -224,7 +222,7 @@ impl SaLogValidator {
             self.close(&run, state, true);
         }
         self.books.empty_log_warning();
-        sorted(self.books.report)
+        self.books.into_sorted()
     }
 }
 
