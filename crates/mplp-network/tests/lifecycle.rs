@@ -392,12 +392,7 @@ proptest! {
 
 /// The network rules' findings (errors and warnings) of a report.
 fn rule_findings(report: &mplp_core::Report) -> Vec<mplp_core::Violation> {
-    report
-        .violations()
-        .iter()
-        .filter(|v| mplp_network::RULES.iter().any(|r| r.rule == v.rule))
-        .cloned()
-        .collect()
+    report.of_rules(mplp_network::RULES).cloned().collect()
 }
 
 /// Issue 39, one pass: the warnings of spec notes "mplp-network" on a
