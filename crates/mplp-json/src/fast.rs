@@ -1233,6 +1233,42 @@ mod tests {
     }
 
     #[test]
+    fn a_long_string_gives_the_first_control_character_not_a_space() {
+        // Past an id's length, with a space before the control character.
+        let mut rest = vec![b'a'; 50];
+        rest[40] = b' ';
+        rest[45] = 0x1f;
+        rest.push(b'"');
+        assert_eq!(string_end(&rest), Some(45));
+    }
+
+    #[test]
+    fn whitespace_is_skipped_where_json_allows_it_and_nothing_else() {
+        let names = |text: &str| {
+            let mut de = Reader::new(text);
+            let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
+            names.ok().filter(|_| de.at_end())
+        };
+        let text_of = |s: &str| Name::Text(s.to_owned());
+        assert_eq!(
+            names(" \t{ \"a\" :\r\n1 ,\n\t\"b\":[ 2 , 3 ] }\n "),
+            Some(vec![text_of("a"), text_of("b")])
+        );
+        // A vertical tab, a form feed and a unit separator are no JSON
+        // whitespace.
+        for other in ['\u{0b}', '\u{0c}', '\u{1f}'] {
+            assert_eq!(names(&format!("{{{other}\"a\":1}}")), None, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn a_string_with_escapes_is_decoded_after_its_plain_start() {
+        let read = |text: &str| from_str_seed(text, std::marker::PhantomData::<String>).ok();
+        assert_eq!(read(r#""ab\u0063d\n""#).as_deref(), Some("abcd\n"));
+        assert_eq!(read(r#""\"x""#).as_deref(), Some("\"x"));
+    }
+
+    #[test]
     fn a_name_matches_whole_and_closed_by_its_quote() {
         // Every length the comparison treats apart: below 4, 4 to 7, 8,
         // and longer (whole words, then an overlapping last word).

@@ -110,3 +110,19 @@ pub use pointer::Pointer;
 pub use rule::Rule;
 pub use value::{JsonObject, StrictValue};
 pub use wire::Wire;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utf8_is_the_text_of_valid_input_only() {
+        // Below and above simdutf8's 64-byte chunk, ASCII and not.
+        for text in ["", "{}", "é", &"é".repeat(70), &"a".repeat(200)] {
+            assert_eq!(super::utf8(text.as_bytes()), Some(text));
+        }
+        let mut long = "a".repeat(100).into_bytes();
+        long[80] = 0xff;
+        for bad in [&b"\xff"[..], b"a\xc3", &long] {
+            assert_eq!(super::utf8(bad), None);
+        }
+    }
+}
