@@ -309,7 +309,7 @@ pub(crate) fn validate_guess(
     Option<crate::AnyDocument>,
 )> {
     // UTF-8 is checked once, for the guess and the typed parse.
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = mplp_json::utf8(bytes)?;
     let at = guess_at(text)?;
     if !is_settled(at) {
         return None;

@@ -318,7 +318,7 @@ fn keep_if_valid<T: Document>(validation: &mut Validation<T>) {
 #[inline]
 pub fn from_slice_unchecked<T: Wire>(input: &[u8]) -> Result<T, serde_json::Error> {
     let mut slot = None;
-    parse_into(input, std::str::from_utf8(input).ok(), &mut slot)?;
+    parse_into(input, mplp_json::utf8(input), &mut slot)?;
     slot.ok_or_else(|| serde::de::Error::custom("the typed parse read no value"))
 }
 
@@ -356,7 +356,7 @@ pub fn with_slice_unchecked<T: Wire, R>(
     f: impl FnOnce(&T) -> R,
 ) -> Result<R, serde_json::Error> {
     mplp_json::exact::take_deep_member();
-    let text = std::str::from_utf8(input).ok();
+    let text = mplp_json::utf8(input);
     let f = match text {
         Some(text) => match mplp_json::fast::read::<T, R, _>(text, f) {
             // As in `from_slice_unchecked`.
@@ -417,11 +417,7 @@ fn validate_bytes<T: Document>(input: &[u8]) -> Validation<T> {
         value: None,
         report: Report::new(),
     };
-    match parse_into(
-        input,
-        std::str::from_utf8(input).ok(),
-        &mut validation.value,
-    ) {
+    match parse_into(input, mplp_json::utf8(input), &mut validation.value) {
         Ok(()) => keep_if_valid(&mut validation),
         Err(first) => {
             validation.report = thorough_with::<T>(input, &first, |value, report| {

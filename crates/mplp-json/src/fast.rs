@@ -28,10 +28,11 @@
 //! Why it is faster than serde_json's typed path although it reads the same
 //! tokens:
 //! - it keeps no line or column bookkeeping and builds no error values;
-//! - one vectorised pass over the whole input tells whether it holds any
-//!   byte below 0x20; when it does not (compact JSON), the end of a string
-//!   is the first `"` or `\\`, found eight bytes at a time, and for long
-//!   strings by `memchr`'s vectorised `memchr2`;
+//! - the end of a string is its first `"`, `\\` or byte below 0x20 (which
+//!   gives up), found eight bytes at a time with one expression for the
+//!   three, and for long strings by `memchr`'s vectorised `memchr2` and one
+//!   vectorised pass for control characters over what it skipped; no pass
+//!   over the whole input before the parse (see `string_end`);
 //! - a free-form member is read once: serde_json hands it over as raw text,
 //!   which the member then parses again;
 //! - a member name of a struct `#[derive(Wire)]` wrote is compared with the
@@ -140,30 +141,37 @@ impl MemberName {
                 i += 1;
             }
         }
+        let (pattern, mask) = if lanes > 0 {
+            (
+                [lane(&bytes, 0), lane(&bytes, 16)],
+                [lane(&mask, 0), lane(&mask, 16)],
+            )
+        } else {
+            // No lane matches: nothing masked is never 1.
+            ([1, 0], [0, 0])
+        };
         MemberName {
             text,
-            pattern: [lane(&bytes, 0), lane(&bytes, 16)],
-            mask: [lane(&mask, 0), lane(&mask, 16)],
+            pattern,
+            mask,
             lanes,
         }
     }
 
     /// Whether `rest` (the input after a member name's opening quote)
     /// starts with this name, its closing quote and a colon.
+    ///
+    /// The first lane decides for most names (and for every name longer
+    /// than two lanes, whose first lane matches nothing); the second is
+    /// read only for a name that needs it (a `match` on the number of
+    /// lanes first cost 11 instructions a member, callgrind).
     #[inline(always)]
     fn is_at(&self, rest: &[u8]) -> bool {
-        let read = |at: usize| {
-            rest.get(at..)
-                .and_then(|r| r.first_chunk::<16>())
-                .map(|w| u128::from_le_bytes(*w))
+        let fits = |lane: Option<&[u8; 16]>, i: usize| {
+            lane.is_some_and(|w| u128::from_le_bytes(*w) & self.mask[i] == self.pattern[i])
         };
-        let fits =
-            |at: usize, i: usize| read(at).is_some_and(|w| w & self.mask[i] == self.pattern[i]);
-        match self.lanes {
-            1 => fits(0, 0),
-            2 => fits(0, 0) && fits(16, 1),
-            _ => false,
-        }
+        fits(rest.first_chunk::<16>(), 0)
+            && (self.lanes == 1 || fits(rest.get(16..).and_then(|r| r.first_chunk::<16>()), 1))
     }
 }
 
@@ -280,10 +288,7 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
     seed: S,
 ) -> std::result::Result<S::Value, GaveUp> {
-    // Such a caller reads a few members: the reader checks each string for
-    // control characters as it goes rather than scanning the whole input
-    // for them first.
-    let mut de = Reader::new_unscanned(text);
+    let mut de = Reader::new(text);
     seed.deserialize(&mut de)
 }
 
@@ -295,15 +300,12 @@ struct Reader<'de> {
     at: usize,
     depth: usize,
     scratch: Vec<u8>,
-    /// Whether the input has a byte below 0x20 anywhere: if not (compact
-    /// JSON), no string can hold one and the string scan looks for `"` and
-    /// `\` only.
-    controls: bool,
     /// How many free-form members the reader is in.
     free_form: usize,
 }
 
-/// Whether `input` has a byte below 0x20: one pass the compiler vectorises.
+/// Whether `input` has a byte below 0x20: one pass the compiler vectorises
+/// (for the rest of a long string, see [`string_end`]).
 fn has_controls(input: &[u8]) -> bool {
     input
         .chunks(256)
@@ -313,31 +315,41 @@ fn has_controls(input: &[u8]) -> bool {
 const ONES: u64 = u64::MAX / 255;
 const HIGHS: u64 = ONES << 7;
 
-/// Marks (in its high bit) every byte of `word` equal to `byte`, and maybe
-/// bytes above a marked one: the lowest mark is exact.
+/// Marks (in its high bit) every byte of `word` that is `"`, `\\` or below
+/// 0x20, and maybe bytes above a marked one: the lowest mark is exact
+/// (SWAR, as serde_json does). `x - n..` marks the bytes of `x` below `n`
+/// (`n` at most 0x80), with its borrow's false marks only above a true one.
+/// A quote and the control characters are one such test: `x ^ 0x02` is
+/// below 0x21 exactly when `x` is `"` (0x22 becomes 0x20) or below 0x20
+/// (which the flip of bit 1 keeps below 0x20); the backslash is the other
+/// (`x ^ \\` below 1). `"` and `\\` are ASCII, so both share `!word`'s
+/// high bits. Seven operations a word, two fewer than the quote and the
+/// backslash apart.
 #[inline(always)]
-fn marks(word: u64, byte: u8) -> u64 {
-    let x = word ^ (ONES * u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGHS
+fn marks(word: u64) -> u64 {
+    let quote_or_control = (word ^ (ONES * 0x02)).wrapping_sub(ONES * 0x21);
+    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (quote_or_control | backslash) & !word & HIGHS
 }
 
 /// Where the string starting at `rest` (after its opening quote) has its
-/// closing quote or its first backslash, or (when `controls`) a byte below
-/// 0x20, which no string may hold: eight bytes at a time (SWAR, as
-/// serde_json does). The caller gives up unless the byte found is `"` or
-/// `\`, so a scan that stopped early would show.
-#[inline]
-fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
+/// closing quote, its first backslash or a byte below 0x20 (which no string
+/// may hold), whichever comes first: eight bytes at a time. The caller
+/// gives up unless the byte found is `"` or `\`, so a scan that stopped
+/// early would show.
+///
+/// Control characters are looked for here, in the words the scan reads
+/// anyway (with the quote, see [`marks`]), rather than in a pass over the
+/// whole input before the parse, which cost 145 instructions an SA log
+/// line (callgrind).
+#[inline(always)]
+fn string_end(rest: &[u8]) -> Option<usize> {
     let mut chunks = rest.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        let mut found = marks(word, b'"') | marks(word, b'\\');
-        if controls {
-            found |= word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-        }
+        let found = marks(u64::from_le_bytes(word));
         if found != 0 {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }
@@ -345,10 +357,8 @@ fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
         // Ids (36 characters, the most common strings of a document) end
         // in the fifth word, which is read too: `memchr` for an id's last
         // four bytes cost more than the word.
-        if at == 32 && !controls && rest.get(36) != Some(&b'"') {
-            // A long string: the vectorised search of `memchr` pays for
-            // its call from here on.
-            return memchr::memchr2(b'"', b'\\', &rest[at..]).map(|i| at + i);
+        if at == 32 && rest.get(36) != Some(&b'"') {
+            return long_string_end(rest, at);
         }
     }
     let i = chunks
@@ -356,6 +366,21 @@ fn string_end(rest: &[u8], controls: bool) -> Option<usize> {
         .iter()
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
     Some(at + i)
+}
+
+/// [`string_end`] of a long string from `at` on: the vectorised search of
+/// `memchr` pays for its call, then one vectorised pass over the bytes
+/// before what it found tells whether a control character came first.
+#[cold]
+#[inline(never)]
+fn long_string_end(rest: &[u8], at: usize) -> Option<usize> {
+    let tail = rest.get(at..)?;
+    let end = memchr::memchr2(b'"', b'\\', tail).unwrap_or(tail.len());
+    let before = tail.get(..end)?;
+    if has_controls(before) {
+        return before.iter().position(|&b| b < 0x20).map(|i| at + i);
+    }
+    (end < tail.len()).then_some(at + end)
 }
 
 /// A string token: borrowed from the input, or decoded into the scratch
@@ -368,16 +393,6 @@ enum Str<'de, 's> {
 impl<'de> Reader<'de> {
     #[inline]
     fn new(text: &'de str) -> Self {
-        Reader {
-            controls: has_controls(text.as_bytes()),
-            ..Self::new_unscanned(text)
-        }
-    }
-
-    /// A reader that checks every string for control characters (`new`
-    /// checks only when one pass over the whole input found any).
-    #[inline]
-    fn new_unscanned(text: &'de str) -> Self {
         // Names announced for a reader that never came (a derived struct
         // read by serde_json, say) belong to no object of this one.
         NEXT_NAMES.set(&[]);
@@ -387,7 +402,6 @@ impl<'de> Reader<'de> {
             at: 0,
             depth: 0,
             scratch: Vec::new(),
-            controls: true,
             free_form: 0,
         }
     }
@@ -402,7 +416,13 @@ impl<'de> Reader<'de> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.input.get(self.at) {
+        // Every byte that may follow whitespace in JSON is above the space:
+        // one comparison ends the common case (compact JSON, nothing to
+        // skip) before the four whitespace bytes are told apart.
+        while let Some(&b) = self.input.get(self.at) {
+            if b > b' ' || !matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
+                break;
+            }
             self.at += 1;
         }
     }
@@ -442,22 +462,35 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads a string whose opening quote is at `self.at`.
-    #[inline]
+    ///
+    /// Inlined where a string is read, with the scan of [`string_end`]:
+    /// a call for each string cost its register saves and restores and
+    /// the return of a `Str` (some 30 instructions a string, callgrind);
+    /// a string with escapes goes to [`Reader::decoded`].
+    #[inline(always)]
     fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
         let start = self.at + 1;
-        let rest = &self.input[start..];
-        let end = string_end(rest, self.controls).ok_or(GaveUp)?;
-        match rest[end] {
-            b'"' => {
+        let rest = self.input.get(start..).ok_or(GaveUp)?;
+        let end = string_end(rest).ok_or(GaveUp)?;
+        match rest.get(end) {
+            Some(b'"') => {
                 self.at = start + end + 1;
                 let s = self.text.get(start..start + end).ok_or(GaveUp)?;
-                return Ok(Str::Borrowed(s));
+                Ok(Str::Borrowed(s))
             }
-            b'\\' => {}
-            _ => return Err(GaveUp),
+            Some(b'\\') => self.decoded(start, end),
+            _ => Err(GaveUp),
         }
+    }
+
+    /// The string starting at `start` whose first backslash is `end` bytes
+    /// further, decoded into `scratch`.
+    #[cold]
+    #[inline(never)]
+    fn decoded<'s>(&'s mut self, start: usize, end: usize) -> Result<Str<'de, 's>> {
         self.scratch.clear();
-        self.scratch.extend_from_slice(&rest[..end]);
+        self.scratch
+            .extend_from_slice(self.input.get(start..start + end).ok_or(GaveUp)?);
         self.at = start + end;
         self.escaped()?;
         let s = std::str::from_utf8(&self.scratch).map_err(|_| GaveUp)?;
@@ -466,7 +499,6 @@ impl<'de> Reader<'de> {
 
     /// Decodes the rest of a string from the backslash at `self.at` into
     /// `scratch`, up to and including its closing quote.
-    #[cold]
     fn escaped(&mut self) -> Result<()> {
         loop {
             let b = *self.input.get(self.at).ok_or(GaveUp)?;
@@ -1174,6 +1206,66 @@ mod tests {
                 .ok(),
             Some(vec![text_of("a")])
         );
+    }
+
+    #[test]
+    fn a_string_ends_at_its_first_quote_backslash_or_control_character() {
+        // Every byte value at every place of strings short and long (the
+        // word scan, its remainder, an id's fifth word, and `memchr` with
+        // the control pass after 32 bytes), on a filler that ends nowhere.
+        let naive = |rest: &[u8]| {
+            rest.iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        };
+        for len in [0, 1, 7, 8, 9, 31, 32, 33, 36, 37, 40, 64, 100] {
+            for at in 0..len {
+                for byte in 0..=255u8 {
+                    let mut rest = vec![b'a'; len];
+                    rest[at] = byte;
+                    assert_eq!(string_end(&rest), naive(&rest), "{len} {at} {byte:#x}");
+                    // A closing quote further on, and a control character
+                    // after it, which does not count.
+                    rest.extend_from_slice(b"x\"\x01");
+                    assert_eq!(string_end(&rest), naive(&rest), "{len} {at} {byte:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_string_gives_the_first_control_character_not_a_space() {
+        // Past an id's length, with a space before the control character.
+        let mut rest = vec![b'a'; 50];
+        rest[40] = b' ';
+        rest[45] = 0x1f;
+        rest.push(b'"');
+        assert_eq!(string_end(&rest), Some(45));
+    }
+
+    #[test]
+    fn whitespace_is_skipped_where_json_allows_it_and_nothing_else() {
+        let names = |text: &str| {
+            let mut de = Reader::new(text);
+            let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
+            names.ok().filter(|_| de.at_end())
+        };
+        let text_of = |s: &str| Name::Text(s.to_owned());
+        assert_eq!(
+            names(" \t{ \"a\" :\r\n1 ,\n\t\"b\":[ 2 , 3 ] }\n "),
+            Some(vec![text_of("a"), text_of("b")])
+        );
+        // A vertical tab, a form feed and a unit separator are no JSON
+        // whitespace.
+        for other in ['\u{0b}', '\u{0c}', '\u{1f}'] {
+            assert_eq!(names(&format!("{{{other}\"a\":1}}")), None, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn a_string_with_escapes_is_decoded_after_its_plain_start() {
+        let read = |text: &str| from_str_seed(text, std::marker::PhantomData::<String>).ok();
+        assert_eq!(read(r#""ab\u0063d\n""#).as_deref(), Some("abcd\n"));
+        assert_eq!(read(r#""\"x""#).as_deref(), Some("\"x"));
     }
 
     #[test]
