@@ -790,20 +790,7 @@ mod tests {
 
     /// Lines of a valid log, cut, repeated, swapped and broken at random.
     fn mangled_log() -> impl Strategy<Value = String> {
-        let lines: Vec<String> = LOG.lines().map(str::to_owned).collect();
-        let n = lines.len();
-        prop::collection::vec((0..n, 0u8..6), 0..40).prop_map(move |picks| {
-            let mut out = String::new();
-            for (i, how) in picks {
-                match how {
-                    0 => out.push_str(&lines[i][..lines[i].len() / 2]),
-                    1 => out.push_str("   "),
-                    _ => out.push_str(&lines[i]),
-                }
-                out.push('\n');
-            }
-            out
-        })
+        mangled_with(LOG, 6, 40)
     }
 
     const SA_LOG: &str = include_str!("../../../schemas/examples/valid/sa-log-code-review.ndjson");
@@ -856,9 +843,15 @@ mod tests {
     /// A log made of `lines`, picked, repeated (so repeated event ids), cut
     /// and blanked at random.
     fn mangled(lines: &'static str) -> impl Strategy<Value = String> {
+        mangled_with(lines, 8, 60)
+    }
+
+    /// Up to `max - 1` lines picked from `lines`: of `hows` equally likely
+    /// ways, one cuts the line in half, one blanks it, the others keep it.
+    fn mangled_with(lines: &'static str, hows: u8, max: usize) -> impl Strategy<Value = String> {
         let lines: Vec<String> = lines.lines().map(str::to_owned).collect();
         let n = lines.len();
-        prop::collection::vec((0..n, 0u8..8), 0..60).prop_map(move |picks| {
+        prop::collection::vec((0..n, 0u8..hows), 0..max).prop_map(move |picks| {
             let mut out = String::new();
             for (i, how) in picks {
                 match how {

@@ -826,24 +826,6 @@ fn rule_findings(report: &Report) -> Vec<Violation> {
     report.of_rules(mplp_plan::rules::RULES).cloned().collect()
 }
 
-const PLAN_STATUSES: [&str; 7] = [
-    "draft",
-    "proposed",
-    "approved",
-    "in_progress",
-    "completed",
-    "cancelled",
-    "failed",
-];
-const STEP_STATUSES: [&str; 6] = [
-    "pending",
-    "in_progress",
-    "completed",
-    "blocked",
-    "skipped",
-    "failed",
-];
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -858,17 +840,17 @@ proptest! {
     #[test]
     fn status_rules_run_on_plans_that_fail_their_schema(
         dag in dag_strategy(16),
-        plan_status in 0usize..7,
-        statuses in prop::collection::vec(0usize..6, 16),
+        plan_status in 0..PlanStatus::ALL.len(),
+        statuses in prop::collection::vec(0..StepStatus::ALL.len(), 16),
         empty_role in prop::option::of(any::<Index>()),
         other_trace_ctx in any::<bool>(),
         extra_at in any::<Index>(),
     ) {
         let n = dag.deps.len();
         let (mut doc, _) = dag_doc(&dag, None);
-        doc["status"] = json!(PLAN_STATUSES[plan_status]);
+        doc["status"] = json!(PlanStatus::ALL[plan_status].as_str());
         for (i, step) in doc["steps"].as_array_mut().unwrap().iter_mut().enumerate() {
-            step["status"] = json!(STEP_STATUSES[statuses[i]]);
+            step["status"] = json!(StepStatus::ALL[statuses[i]].as_str());
         }
         if let Some(i) = empty_role {
             doc["steps"][i.index(n)]["agent_role"] = json!("");

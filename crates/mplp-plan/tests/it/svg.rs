@@ -513,14 +513,10 @@ fn a_missing_dependency_is_a_dashed_box_above_its_step() {
 
 #[test]
 fn every_status_has_its_shape() {
-    let statuses = [
-        "pending",
-        "in_progress",
-        "completed",
-        "blocked",
-        "skipped",
-        "failed",
-    ];
+    let statuses: Vec<&str> = mplp_plan::StepStatus::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
     let status: Vec<(usize, &str)> = statuses.iter().copied().enumerate().collect();
     let svg = render::svg(&plan(6, &[], &[], &status));
     let groups = elements(&svg, "<g class=\"step\"", "</g>");
