@@ -204,27 +204,26 @@ impl RuntimeRow for SaRow {
         self.steps
     }
     fn timed_run(&self) -> Duration {
-        use mplp_runtime::{AutoApprove, SaSession, store::MemoryStore};
-        let (c, p) = chain_plan::chain(self.steps);
-        let started = std::time::Instant::now();
-        let mut s = SaSession::new(
-            c,
-            p,
-            mplp::events::log::NullSink::default(),
-            MemoryStore::new(),
-        )
-        .unwrap();
-        s.run(&mut Self::noop, &mut AutoApprove::default()).unwrap();
-        let took = started.elapsed();
-        // Dropped outside the timing (as the documents' reads drop nothing
-        // they keep).
-        std::hint::black_box(s);
-        took
+        // The session is dropped outside the timing (as the documents'
+        // reads drop nothing they keep).
+        self.run().0
     }
     fn log(&self) -> Vec<u8> {
-        use mplp_runtime::{AutoApprove, SaSession, store::MemoryStore};
+        self.run().1.store().ndjson()
+    }
+}
+
+/// The session `SaRow` runs.
+type Sa = mplp_runtime::SaSession<mplp::events::log::NullSink, mplp_runtime::store::MemoryStore>;
+
+impl SaRow {
+    /// One run to the end: the time it took (not building its inputs) and
+    /// the session.
+    fn run(&self) -> (Duration, Sa) {
+        use mplp_runtime::{AutoApprove, store::MemoryStore};
         let (c, p) = chain_plan::chain(self.steps);
-        let mut s = SaSession::new(
+        let started = std::time::Instant::now();
+        let mut s = Sa::new(
             c,
             p,
             mplp::events::log::NullSink::default(),
@@ -232,7 +231,7 @@ impl RuntimeRow for SaRow {
         )
         .unwrap();
         s.run(&mut Self::noop, &mut AutoApprove::default()).unwrap();
-        s.store().ndjson()
+        (started.elapsed(), s)
     }
 }
 
@@ -242,30 +241,6 @@ struct MapRow {
 }
 
 impl MapRow {
-    fn collab() -> mplp::collab::Collab {
-        use mplp::collab::{Collab, Participant, ParticipantKind};
-        let mut people = mplp_core::NonEmptyVec::new(
-            Participant::new("a", ParticipantKind::Agent)
-                .unwrap()
-                .with_role("ra"),
-        );
-        for (p, r) in [("b", "rb"), ("c", "rc")] {
-            people.push(
-                Participant::new(p, ParticipantKind::Agent)
-                    .unwrap()
-                    .with_role(r),
-            );
-        }
-        Collab::new(
-            mplp_core::ContextId::new(),
-            "bench",
-            "bench",
-            mplp_core::CollabMode::RoundRobin,
-            people,
-        )
-        .unwrap()
-    }
-
     fn drive<K: mplp::events::log::EventSink<mplp::events::MapEvent>>(
         &self,
         s: &mut mplp::collab::runtime::MapSession<K>,
@@ -290,7 +265,7 @@ impl RuntimeRow for MapRow {
         self.turns
     }
     fn timed_run(&self) -> Duration {
-        let collab = Self::collab();
+        let collab = common::collab(3);
         let started = std::time::Instant::now();
         let mut s =
             mplp::collab::runtime::MapSession::new(collab, mplp::events::log::NullSink::default())
@@ -302,7 +277,7 @@ impl RuntimeRow for MapRow {
     }
     fn log(&self) -> Vec<u8> {
         let mut s = mplp::collab::runtime::MapSession::new(
-            Self::collab(),
+            common::collab(3),
             mplp::collab::sink::MemorySink::new(),
         )
         .unwrap();
