@@ -4,6 +4,7 @@
 //! [`Server::start`] says so loudly and returns `None` (the test is skipped),
 //! and fails when `CI` is set. Included with
 //! `#[path = "../../../tests/support/nats_server.rs"] mod nats_server;`.
+//! The examples that need a broker take theirs from [`from_env_or_start`].
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,8 @@ use std::time::{Duration, Instant};
 /// A nats-server of our own; killed (and its store removed) on drop.
 pub(crate) struct Server {
     child: Child,
+    /// The `nats-server` that was found ([`binary`]).
+    binary: &'static str,
     port: u16,
     store: PathBuf,
 }
@@ -20,12 +23,7 @@ pub(crate) struct Server {
 impl Server {
     /// Starts one, or says loudly why not (and fails under CI).
     pub(crate) fn start() -> Option<Server> {
-        let found = Command::new("nats-server")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status()
-            .is_ok();
-        if !found {
+        let Some(binary) = binary() else {
             assert!(
                 std::env::var_os("CI").is_none(),
                 "nats-server is not installed, and CI is set: install it (apt-get install -y nats-server)"
@@ -34,11 +32,12 @@ impl Server {
                 "\n!!! SKIPPED: nats-server not found on PATH (apt-get install -y nats-server); the tests of this file did NOT run !!!\n"
             );
             return None;
-        }
+        };
         let port = free_port();
         let store = std::env::temp_dir().join(format!("mplp-nats-{}-{port}", std::process::id()));
         let mut s = Server {
-            child: spawn(port, &store),
+            child: spawn(binary, port, &store),
+            binary,
             port,
             store,
         };
@@ -72,7 +71,7 @@ impl Server {
     pub(crate) fn restart(&mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
-        self.child = spawn(self.port, &self.store);
+        self.child = spawn(self.binary, self.port, &self.store);
         self.wait_ready();
     }
 }
@@ -99,8 +98,42 @@ fn free_port() -> u16 {
     }
 }
 
-fn spawn(port: u16, store: &Path) -> Child {
-    Command::new("nats-server")
+/// The `nats-server` to run: the one on the PATH, else the Debian
+/// package's (`/usr/sbin` is not on every user's PATH); `None` when
+/// neither runs.
+fn binary() -> Option<&'static str> {
+    [
+        "nats-server",
+        "/usr/sbin/nats-server",
+        "/usr/bin/nats-server",
+    ]
+    .into_iter()
+    .find(|b| {
+        Command::new(b)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    })
+}
+
+/// For the examples: the broker at `MPLP_NATS_URL` when it is set (no
+/// server of ours), else a server of our own, which must start. The server
+/// (if any) and the client URL.
+#[allow(dead_code)] // the tests start their own with `Server::start`
+pub(crate) fn from_env_or_start() -> (Option<Server>, String) {
+    if let Ok(url) = std::env::var("MPLP_NATS_URL") {
+        return (None, url);
+    }
+    let server = Server::start()
+        .expect("nats-server (apt-get install -y nats-server), or set MPLP_NATS_URL");
+    let url = server.url();
+    (Some(server), url)
+}
+
+fn spawn(binary: &str, port: u16, store: &Path) -> Child {
+    Command::new(binary)
         .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
         .arg(store)
         .stdout(Stdio::null())

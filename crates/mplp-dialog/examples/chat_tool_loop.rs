@@ -12,17 +12,17 @@
 //! cargo run -p mplp-dialog --features http --example chat_tool_loop
 //! ```
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-
 use mplp_core::{ContextId, Document};
 use mplp_dialog::Dialog;
 use mplp_dialog::agent::client::{BlockingChatClient, ChatConfig};
-use mplp_dialog::agent::{
-    AgentDialog, AgentMessage, FunctionCall, Price, PricingTable, Prompt, Put, TemplatePrompt,
-    ToolSpec,
-};
+use mplp_dialog::agent::{AgentDialog, AgentMessage, Price, PricingTable, Prompt, Put};
 use serde_json::{Value, json};
+
+#[path = "../../../tests/support/scripted_chat.rs"]
+mod scripted_chat;
+
+#[path = "support/debug_task.rs"]
+mod debug_task;
 
 /// The scripted model's answer to a request: what it does depends on how
 /// many tool results the conversation already has.
@@ -51,76 +51,18 @@ fn scripted_reply(request: &Value) -> Value {
         "usage": {"prompt_tokens": 900 + 150 * results, "completion_tokens": 40, "total_tokens": 940 + 150 * results}})
 }
 
-/// A one-thread HTTP/1.1 server for the scripted model; its base URL.
-fn start_scripted_server() -> Result<String, Box<dyn std::error::Error>> {
-    let listener = TcpListener::bind("127.0.0.1:0")?;
-    let base = format!("http://{}/v1", listener.local_addr()?);
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(&stream);
-            let mut length = 0usize;
-            let mut line = String::new();
-            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
-                if let Some((k, v)) = line.split_once(':') {
-                    if k.eq_ignore_ascii_case("content-length") {
-                        length = v.trim().parse().unwrap_or(0);
-                    }
-                }
-                line.clear();
-            }
-            let mut body = vec![0; length];
-            if reader.read_exact(&mut body).is_err() {
-                continue;
-            }
-            let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let reply = scripted_reply(&request).to_string();
-            let mut out = &stream;
-            let _ = write!(
-                out,
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
-                reply.len()
-            );
-        }
-    });
-    Ok(base)
-}
-
-/// The tools, run for real (on fixed data).
-fn run_tool(call: &FunctionCall) -> (String, bool) {
-    match call.name.as_str() {
-        "search_files" => (
-            "src/auth.rs:12: pub fn login(token: &Token)".to_owned(),
-            false,
-        ),
-        "read_file" => (
-            "pub fn login(token: &Token) -> bool { token.expires_at > now_millis() / 1000 * 1000 }"
-                .to_owned(),
-            false,
-        ),
-        other => (format!("unknown tool {other}"), true),
-    }
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let prompt = TemplatePrompt::new("debug/task", "Find the bug behind: {symptom}. Answer in JSON.")
-        .with_json_reply()
-        .with_tool(ToolSpec::new(
-            "search_files",
-            "Search the repository for a pattern",
-            json!({"type": "object", "properties": {"pattern": {"type": "string"}}, "required": ["pattern"]}),
-        ))
-        .with_tool(ToolSpec::new(
-            "read_file",
-            "Read a file",
-            json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
-        ));
+    let prompt = debug_task::prompt();
 
     let (base_url, model) = match std::env::var("MPLP_BASE_URL") {
         Ok(url) => (
             url,
             std::env::var("MPLP_MODEL").unwrap_or_else(|_| "gpt-4o-mini".to_owned()),
         ),
-        Err(_) => (start_scripted_server()?, "scripted-1".to_owned()),
+        Err(_) => (
+            scripted_chat::start(scripted_reply)?,
+            "scripted-1".to_owned(),
+        ),
     };
     let mut prices = PricingTable::new();
     prices.insert("scripted-1", Price::new(1.0, 4.0));
@@ -151,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             break;
         }
         for call in &reply.tool_calls {
-            let (output, failed) = run_tool(call);
+            let (output, failed) = debug_task::run_tool(call);
             println!("  tool {}({}) -> {output}", call.name, call.arguments);
             dialog.append(AgentMessage::tool_result(call, output, failed))?;
         }

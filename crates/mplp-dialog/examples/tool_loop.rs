@@ -10,10 +10,12 @@
 use mplp_core::{ContextId, Document};
 use mplp_dialog::Dialog;
 use mplp_dialog::agent::{
-    AgentDialog, AgentMessage, AgentRole, FunctionCall, Price, PricingTable, Prompt, Put,
-    TemplatePrompt, ToolSpec, Usage,
+    AgentDialog, AgentMessage, AgentRole, FunctionCall, Price, PricingTable, Prompt, Put, Usage,
 };
 use serde_json::json;
+
+#[path = "support/debug_task.rs"]
+mod debug_task;
 
 /// The fake model: answers turn by turn from a script.
 fn fake_model(turn: usize) -> Result<AgentMessage, Box<dyn std::error::Error>> {
@@ -43,35 +45,8 @@ fn fake_model(turn: usize) -> Result<AgentMessage, Box<dyn std::error::Error>> {
     Ok(m.with_usage("fake-model-1", usage))
 }
 
-/// The tools, run for real (on fixed data).
-fn run_tool(call: &FunctionCall) -> (String, bool) {
-    match call.name.as_str() {
-        "search_files" => (
-            "src/auth.rs:12: pub fn login(token: &Token)".to_owned(),
-            false,
-        ),
-        "read_file" => (
-            "pub fn login(token: &Token) -> bool { token.expires_at > now_millis() / 1000 * 1000 }"
-                .to_owned(),
-            false,
-        ),
-        other => (format!("unknown tool {other}"), true),
-    }
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let prompt = TemplatePrompt::new("debug/task", "Find the bug behind: {symptom}. Answer in JSON.")
-        .with_json_reply()
-        .with_tool(ToolSpec::new(
-            "search_files",
-            "Search the repository for a pattern",
-            json!({"type": "object", "properties": {"pattern": {"type": "string"}}, "required": ["pattern"]}),
-        ))
-        .with_tool(ToolSpec::new(
-            "read_file",
-            "Read a file",
-            json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
-        ));
+    let prompt = debug_task::prompt();
 
     let mut dialog = AgentDialog::new(ContextId::new(), "debugger", "You are a careful debugger.");
     let args = json!({"symptom": "users are logged out at once"});
@@ -100,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let calls = reply.function_calls.clone();
         dialog.append(reply)?;
         for call in &calls {
-            let (output, failed) = run_tool(call);
+            let (output, failed) = debug_task::run_tool(call);
             dialog.append(AgentMessage::tool_result(call, output, failed))?;
         }
     }

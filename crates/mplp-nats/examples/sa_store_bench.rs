@@ -14,14 +14,15 @@
 //! temporary store directory), or uses `MPLP_NATS_URL` when set.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // an example
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mplp_events::log::NullSink;
 use mplp_nats::NatsStore;
 use mplp_runtime::store::{DirStore, MemoryStore, Store};
 use mplp_runtime::{AutoApprove, SaOutcome, SaSession, StepRequest, StepResult};
+
+#[path = "../../../tests/support/nats_server.rs"]
+mod nats_server;
 
 #[path = "../../../tests/support/chain_plan.rs"]
 mod chain_plan;
@@ -43,44 +44,6 @@ fn run<S: Store>(n: usize, store: S) -> (Duration, S) {
     (took, store)
 }
 
-fn start_server() -> (Option<Child>, String, std::path::PathBuf) {
-    if let Ok(url) = std::env::var("MPLP_NATS_URL") {
-        return (None, url, std::env::temp_dir());
-    }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let dir = std::env::temp_dir().join(format!("mplp-nats-sa-bench-{port}"));
-    let binary = [
-        "nats-server",
-        "/usr/sbin/nats-server",
-        "/usr/bin/nats-server",
-    ]
-    .into_iter()
-    .find(|b| {
-        Command::new(b)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok()
-    })
-    .expect("nats-server (apt-get install -y nats-server), or MPLP_NATS_URL");
-    let child = Command::new(binary)
-        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Some(child), format!("nats://127.0.0.1:{port}"), dir)
-}
-
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -100,7 +63,7 @@ fn main() {
     } else {
         sizes
     };
-    let (server, url, server_dir) = start_server();
+    let (server, url) = nats_server::from_env_or_start();
     let scratch = std::env::temp_dir().join(format!("mplp-sa-store-bench-{}", std::process::id()));
     println!(
         "SA session, chain plans, no-op executor; median of 3 interleaved rounds; NATS at {url}"
@@ -152,9 +115,6 @@ fn main() {
         );
     }
     std::fs::remove_dir_all(&scratch).ok();
-    if let Some(mut child) = server {
-        let _ = child.kill();
-        let _ = child.wait();
-        std::fs::remove_dir_all(&server_dir).ok();
-    }
+    // Stops our server and removes its store.
+    drop(server);
 }

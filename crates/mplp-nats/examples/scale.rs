@@ -16,8 +16,6 @@
 //! store), or uses `MPLP_NATS_URL` when set.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // an example
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
@@ -27,6 +25,9 @@ use mplp_collab::runtime::{MapSession, SessionError, TurnContext, TurnOutcome};
 use mplp_collab::sink::NullSink;
 use mplp_core::{CollabMode, ContextId};
 use mplp_nats::{BrokerSink, NatsTransport, Subjects};
+
+#[path = "../../../tests/support/nats_server.rs"]
+mod nats_server;
 
 const TURNS: usize = 10;
 
@@ -114,29 +115,6 @@ fn rss_bytes() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
-fn start_server() -> (Option<Child>, String, std::path::PathBuf) {
-    if let Ok(url) = std::env::var("MPLP_NATS_URL") {
-        return (None, url, std::env::temp_dir());
-    }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let store = std::env::temp_dir().join(format!("mplp-nats-bench-{port}"));
-    let child = Command::new("nats-server")
-        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
-        .arg(&store)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("nats-server on PATH (apt-get install -y nats-server), or MPLP_NATS_URL");
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Some(child), format!("nats://127.0.0.1:{port}"), store)
-}
-
 fn main() {
     let max: usize = std::env::args()
         .skip_while(|a| a != "--max")
@@ -148,7 +126,7 @@ fn main() {
         .nth(1)
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
-    let (server, url, store) = start_server();
+    let (server, url) = nats_server::from_env_or_start();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -191,9 +169,6 @@ fn main() {
             }
         }
     });
-    if let Some(mut child) = server {
-        let _ = child.kill();
-        let _ = child.wait();
-        let _ = std::fs::remove_dir_all(store);
-    }
+    // Stops our server and removes its store.
+    drop(server);
 }

@@ -16,8 +16,6 @@
 //! mplp validate --bundle /tmp/pack/artifacts && mplp validate /tmp/pack/timeline/events.ndjson
 //! ```
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::time::Duration;
 
 use mplp_context::{Context, ContextRoot};
@@ -29,6 +27,9 @@ use mplp_runtime::chat::ChatExecutor;
 use mplp_runtime::store::{DirStore, Expect, Store};
 use mplp_runtime::{AutoApprove, Backoff, FailurePolicy, SaSession};
 use serde_json::{Value, json};
+
+#[path = "../../../tests/support/scripted_chat.rs"]
+mod scripted_chat;
 
 /// The scripted model: a tool call for the first step, then a short answer
 /// naming the step it was asked.
@@ -58,40 +59,6 @@ fn scripted_reply(request: &Value) -> Value {
         "usage": {"prompt_tokens": 100 * users, "completion_tokens": 12, "total_tokens": 100 * users + 12}})
 }
 
-/// A one-thread HTTP/1.1 server for the scripted model; its base URL.
-fn start_scripted_server() -> Result<String, Box<dyn std::error::Error>> {
-    let listener = TcpListener::bind("127.0.0.1:0")?;
-    let base = format!("http://{}/v1", listener.local_addr()?);
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(&stream);
-            let mut length = 0usize;
-            let mut line = String::new();
-            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
-                if let Some((k, v)) = line.split_once(':') {
-                    if k.eq_ignore_ascii_case("content-length") {
-                        length = v.trim().parse().unwrap_or(0);
-                    }
-                }
-                line.clear();
-            }
-            let mut body = vec![0; length];
-            if reader.read_exact(&mut body).is_err() {
-                continue;
-            }
-            let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let reply = scripted_reply(&request).to_string();
-            let mut out = &stream;
-            let _ = write!(
-                out,
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
-                reply.len()
-            );
-        }
-    });
-    Ok(base)
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args().nth(1).map_or_else(
         || std::env::temp_dir().join(format!("mplp-sa-chat-{}", std::process::id())),
@@ -105,7 +72,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             base,
             std::env::var("MPLP_MODEL").unwrap_or_else(|_| "llama3.2".to_owned()),
         ),
-        Err(_) => (start_scripted_server()?, "scripted-1".to_owned()),
+        Err(_) => (
+            scripted_chat::start(scripted_reply)?,
+            "scripted-1".to_owned(),
+        ),
     };
     let config = match provider {
         Provider::Anthropic => ChatConfig::anthropic(base, model),
