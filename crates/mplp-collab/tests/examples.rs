@@ -1,72 +1,29 @@
 //! The shared schema examples: valid ones parse and round-trip, invalid ones
-//! report the pointer and rule of their `.expect.json` sidecar.
+//! report the pointer and rule of their `.expect.json` sidecar, and the
+//! typed verdict agrees with the JSON Schema rendering (checks shared with
+//! the other module crates: `tests/support/examples.rs`).
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
-use std::path::PathBuf;
+#[path = "../../../tests/support/examples.rs"]
+mod support;
 
 use mplp_collab::Collab;
-use mplp_core::Document;
-
-fn examples(kind: &str) -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../schemas/examples")
-        .join(kind);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_str().unwrap();
-            name.starts_with("collab-")
-                && name.ends_with(".json")
-                && !name.ends_with(".expect.json")
-        })
-        .collect();
-    v.sort();
-    v
-}
+use mplp_core::schema::SchemaKind;
 
 #[test]
 fn valid_examples_parse_without_warnings_and_round_trip() {
-    let files = examples("valid");
-    assert_eq!(files.len(), 6);
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let v = Collab::validate_json(&text);
-        assert!(v.report.is_empty(), "{}: {:?}", f.display(), v.report);
-        let collab = v.value.unwrap();
-        let original: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(collab.to_value(), original, "{}", f.display());
-        let again = Collab::from_json(collab.to_json()).unwrap();
-        assert_eq!(again, collab);
-    }
+    support::valid_examples_parse_without_warnings_and_round_trip::<Collab>(
+        "collab-",
+        SchemaKind::Collab,
+        6,
+    );
 }
 
 #[test]
 fn invalid_examples_report_their_pointer_and_rule() {
-    let files = examples("invalid");
-    assert_eq!(files.len(), 8);
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let expect: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(f.with_extension("expect.json")).unwrap(),
-        )
-        .unwrap();
-        let v = Collab::validate_json(&text);
-        assert!(!v.is_valid(), "{} is valid", f.display());
-        let found: Vec<(String, &str)> = v
-            .report
-            .errors()
-            .map(|e| (e.pointer.clone(), e.rule.as_str()))
-            .collect();
-        let want = (
-            expect["pointer"].as_str().unwrap().to_owned(),
-            expect["rule"].as_str().unwrap(),
-        );
-        assert!(
-            found.contains(&want),
-            "{}: want {want:?}, found {found:?}",
-            f.display()
-        );
-        assert_eq!(found.len(), 1, "{}: {found:?}", f.display());
-    }
+    support::invalid_examples_report_their_pointer_and_rule::<Collab>(
+        "collab-",
+        SchemaKind::Collab,
+        8,
+    );
 }
