@@ -38,3 +38,36 @@ where
     }
     outcomes
 }
+
+/// What firing every trigger of `triggers` reaches from `start`, breadth
+/// first: the `(from, to)` edges taken, and every status reached (`start`
+/// included). A crate compares them with its table written out, to show
+/// that every edge is reachable from where a new document starts.
+#[allow(dead_code)] // not every includer has a table to walk
+pub(crate) fn reachable<S, T>(
+    start: S,
+    triggers: &[T],
+    fire: impl Fn(S, T) -> Option<S>,
+) -> (
+    std::collections::BTreeSet<(S, S)>,
+    std::collections::BTreeSet<S>,
+)
+where
+    S: Copy + Ord,
+    T: Copy,
+{
+    let mut edges = std::collections::BTreeSet::new();
+    let mut statuses = std::collections::BTreeSet::from([start]);
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        for &t in triggers {
+            if let Some(next) = fire(s, t) {
+                edges.insert((s, next));
+                if statuses.insert(next) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    (edges, statuses)
+}

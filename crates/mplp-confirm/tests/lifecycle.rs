@@ -2,13 +2,16 @@
 //! property tests over random decision sequences.
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
-use std::collections::BTreeSet;
-
 use mplp_confirm::ConfirmStatus::{self, *};
 use mplp_confirm::{Confirm, ConfirmDecision, DecisionStatus};
 use mplp_core::{Document, PlanId, Rule, Severity};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+#[path = "../../../tests/support/named_transitions.rs"]
+#[allow(dead_code)] // only `reachable` is used here
+mod named_transitions;
+use named_transitions::reachable;
 
 /// (from, to) pairs the table allows, written out so any change shows in review.
 const EDGES: [(ConfirmStatus, ConfirmStatus); 5] = [
@@ -40,25 +43,9 @@ fn table_over_all_pairs() {
 
 #[test]
 fn every_edge_is_reachable_from_a_new_request() {
-    let mut seen = BTreeSet::from([Pending.as_str()]);
-    let mut edges = BTreeSet::new();
-    let mut queue = vec![Pending];
-    while let Some(s) = queue.pop() {
-        for d in DecisionStatus::ALL {
-            if let Ok(next) = s.decide(*d) {
-                edges.insert((s.as_str(), next.as_str()));
-                if seen.insert(next.as_str()) {
-                    queue.push(next);
-                }
-            }
-        }
-    }
-    let all: BTreeSet<_> = EDGES
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
-    assert_eq!(edges, all);
-    assert_eq!(seen.len(), ConfirmStatus::ALL.len());
+    let (edges, statuses) = reachable(Pending, DecisionStatus::ALL, |s, d| s.decide(d).ok());
+    assert_eq!(edges, EDGES.into_iter().collect());
+    assert_eq!(statuses.len(), ConfirmStatus::ALL.len());
 }
 
 /// FLOW-05: a rejection answered by a later approval.

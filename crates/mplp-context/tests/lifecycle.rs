@@ -2,8 +2,6 @@
 //! random trigger sequences.
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
-use std::collections::BTreeSet;
-
 use mplp_context::ContextStatus::{self, *};
 use mplp_context::{Context, ContextRoot, ContextTrigger};
 use mplp_core::{Document, Rule, Timestamp};
@@ -11,7 +9,7 @@ use proptest::prelude::*;
 
 #[path = "../../../tests/support/named_transitions.rs"]
 mod named_transitions;
-use named_transitions::{Named, check_named_transitions};
+use named_transitions::{Named, check_named_transitions, reachable};
 
 /// (from, to) pairs the table allows, written out so any change shows in review.
 const EDGES: [(ContextStatus, ContextStatus); 10] = [
@@ -46,25 +44,9 @@ fn table_over_all_pairs() {
 #[test]
 fn every_edge_is_reachable_from_a_new_context() {
     // Breadth-first over triggers from `draft`, the status of a new Context.
-    let mut seen_status = BTreeSet::from([Draft.as_str()]);
-    let mut seen_edges = BTreeSet::new();
-    let mut queue = vec![Draft];
-    while let Some(s) = queue.pop() {
-        for t in ContextTrigger::ALL {
-            if let Ok(next) = s.fire(*t) {
-                seen_edges.insert((s.as_str(), next.as_str()));
-                if seen_status.insert(next.as_str()) {
-                    queue.push(next);
-                }
-            }
-        }
-    }
-    let all: BTreeSet<_> = EDGES
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
-    assert_eq!(seen_edges, all);
-    assert_eq!(seen_status.len(), ContextStatus::ALL.len());
+    let (edges, statuses) = reachable(Draft, ContextTrigger::ALL, |s, t| s.fire(t).ok());
+    assert_eq!(edges, EDGES.into_iter().collect());
+    assert_eq!(statuses.len(), ContextStatus::ALL.len());
 }
 
 #[test]

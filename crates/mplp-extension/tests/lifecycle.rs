@@ -2,12 +2,15 @@
 //! random trigger and upgrade sequences.
 #![allow(clippy::unwrap_used, clippy::panic)] // test code: a failed unwrap is a failed test
 
-use std::collections::BTreeSet;
-
 use mplp_core::{ContextId, Document, Rule, Timestamp};
 use mplp_extension::ExtensionStatus::{self, *};
 use mplp_extension::{Extension, ExtensionTrigger, ExtensionType, SemVer};
 use proptest::prelude::*;
+
+#[path = "../../../tests/support/named_transitions.rs"]
+#[allow(dead_code)] // only `reachable` is used here
+mod named_transitions;
+use named_transitions::reachable;
 
 /// (from, to) pairs the table allows, written out so any change shows in review.
 const EDGES: [(ExtensionStatus, ExtensionStatus); 6] = [
@@ -43,25 +46,9 @@ fn table_over_all_pairs() {
 
 #[test]
 fn every_edge_is_reachable_from_a_new_extension() {
-    let mut seen_status = BTreeSet::from([Registered.as_str()]);
-    let mut seen_edges = BTreeSet::new();
-    let mut queue = vec![Registered];
-    while let Some(s) = queue.pop() {
-        for t in ExtensionTrigger::ALL {
-            if let Ok(next) = s.fire(*t) {
-                seen_edges.insert((s.as_str(), next.as_str()));
-                if seen_status.insert(next.as_str()) {
-                    queue.push(next);
-                }
-            }
-        }
-    }
-    let all: BTreeSet<_> = EDGES
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
-    assert_eq!(seen_edges, all);
-    assert_eq!(seen_status.len(), ExtensionStatus::ALL.len());
+    let (edges, statuses) = reachable(Registered, ExtensionTrigger::ALL, |s, t| s.fire(t).ok());
+    assert_eq!(edges, EDGES.into_iter().collect());
+    assert_eq!(statuses.len(), ExtensionStatus::ALL.len());
 }
 
 #[test]

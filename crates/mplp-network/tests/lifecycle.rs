@@ -13,7 +13,7 @@ use proptest::prelude::*;
 
 #[path = "../../../tests/support/named_transitions.rs"]
 mod named_transitions;
-use named_transitions::{Named, check_named_transitions};
+use named_transitions::{Named, check_named_transitions, reachable};
 use serde_json::json;
 
 /// (from, to) pairs of the network table, written out so any change shows in review.
@@ -86,34 +86,14 @@ fn node_table_over_all_pairs() {
 
 #[test]
 fn every_edge_is_reachable_from_the_initial_statuses() {
-    let mut seen = BTreeSet::new();
-    let mut statuses = BTreeSet::from([NetworkStatus::Draft]);
-    let mut queue = vec![NetworkStatus::Draft];
-    while let Some(s) = queue.pop() {
-        for t in NetworkTrigger::ALL {
-            if let Ok(next) = s.fire_at(*t, "/status") {
-                seen.insert((s, next));
-                if statuses.insert(next) {
-                    queue.push(next);
-                }
-            }
-        }
-    }
-    assert_eq!(seen, NETWORK_EDGES.into_iter().collect());
-    let mut seen = BTreeSet::new();
-    let mut statuses = BTreeSet::from([NodeStatus::Inactive]);
-    let mut queue = vec![NodeStatus::Inactive];
-    while let Some(s) = queue.pop() {
-        for t in NodeTrigger::ALL {
-            if let Ok(next) = s.fire_at(*t, "/x") {
-                seen.insert((s, next));
-                if statuses.insert(next) {
-                    queue.push(next);
-                }
-            }
-        }
-    }
-    assert_eq!(seen, NODE_EDGES.into_iter().collect());
+    let (edges, _) = reachable(NetworkStatus::Draft, NetworkTrigger::ALL, |s, t| {
+        s.fire_at(t, "/status").ok()
+    });
+    assert_eq!(edges, NETWORK_EDGES.into_iter().collect());
+    let (edges, _) = reachable(NodeStatus::Inactive, NodeTrigger::ALL, |s, t| {
+        s.fire_at(t, "/x").ok()
+    });
+    assert_eq!(edges, NODE_EDGES.into_iter().collect());
 }
 
 #[test]
