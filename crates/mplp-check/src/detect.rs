@@ -362,14 +362,14 @@ pub fn detect(bytes: &[u8]) -> Result<&'static DocKind, Violation> {
             ),
         });
     }
-    // UTF-8 checked once, then serde_json's `StrRead` (no check per
+    // UTF-8 checked once (`mplp_json::utf8`, vectorised), then serde_json's `StrRead` (no check per
     // string); the same errors as `from_slice` on valid UTF-8, and input
     // that is not UTF-8 still goes through `from_slice`.
     // Input nested deeper than serde_json's limit is read again without it
     // (up to `mplp_json::nesting::MAX_NESTING`).
-    let probe = match std::str::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str::<Probe>(text),
-        Err(_) => serde_json::from_slice::<Probe>(bytes),
+    let probe = match mplp_json::utf8(bytes) {
+        Some(text) => serde_json::from_str::<Probe>(text),
+        None => serde_json::from_slice::<Probe>(bytes),
     }
     .or_else(|first| {
         mplp_json::nesting::retry_deep(bytes, first, |de| {
