@@ -2,7 +2,9 @@
 //! most likely valid, tried before serde_json's.
 //!
 //! [`from_str`] reads `T` from text with the same visitors serde_json would
-//! drive (the ones `#[derive(Wire)]` writes), and gives up at the first
+//! drive (the ones `#[derive(Wire)]` writes; for a derived struct, the
+//! same read written without serde's calls, see [`Direct`]), and gives up
+//! at the first
 //! thing it does not handle or does not expect: a syntax error, a type the
 //! visitor did not ask for, a number that is not a plain integer, nesting
 //! deeper than [`MAX_DEPTH`], or any error a visitor raises. Giving up
