@@ -15,7 +15,7 @@ use serde_json::Value;
 #[path = "../../crates/mplp-core/tests/support/respell.rs"]
 mod respell;
 
-use respell::{Outcome, Rng, compare, edit, has_fraction, respell};
+use respell::{Changes, Outcome, Rng, compare, edit, has_fraction, respell, restructure};
 
 /// Reads one text of a kind both ways.
 type Read = fn(&str) -> Outcome;
@@ -161,6 +161,24 @@ proptest! {
             out = edit(&out, &mut rng);
         }
         read(&out);
+    }
+
+    /// Valid examples with their objects restructured (members reordered,
+    /// named twice, left out, added, of another type; names escaped):
+    /// whatever the fast reader's direct reads take, serde_json reads to
+    /// the same value, and a reordering alone is read.
+    #[test]
+    fn restructured_examples_read_alike(seed in 1u64.., pick in any::<prop::sample::Index>()) {
+        let all = examples("valid");
+        let (name, text, read) = &all[pick.index(all.len())];
+        let value: Value = serde_json::from_str(text).unwrap();
+        let mut changes = Changes::default();
+        let mut out = String::new();
+        restructure(&value, &mut Rng(seed), &mut out, &mut changes);
+        let outcome = read(&out);
+        if changes.broken == 0 && !has_fraction(&value) {
+            prop_assert_eq!(outcome, Outcome::Read, "{}: {:?}\n{}", name, changes, out);
+        }
     }
 }
 

@@ -301,6 +301,14 @@ macro_rules! mplp_id {
             }
         }
 
+        /// The fast reader's read: the same value as `Deserialize`.
+        impl $crate::__private::mplp_json::fast::Direct for $name {
+            #[inline]
+            fn read(r: &mut $crate::__private::mplp_json::fast::Reader<'_>) -> ::core::result::Result<Self, $crate::__private::mplp_json::fast::GaveUp> {
+                r.read_str(|s| $name::parse(s).ok())
+            }
+        }
+
         impl $crate::check::CheckValue for $name {
             fn check_value(value: &$crate::__private::serde_json::Value, at: &$crate::Pointer, report: &mut $crate::Report) {
                 $crate::id::check_id_value(value, at, report)

@@ -821,6 +821,14 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
     }
 }
 
+/// The fast reader's read: the same value as `Deserialize`.
+impl mplp_json::fast::Direct for Timestamp {
+    #[inline]
+    fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        r.read_str(|s| Timestamp::parse(s).ok())
+    }
+}
+
 impl crate::check::CheckValue for Timestamp {
     fn check_value(value: &serde_json::Value, at: &crate::Pointer, report: &mut crate::Report) {
         if let Some(s) = crate::check::expect_str(value, at, report) {

@@ -617,6 +617,16 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for NonEmptyVec<T> {
     }
 }
 
+/// The fast reader's read (the same value as `Deserialize`, without
+/// serde's calls for a `T` that has its own).
+impl<T: mplp_json::fast::Direct> mplp_json::fast::Direct for NonEmptyVec<T> {
+    #[inline]
+    fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        NonEmptyVec::try_from(<Vec<T> as mplp_json::fast::Direct>::read(r)?)
+            .map_err(|_| mplp_json::fast::GaveUp)
+    }
+}
+
 impl<T: CheckValue> CheckValue for NonEmptyVec<T> {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         check_array_of::<T>(value, at, report, 1);
@@ -757,6 +767,16 @@ impl<'de, T: Deserialize<'de> + Eq + std::hash::Hash> Deserialize<'de> for Uniqu
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<T>::deserialize(d)?;
         UniqueVec::try_from(v).map_err(|e| mplp_json::de::raise(Rule::UNIQUE_ITEMS, e))
+    }
+}
+
+/// The fast reader's read (the same value as `Deserialize`, without
+/// serde's calls for a `T` that has its own).
+impl<T: mplp_json::fast::Direct + Eq + std::hash::Hash> mplp_json::fast::Direct for UniqueVec<T> {
+    #[inline]
+    fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        UniqueVec::try_from(<Vec<T> as mplp_json::fast::Direct>::read(r)?)
+            .map_err(|_| mplp_json::fast::GaveUp)
     }
 }
 

@@ -39,6 +39,19 @@ pub trait Tagged: Sized {
         d: D,
     ) -> Result<Self, D::Error>;
 
+    /// [`Tagged::deserialize_tagged`] by the fast reader: the same
+    /// payload, or `GaveUp` where that fails. The default reads with serde
+    /// on the same reader; mplp-events' payload enums read each variant's
+    /// payload with its direct read (`mplp_json::fast::Direct`).
+    #[doc(hidden)]
+    #[inline]
+    fn read_fast(
+        tag: Self::Tag,
+        r: &mut mplp_json::fast::Reader<'_>,
+    ) -> Result<Self, mplp_json::fast::GaveUp> {
+        Self::deserialize_tagged(tag, r)
+    }
+
     /// The payload of `tag` when the member is absent, or the error saying
     /// that `tag` needs one.
     fn absent<E: serde::de::Error>(tag: Self::Tag) -> Result<Self, E>;
@@ -97,6 +110,24 @@ impl<P: Tagged> TaggedSlot<P> {
         *self = match tag {
             Some(tag) => TaggedSlot::Typed(map.next_value_seed(TaggedSeed::<P>(tag))?),
             None => TaggedSlot::Early(map.next_value::<mplp_json::exact::ExactValue>()?),
+        };
+        Ok(())
+    }
+
+    /// [`TaggedSlot::read`] by the fast reader: the payload read with
+    /// [`Tagged::read_fast`] when the tag came first.
+    #[inline]
+    pub fn read_fast(
+        &mut self,
+        r: &mut mplp_json::fast::Reader<'_>,
+        tag: Option<P::Tag>,
+    ) -> Result<(), mplp_json::fast::GaveUp> {
+        if !matches!(self, TaggedSlot::Empty) {
+            return Err(mplp_json::fast::GaveUp);
+        }
+        *self = match tag {
+            Some(tag) => TaggedSlot::Typed(P::read_fast(tag, r)?),
+            None => TaggedSlot::Early(serde::Deserialize::deserialize(r)?),
         };
         Ok(())
     }

@@ -84,6 +84,13 @@ macro_rules! wire_enum {
             }
         }
 
+        impl $crate::__private::mplp_json::fast::Direct for $name {
+            #[inline]
+            fn read(r: &mut $crate::__private::mplp_json::fast::Reader<'_>) -> ::core::result::Result<Self, $crate::__private::mplp_json::fast::GaveUp> {
+                r.read_str($name::from_wire)
+            }
+        }
+
         impl $crate::check::CheckValue for $name {
             fn check_value(value: &$crate::__private::serde_json::Value, at: &$crate::Pointer, report: &mut $crate::Report) {
                 $crate::wire_enum::check_enum_value(value, at, report, $name::NAMES)

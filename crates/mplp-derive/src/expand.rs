@@ -16,6 +16,7 @@ pub(crate) fn expand(m: &Model<'_>) -> TokenStream2 {
     let names: Vec<String> = m.members().into_iter().map(|(n, _)| n).collect();
     let identifier = field_identifier(m);
     let map_visitor = map_visitor(m);
+    let direct = direct(m);
     let wire = wire(m);
     let deserialize = deserialize(m);
     let serialize = serialize(m);
@@ -32,6 +33,7 @@ pub(crate) fn expand(m: &Model<'_>) -> TokenStream2 {
 
             #identifier
             #map_visitor
+            #direct
             #wire
             #deserialize
             #serialize
@@ -313,6 +315,185 @@ fn map_visitor(m: &Model<'_>) -> TokenStream2 {
     }
 }
 
+/// The fast reader's direct read (`mplp_json::fast::Direct`): the same
+/// members, checks and value as the map visitor, read by index from the
+/// reader without serde's visitor, `MapAccess` and seed calls; any failure
+/// is `GaveUp` (serde_json then reads the input again and says why).
+/// Each member's value is its type's own `Direct` read when it has one,
+/// else its serde read on the same reader (`Probe`).
+fn direct(m: &Model<'_>) -> TokenStream2 {
+    let krate = &m.krate;
+    let json = json(m);
+    let name = m.name;
+    let typed: Vec<&Field> = m.typed().collect();
+    let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
+    let gave_up = quote! { ::core::result::Result::Err(#json::fast::GaveUp) };
+
+    let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
+        let ty = &f.ty;
+        match &f.kind {
+            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
+            Kind::Tagged => quote! { let mut #s: #krate::wire::TaggedSlot<#ty> = #krate::wire::TaggedSlot::Empty; },
+            _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
+        }
+    });
+    let tag_slot = tag_ty(m).map(
+        |t| quote! { let mut __tag: ::core::option::Option<#t> = ::core::option::Option::None; },
+    );
+    let read_as = |ty: &Type| {
+        if is_integer(ty) {
+            quote! { __serde::de::DeserializeSeed::deserialize(#json::de::Integer::<#ty>::new(), &mut *__r)? }
+        } else if let Some(elem) = vec_element(ty) {
+            quote! { (&&#json::fast::ListProbe::<#elem>::new()).read_value(__r)? }
+        } else {
+            quote! { (&&#json::fast::Probe::<#ty>::new()).read_value(__r)? }
+        }
+    };
+    let arms = m.members().into_iter().enumerate().map(|(i, (_, f))| {
+        let Some(f) = f else {
+            // The tag member.
+            let tt = tag_ty(m);
+            return quote! {
+                #i => {
+                    if __tag.is_some() {
+                        return #gave_up;
+                    }
+                    __tag = ::core::option::Option::Some((&&#json::fast::Probe::<#tt>::new()).read_value(__r)?);
+                }
+            };
+        };
+        let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+        let s = &slots[idx];
+        let read = match &f.kind {
+            Kind::Tagged => {
+                return quote! { #i => #s.read_fast(__r, __tag)?, };
+            }
+            Kind::Required | Kind::Default => read_as(&f.ty),
+            Kind::Optional(inner) => read_as(inner),
+            Kind::Nullable(inner) => {
+                quote! { (&&#json::fast::Probe::<::core::option::Option<#inner>>::new()).read_value(__r)? }
+            }
+            Kind::Extra | Kind::Flat | Kind::Skip => quote! {},
+        };
+        quote! {
+            #i => {
+                if #s.is_some() {
+                    return #gave_up;
+                }
+                #s = ::core::option::Option::Some(#read);
+            }
+        }
+    });
+    let other_arm = match m.extra() {
+        Some(_) => quote! {
+            #json::fast::Member::Other(__name) => {
+                if __extra.contains_key(&__name) {
+                    return #gave_up;
+                }
+                let __v: #json::exact::ExactValue = __serde::Deserialize::deserialize(&mut *__r)?;
+                __extra.insert_exact(__name, __v);
+            }
+        },
+        None => quote! {
+            #json::fast::Member::Other(_) => return #gave_up,
+        },
+    };
+    let extra_decl = m
+        .extra()
+        .map(|_| quote! { let mut __extra = #krate::JsonObject::new(); });
+    let tag_finish = m.tag.as_ref().map(|_| {
+        quote! {
+            let ::core::option::Option::Some(__tag) = __tag else {
+                return #gave_up;
+            };
+        }
+    });
+    let finish = m.fields.iter().map(|f| {
+        let ident = &f.ident;
+        let slot = || {
+            let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+            slots[idx].clone()
+        };
+        match &f.kind {
+            Kind::Extra => quote! { #ident: __extra },
+            Kind::Skip => quote! { #ident: ::core::default::Default::default() },
+            Kind::Required => {
+                let s = slot();
+                quote! {
+                    #ident: match #s {
+                        ::core::option::Option::Some(__v) => __v,
+                        ::core::option::Option::None => return #gave_up,
+                    }
+                }
+            }
+            Kind::Default => {
+                let s = slot();
+                quote! { #ident: #s.unwrap_or_default() }
+            }
+            Kind::Tagged => {
+                let s = slot();
+                quote! { #ident: #s.finish::<#json::fast::GaveUp>(__tag)? }
+            }
+            Kind::Flat => quote! { #ident: __flat_body },
+            Kind::Optional(_) | Kind::Nullable(_) => {
+                let s = slot();
+                quote! { #ident: #s }
+            }
+        }
+    });
+    let flat_take = m.tagged().filter(|(t, _)| t.flat).map(|(_, f)| {
+        let ty = &f.ty;
+        quote! {
+            let __flat_body = <#ty as #krate::wire::Flattened>::take::<#json::fast::GaveUp>(::core::clone::Clone::clone(&__tag), &mut __extra)?;
+        }
+    });
+    // A document's `Deserialize` (what a member of its type is read with)
+    // enforces its rules; the unchecked read is `Wire::read_fast`.
+    let rules = m.document.then(|| {
+        quote! {
+            if #krate::document::enforce_rules(&__value).is_err() {
+                return #gave_up;
+            }
+        }
+    });
+
+    quote! {
+        #[allow(unused_imports, unused_mut, unused_variables)]
+        #[inline]
+        fn __read_direct(__r: &mut #json::fast::Reader<'_>) -> ::core::result::Result<#name, #json::fast::GaveUp> {
+            use #json::fast::{ReadDirect as _, ReadSerde as _};
+            #tag_slot
+            #(#slot_decls)*
+            #extra_decl
+            let mut __m = __r.members(__NAMES)?;
+            while let ::core::option::Option::Some(__k) = __m.next_member()? {
+                let __r = __m.reader();
+                match __k {
+                    #json::fast::Member::Field(__i) => match __i {
+                        #(#arms)*
+                        _ => return #gave_up,
+                    },
+                    #other_arm
+                }
+            }
+            #tag_finish
+            #flat_take
+            ::core::result::Result::Ok(#name {
+                #(#finish,)*
+            })
+        }
+
+        impl #json::fast::Direct for #name {
+            #[inline]
+            fn read(__r: &mut #json::fast::Reader<'_>) -> ::core::result::Result<Self, #json::fast::GaveUp> {
+                let __value = __read_direct(__r)?;
+                #rules
+                ::core::result::Result::Ok(__value)
+            }
+        }
+    }
+}
+
 /// `Deserialize`: a document's enforces its rules; any other type's is its
 /// rules-free read (`Wire`).
 fn deserialize(m: &Model<'_>) -> TokenStream2 {
@@ -361,6 +542,11 @@ fn wire(m: &Model<'_>) -> TokenStream2 {
                 // has gone to the caller.
                 let _announced = #json::fast::Announced::new(__NAMES);
                 __d.deserialize_map(__Visitor)
+            }
+
+            #[inline]
+            fn read_fast(__r: &mut #json::fast::Reader<'_>) -> ::core::result::Result<Self, #json::fast::GaveUp> {
+                __read_direct(__r)
             }
         }
     }

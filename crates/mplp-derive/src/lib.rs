@@ -28,6 +28,13 @@
 //!   fast reader then matches member names byte for byte instead of reading
 //!   and comparing strings. A member name JSON would have to escape is a
 //!   compile error.
+//! - `mplp_json::fast::Direct` and `Wire::read_fast`: the fast reader's
+//!   direct read of the struct, the same members, checks and value as the
+//!   map visitor without serde's visitor, `MapAccess` and seed calls
+//!   (members by index, each value by its type's own direct read when it
+//!   has one, else by its serde read on the same reader; a tagged payload
+//!   by `Tagged::read_fast`). Any failure is `GaveUp`: serde_json then reads
+//!   the input again, as for every other failure of the fast reader.
 //! - `schemars::JsonSchema`, when the deriving crate's `schemars` feature is
 //!   on: the object schema that `cargo xtask schema-check` compares with
 //!   `schemas/`.

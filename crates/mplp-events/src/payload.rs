@@ -101,7 +101,9 @@ impl PayloadRules {
 
 /// The body of an event payload: a [`payload_struct!`] (its members come
 /// from its `#[derive(Wire)]`), or a free [`JsonObject`] (no members).
-pub(crate) trait PayloadBody: Serialize + DeserializeOwned + CheckValue {
+pub(crate) trait PayloadBody:
+    Serialize + DeserializeOwned + CheckValue + mplp_json::fast::Direct
+{
     /// The members the payload must have: `<Self as Wire>::REQUIRED`.
     const REQUIRED: &'static [&'static str];
 
@@ -131,6 +133,9 @@ pub(crate) trait PayloadSlot: Serialize + Sized {
     /// Reads a `payload` member that is there.
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
 
+    /// [`PayloadSlot::read`] by the fast reader, without serde's calls.
+    fn read_fast(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp>;
+
     /// The slot of an absent `payload` member, when the type allows that.
     fn absent() -> Option<Self>;
 
@@ -149,6 +154,11 @@ impl<P: PayloadBody> PayloadSlot for P {
     #[inline]
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         P::deserialize(d)
+    }
+
+    #[inline]
+    fn read_fast(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        <P as mplp_json::fast::Direct>::read(r)
     }
 
     #[inline]
@@ -172,6 +182,11 @@ impl<P: PayloadBody> PayloadSlot for Option<P> {
     #[inline]
     fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         P::deserialize(d).map(Some)
+    }
+
+    #[inline]
+    fn read_fast(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        <P as mplp_json::fast::Direct>::read(r).map(Some)
     }
 
     #[inline]
@@ -366,6 +381,16 @@ macro_rules! event_types {
             ) -> Result<Self, D::Error> {
                 Ok(match tag {
                     $( $Type::$V => $Payload::$V(<$P as $crate::payload::PayloadSlot>::read(d)?), )+
+                })
+            }
+
+            #[inline]
+            fn read_fast(
+                tag: $Type,
+                r: &mut mplp_json::fast::Reader<'_>,
+            ) -> Result<Self, mplp_json::fast::GaveUp> {
+                Ok(match tag {
+                    $( $Type::$V => $Payload::$V(<$P as $crate::payload::PayloadSlot>::read_fast(r)?), )+
                 })
             }
 

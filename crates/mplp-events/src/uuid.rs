@@ -218,6 +218,14 @@ impl<'de> Deserialize<'de> for SchemaUuid {
     }
 }
 
+/// The fast reader's read: the same value as `Deserialize`.
+impl mplp_json::fast::Direct for SchemaUuid {
+    #[inline]
+    fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        r.read_str(|s| SchemaUuid::parse(s).ok())
+    }
+}
+
 impl CheckValue for SchemaUuid {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         if let Some(s) = expect_str(value, at, report) {
@@ -247,6 +255,13 @@ macro_rules! uuid_newtype {
         #[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(pub SchemaUuid);
+
+        impl mplp_json::fast::Direct for $name {
+            #[inline]
+            fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+                <SchemaUuid as mplp_json::fast::Direct>::read(r).map($name)
+            }
+        }
 
         impl $name {
             /// A fresh random id (lowercase UUID v4).

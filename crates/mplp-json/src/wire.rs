@@ -24,4 +24,15 @@ pub trait Wire: Sized {
     /// rules itself so that it can report their warnings too; the fast
     /// reader ([`crate::fast`]) reads with it.
     fn deserialize_unchecked<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
+
+    /// [`Wire::deserialize_unchecked`] by the fast reader ([`crate::fast`]):
+    /// the same value, or [`GaveUp`](crate::fast::GaveUp) where that fails.
+    /// `#[derive(Wire)]` writes it as a [`Direct`](crate::fast::Direct)
+    /// read (no serde calls); the default reads with
+    /// `deserialize_unchecked` on the same reader.
+    #[doc(hidden)]
+    #[inline]
+    fn read_fast(r: &mut crate::fast::Reader<'_>) -> Result<Self, crate::fast::GaveUp> {
+        Self::deserialize_unchecked(r)
+    }
 }

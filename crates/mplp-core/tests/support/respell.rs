@@ -231,3 +231,134 @@ pub(crate) fn has_fraction(value: &Value) -> bool {
         _ => false,
     }
 }
+
+/// What [`restructure`] did to the objects of a value.
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    /// Members reordered, or a name escaped: the same value.
+    pub(crate) respelled: usize,
+    /// A member named twice, left out, added, or given a value of another
+    /// type: an input the typed readers may refuse.
+    pub(crate) broken: usize,
+}
+
+/// Values of every JSON type, put where a member's value was.
+const OTHER_VALUES: &[&str] = &[
+    "\"x\"",
+    "\"\"",
+    "0",
+    "-1",
+    "1.5",
+    "true",
+    "null",
+    "[]",
+    "[1]",
+    "{}",
+    "{\"a\":1}",
+    "\"2025-12-07T00:00:00Z\"",
+    "\"550e8400-e29b-41d4-a716-446655440000\"",
+];
+
+/// `value` written compactly (no whitespace, names as compact JSON writes
+/// them, so that the fast reader's in-place name matching is the path
+/// taken) with each object changed at random: its members reordered, a
+/// name escaped, a member named twice (with the same value or another), a
+/// member left out, a member the object does not declare, or a member's
+/// value replaced by one of another type. The typed readers must agree on
+/// every such input (the derive's duplicate, missing, unknown and type
+/// checks, on the fast reader's direct path and serde_json's).
+pub(crate) fn restructure(value: &Value, rng: &mut Rng, out: &mut String, changes: &mut Changes) {
+    fn name(key: &str, escape: bool, out: &mut String) {
+        if !escape {
+            out.push_str(&serde_json::to_string(key).unwrap());
+            return;
+        }
+        out.push('"');
+        for c in key.chars() {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                write!(out, "\\u{u:04x}").unwrap();
+            }
+        }
+        out.push('"');
+    }
+    match value {
+        Value::Array(a) => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                restructure(v, rng, out, changes);
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            // The members as text: (name, escaped, value).
+            let mut members: Vec<(String, bool, String)> = o
+                .iter()
+                .map(|(k, v)| {
+                    let mut text = String::new();
+                    restructure(v, rng, &mut text, changes);
+                    (k.clone(), false, text)
+                })
+                .collect();
+            let pick = |rng: &mut Rng, n: usize| rng.below(n as u64) as usize;
+            match rng.below(12) {
+                0..=4 if members.len() > 1 => {
+                    for i in (1..members.len()).rev() {
+                        let j = pick(rng, i + 1);
+                        members.swap(i, j);
+                    }
+                    changes.respelled += 1;
+                }
+                5 if !members.is_empty() => {
+                    let i = pick(rng, members.len());
+                    members[i].1 = true;
+                    changes.respelled += 1;
+                }
+                6 if !members.is_empty() => {
+                    let i = pick(rng, members.len());
+                    let mut twice = members[i].clone();
+                    if rng.below(2) == 0 {
+                        twice.2 = OTHER_VALUES[pick(rng, OTHER_VALUES.len())].to_owned();
+                    }
+                    // Escaped or not: the same name.
+                    twice.1 = rng.below(3) == 0;
+                    let at = pick(rng, members.len() + 1);
+                    members.insert(at, twice);
+                    changes.broken += 1;
+                }
+                7 if !members.is_empty() => {
+                    let i = pick(rng, members.len());
+                    members.remove(i);
+                    changes.broken += 1;
+                }
+                8 => {
+                    let unknown = ["zz", "x", "ID", "event_typ", ""][pick(rng, 5)];
+                    let v = OTHER_VALUES[pick(rng, OTHER_VALUES.len())].to_owned();
+                    let at = pick(rng, members.len() + 1);
+                    members.insert(at, (unknown.to_owned(), rng.below(3) == 0, v));
+                    changes.broken += 1;
+                }
+                9 if !members.is_empty() => {
+                    let i = pick(rng, members.len());
+                    members[i].2 = OTHER_VALUES[pick(rng, OTHER_VALUES.len())].to_owned();
+                    changes.broken += 1;
+                }
+                _ => {}
+            }
+            out.push('{');
+            for (i, (k, escaped, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                name(k, *escaped, out);
+                out.push(':');
+                out.push_str(v);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
