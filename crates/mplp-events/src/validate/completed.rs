@@ -337,6 +337,8 @@ mod tests {
         assert_eq!(c.bytes(), 10_000 * 16 + 15_001 * 4);
         assert!(ids[..40_000].iter().all(|id| !c.contains(id)));
         assert!(ids[40_000..].iter().all(|id| c.contains(id)));
+        // The documented largest memory: 2^31 − 2 sessions.
+        assert_eq!(Completed::new(3_000_000_000).cap, 2_147_483_646);
         assert_eq!(Completed::new(usize::MAX).cap, MAX_COMPLETED);
         assert_eq!(Completed::new(MAX_COMPLETED).index_bits, 31);
     }
