@@ -804,6 +804,29 @@ mod tests {
     }
 
     #[test]
+    fn a_probe_taken_before_the_table_grew_is_found_again() {
+        let ids = pool(700, 11);
+        let mut t = UniqueIds::with_window(1_000); // 9 generations of 125
+        t.first_buckets = MIN_BUCKETS;
+        assert_eq!(t.see(ids[0], 1), None);
+        // Probes taken with the first table (8 buckets).
+        let probes: Vec<Probe> = ids.iter().map(|id| t.prefetch_probe(*id)).collect();
+        for (n, id) in ids.iter().enumerate().take(501).skip(1) {
+            assert_eq!(t.see(*id, n as u64 + 1), None);
+        }
+        assert!(t.buckets > MIN_BUCKETS, "{}", t.buckets);
+        // Looked up with their old probes, the ids remembered are found ...
+        for (n, id) in ids.iter().enumerate().take(501) {
+            assert_eq!(t.see_probed(*id, probes[n], 9_999), Some(n as u64 + 1));
+        }
+        // ... and new ones go where `see` finds them.
+        for (n, id) in ids.iter().enumerate().skip(501) {
+            assert_eq!(t.see_probed(*id, probes[n], n as u64 + 1), None);
+            assert_eq!(t.see(*id, 9_999), Some(n as u64 + 1));
+        }
+    }
+
+    #[test]
     fn ids_that_hash_alike_are_still_told_apart() {
         // Every id in the same two buckets, then the stash; all exact.
         let ids = pool(200, 3);
