@@ -46,7 +46,10 @@
 //! buckets (each bucket is aligned to 32 bytes, so it lies in one cache
 //! line) and returns at once. The MAP and SA validators prefetch an
 //! event's buckets and look the id up when the next event has been parsed
-//! (see `Books::hold_id` in `validate.rs`). The instruction comes from
+//! (see `Books::hold_id` in `validate.rs`); the hash, the two buckets and
+//! the fingerprint are computed once, at the prefetch, and kept with the
+//! held id (found again only if the table has grown in between). The
+//! instruction comes from
 //! the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
 //! `_mm_prefetch` is an `unsafe fn` and this crate forbids `unsafe`, where
 //! `safe_arch::prefetch_t0` is a safe function of a reference (a prefetch
@@ -134,6 +137,13 @@ pub struct UniqueIds {
     in_current: usize,
     /// Full older generations remembered (at most [`GENERATIONS`] − 1).
     older: usize,
+    /// Ids remembered (`older × generation + in_current`).
+    count: usize,
+    /// The ring position of the next id (`segment × generation +
+    /// in_current`).
+    cursor: usize,
+    /// The most ids the table may hold before it grows (7/8 of its slots).
+    limit: usize,
     /// The bits of a slot that hold the position.
     index_bits: u32,
     /// The state of the generator that picks which resident to move.
@@ -181,6 +191,9 @@ impl UniqueIds {
             segment: 0,
             in_current: 0,
             older: 0,
+            count: 0,
+            cursor: 0,
+            limit: 0,
             // Positions + 1, up to `most`.
             index_bits: u64::BITS - (most as u64).leading_zeros(),
             kick: 0x9E37_79B9_7F4A_7C15,
@@ -193,45 +206,42 @@ impl UniqueIds {
     /// first seen if it is a repeat (the first line is kept: a third
     /// occurrence also names the first).
     pub fn see(&mut self, id: Uuid, line: u64) -> Option<u64> {
-        self.see_hashed(id, self.hash(id.as_u128()), line)
+        let probe = self.probe(self.hash(id.as_u128()));
+        self.see_probed(id, probe, line)
     }
 
-    /// [`UniqueIds::see`] of an id whose hash is known (from
-    /// [`UniqueIds::prefetch_hashed`]).
-    pub(crate) fn see_hashed(&mut self, id: Uuid, hash: u64, line: u64) -> Option<u64> {
+    /// [`UniqueIds::see`] of an id whose buckets are known (from
+    /// [`UniqueIds::prefetch_probe`]).
+    pub(crate) fn see_probed(&mut self, id: Uuid, probe: Probe, line: u64) -> Option<u64> {
         if self.window == 0 {
             return None;
         }
         let key = id.as_u128();
+        // The buckets of a table that has grown since are found again.
+        let Probe {
+            hash,
+            mut b1,
+            mut b2,
+            fp,
+            ..
+        } = if probe.buckets == self.buckets {
+            probe
+        } else {
+            self.probe(probe.hash)
+        };
         // One lookup answers for every generation.
-        let (mut b1, mut b2, fp) = self.buckets_of(hash);
         if let Some(first) = self.find_in(key, b1, b2, fp) {
             return Some(first);
         }
-        let full = self.in_current == self.generation;
-        // Ids remembered once this one is in (a new generation may drop
-        // the oldest): at most 7/8 of the slots.
-        let dropped = if full && self.older == GENERATIONS - 1 {
-            self.generation
-        } else {
-            0
-        };
-        if self.len() + 1 - dropped > self.buckets * BUCKET / 8 * 7 {
+        if self.in_current == self.generation {
+            self.next_generation();
+        }
+        // At most 7/8 of the slots hold ids.
+        if self.count >= self.limit {
             self.grow();
-            (b1, b2, _) = self.buckets_of(hash);
+            Probe { b1, b2, .. } = self.probe(hash);
         }
-        if full {
-            // A new generation in the next segment of the ring: the oldest
-            // one, which filled it, is dropped.
-            self.segment = (self.segment + 1) % GENERATIONS;
-            if self.older == GENERATIONS - 1 {
-                self.forget_segment(self.segment);
-            } else {
-                self.older += 1;
-            }
-            self.in_current = 0;
-        }
-        let at = self.segment * self.generation + self.in_current;
+        let at = self.cursor;
         let entry = [key as u64, (key >> 64) as u64, line];
         match self.ring.get_mut(at) {
             Some(old) => *old = entry,
@@ -246,11 +256,28 @@ impl UniqueIds {
             }
         }
         self.in_current += 1;
+        self.count += 1;
+        self.cursor += 1;
         self.place(fp | (at as u32 + 1), b1, b2);
         if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
             self.grow();
         }
         None
+    }
+
+    /// Starts a new generation in the next segment of the ring; the
+    /// oldest one, which filled it, is dropped (when 9 are remembered).
+    #[cold]
+    fn next_generation(&mut self) {
+        self.segment = (self.segment + 1) % GENERATIONS;
+        if self.older == GENERATIONS - 1 {
+            self.forget_segment(self.segment);
+            self.count -= self.generation;
+        } else {
+            self.older += 1;
+        }
+        self.in_current = 0;
+        self.cursor = self.segment * self.generation;
     }
 
     /// Starts loading into the CPU's caches the two buckets of the table
@@ -272,21 +299,20 @@ impl UniqueIds {
     /// ```
     #[inline]
     pub fn prefetch(&self, id: Uuid) {
-        self.prefetch_hashed(id);
+        self.prefetch_probe(id);
     }
 
-    /// [`UniqueIds::prefetch`], giving the id's hash (for
-    /// [`UniqueIds::see_hashed`]).
+    /// [`UniqueIds::prefetch`], giving the id's hash and buckets (for
+    /// [`UniqueIds::see_probed`]).
     #[inline]
-    pub(crate) fn prefetch_hashed(&self, id: Uuid) -> u64 {
-        let hash = self.hash(id.as_u128());
-        let (b1, b2, _) = self.buckets_of(hash);
-        for b in [b1, b2] {
+    pub(crate) fn prefetch_probe(&self, id: Uuid) -> Probe {
+        let probe = self.probe(self.hash(id.as_u128()));
+        for b in [probe.b1, probe.b2] {
             if let Some(bucket) = self.slots.get(b) {
                 prefetch(bucket);
             }
         }
-        hash
+        probe
     }
 
     /// Whether ids are tracked at all (the window is not 0).
@@ -296,7 +322,7 @@ impl UniqueIds {
 
     /// How many ids are remembered (at most `9 × ⌈window / 8⌉`).
     pub fn len(&self) -> usize {
-        self.older * self.generation + self.in_current
+        self.count
     }
 
     /// True when no id is remembered.
@@ -374,17 +400,24 @@ impl UniqueIds {
             .map(|e| (u128::from(e[0]) | u128::from(e[1]) << 64, e[2]))
     }
 
-    /// The two buckets of a hash, and its fingerprint (shifted in place).
-    fn buckets_of(&self, hash: u64) -> (usize, usize, u32) {
+    /// The two buckets of a hash in the table as it is, and its
+    /// fingerprint (shifted in place).
+    fn probe(&self, hash: u64) -> Probe {
         let fp = self.fingerprint(hash) << self.index_bits;
         let b1 = self.home(hash);
-        (b1, self.other(b1, fp), fp)
+        Probe {
+            hash,
+            b1,
+            b2: self.other(b1, fp),
+            fp,
+            buckets: self.buckets,
+        }
     }
 
     /// The line of `key`, if it is remembered.
     #[cfg(test)]
     fn find(&self, key: u128, hash: u64) -> Option<u64> {
-        let (b1, b2, fp) = self.buckets_of(hash);
+        let Probe { b1, b2, fp, .. } = self.probe(hash);
         self.find_in(key, b1, b2, fp)
     }
 
@@ -443,13 +476,20 @@ impl UniqueIds {
     /// Puts `slot` into a free slot of bucket `b1` or of its other bucket,
     /// moving residents to their other bucket if both are full; into the
     /// stash when that does not end within [`MAX_KICKS`] moves.
-    fn place(&mut self, mut slot: u32, b1: usize, b2: usize) {
+    #[inline]
+    fn place(&mut self, slot: u32, b1: usize, b2: usize) {
         if let Some(at) = self.free(b1).or_else(|| self.free(b2)) {
             if let Some(s) = self.slot_mut(at) {
                 *s = slot;
             }
             return;
         }
+        self.place_moving(slot, b1);
+    }
+
+    /// [`UniqueIds::place`] when both buckets are full.
+    #[cold]
+    fn place_moving(&mut self, mut slot: u32, b1: usize) {
         let mut b = b1;
         for _ in 0..MAX_KICKS {
             self.kick ^= self.kick << 13;
@@ -480,6 +520,13 @@ impl UniqueIds {
             self.buckets * 2
         }
         .clamp(MIN_BUCKETS, self.max_buckets);
+        // More ids than the window's never come: the largest table never
+        // grows again.
+        self.limit = if self.buckets == self.max_buckets {
+            usize::MAX
+        } else {
+            self.buckets * BUCKET / 8 * 7
+        };
         self.slots = Vec::new();
         self.slots = vec![Bucket::default(); self.buckets];
         self.stash.clear();
@@ -495,7 +542,7 @@ impl UniqueIds {
             let Some((key, _)) = self.ring_key(position) else {
                 continue;
             };
-            let (b1, b2, fp) = self.buckets_of(self.hash(key));
+            let Probe { b1, b2, fp, .. } = self.probe(self.hash(key));
             self.place(fp | (position as u32 + 1), b1, b2);
         }
     }
@@ -531,6 +578,18 @@ fn prefetch(bucket: &Bucket) {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 fn prefetch(_bucket: &Bucket) {}
+
+/// Where an id is looked up: its hash, its two buckets and fingerprint
+/// (shifted in place) in a table of `buckets` buckets (found again if the
+/// table has grown since).
+#[derive(Clone, Copy)]
+pub(crate) struct Probe {
+    hash: u64,
+    b1: usize,
+    b2: usize,
+    fp: u32,
+    buckets: usize,
+}
 
 /// The 128-bit product of `x` and `y`, its halves xored.
 fn folded_multiply(x: u64, y: u64) -> u64 {
@@ -742,6 +801,29 @@ mod tests {
         assert_eq!(largest.window, MAX_EVENT_ID_WINDOW);
         assert_eq!(largest.generation, 1 << 26);
         assert_eq!(largest.index_bits, 30);
+    }
+
+    #[test]
+    fn a_probe_taken_before_the_table_grew_is_found_again() {
+        let ids = pool(700, 11);
+        let mut t = UniqueIds::with_window(1_000); // 9 generations of 125
+        t.first_buckets = MIN_BUCKETS;
+        assert_eq!(t.see(ids[0], 1), None);
+        // Probes taken with the first table (8 buckets).
+        let probes: Vec<Probe> = ids.iter().map(|id| t.prefetch_probe(*id)).collect();
+        for (n, id) in ids.iter().enumerate().take(501).skip(1) {
+            assert_eq!(t.see(*id, n as u64 + 1), None);
+        }
+        assert!(t.buckets > MIN_BUCKETS, "{}", t.buckets);
+        // Looked up with their old probes, the ids remembered are found ...
+        for (n, id) in ids.iter().enumerate().take(501) {
+            assert_eq!(t.see_probed(*id, probes[n], 9_999), Some(n as u64 + 1));
+        }
+        // ... and new ones go where `see` finds them.
+        for (n, id) in ids.iter().enumerate().skip(501) {
+            assert_eq!(t.see_probed(*id, probes[n], n as u64 + 1), None);
+            assert_eq!(t.see(*id, 9_999), Some(n as u64 + 1));
+        }
     }
 
     #[test]

@@ -5,13 +5,15 @@
 //! The validators are also reachable as `mplp_events::log::{MapLogValidator,
 //! SaLogValidator, validate_map_log, validate_sa_log}`.
 
+use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::BufRead;
 use std::ops::ControlFlow;
 
 use mplp_core::{Report, Rule, Severity, Violation};
 use uuid::Uuid;
+
+use completed::Completed;
 
 /// Declares what the MAP and SA validators offer alike, word for word: their
 /// constructors and settings (`new`, `with_completed_memory`,
@@ -39,7 +41,7 @@ macro_rules! log_entry_points {
                 Self::with_completed_memory($crate::validate::DEFAULT_COMPLETED_MEMORY)
             }
 
-            #[doc = concat!("A validator that remembers the last `n` completed ", $unit, ".")]
+            #[doc = concat!("A validator that remembers the last `n` completed ", $unit, " (about 22 bytes each; at most 2^31 − 2, a larger `n` is taken as that).")]
             pub fn with_completed_memory(n: usize) -> Self {
                 $validator {
                     books: $crate::validate::Books::new(n),
@@ -188,6 +190,7 @@ macro_rules! log_entry_points {
     };
 }
 
+mod completed;
 mod feed;
 mod map;
 mod modes;
@@ -201,6 +204,8 @@ pub use sa::{SaLogValidator, stream_sa_log, validate_sa_log, validate_sa_log_wit
 /// How many completed sessions (or SA runs) a validator remembers, to report
 /// events that come after their completion. Older ones are forgotten first;
 /// an event of a forgotten session is then reported as one without a start.
+/// Remembering takes about 22 bytes a session (5.5 MiB for this default; at
+/// most 2^31 − 2 are remembered, a larger memory is taken as that).
 pub const DEFAULT_COMPLETED_MEMORY: usize = 1 << 18;
 
 /// The longest line the log readers keep in memory (16 MiB): a longer line
@@ -287,39 +292,6 @@ impl LogOptions {
 /// "One fast hasher").
 pub(crate) type IdMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-/// A bounded memory of completed sessions (FIFO).
-pub(crate) struct Completed {
-    set: HashSet<Uuid, foldhash::fast::RandomState>,
-    order: VecDeque<Uuid>,
-    cap: usize,
-}
-
-impl Completed {
-    fn new(cap: usize) -> Self {
-        Completed {
-            set: HashSet::default(),
-            order: VecDeque::new(),
-            cap,
-        }
-    }
-
-    fn insert(&mut self, id: Uuid) {
-        if self.cap == 0 || !self.set.insert(id) {
-            return;
-        }
-        self.order.push_back(id);
-        if self.order.len() > self.cap {
-            if let Some(old) = self.order.pop_front() {
-                self.set.remove(&old);
-            }
-        }
-    }
-
-    fn contains(&self, id: &Uuid) -> bool {
-        self.set.contains(id)
-    }
-}
-
 /// What the MAP and SA validators share: the open sessions (runs) by id,
 /// the bounded memory of completed ones, the violations found so far and the
 /// number of events seen.
@@ -343,8 +315,8 @@ pub(crate) struct Books<S> {
 /// An event id whose lookup waits for the next event ([`Books::hold_id`]).
 struct HeldId {
     id: crate::SchemaUuid,
-    /// Its hash in the tracker.
-    hash: u64,
+    /// Its hash and buckets in the tracker.
+    probe: crate::unique_ids::Probe,
     line: u64,
     /// Where the findings of its line start in [`Books::report`]: a repeat
     /// is reported there, first among them, as if looked up at once.
@@ -433,10 +405,10 @@ impl<S> Books<S> {
     pub(crate) fn hold_id(&mut self, id: &crate::SchemaUuid, line: u64) {
         self.settle_id();
         if self.ids.tracks() {
-            let hash = self.ids.prefetch_hashed(*id.as_uuid());
+            let probe = self.ids.prefetch_probe(*id.as_uuid());
             self.held = Some(HeldId {
                 id: id.clone(),
-                hash,
+                probe,
                 line,
                 at: self.report.len(),
             });
@@ -449,7 +421,7 @@ impl<S> Books<S> {
         if let Some(held) = self.held.take() {
             if let Some(first) = self
                 .ids
-                .see_hashed(*held.id.as_uuid(), held.hash, held.line)
+                .see_probed(*held.id.as_uuid(), held.probe, held.line)
             {
                 let message = crate::unique_ids::repeat_message(&held.id, first);
                 let v = Violation::error("/event_id", crate::rules::LOG_UNIQUE_EVENT_IDS, message)
