@@ -194,7 +194,7 @@ pub fn detect_kind(bytes: &[u8]) -> Option<&'static DocKind> {
 /// the ids of the last 2^18 completed sessions, the line limit, and the
 /// violations shown: [`DEFAULT_STREAM_MAX_ERRORS`] unless said otherwise)
 /// and by what the log leaves open; a log whose sessions close stops
-/// growing it once those are full (about 40 MB with the default options,
+/// growing it once those are full (under 40 MB with the default options,
 /// see `docs/spec-notes.md`).
 ///
 /// ```
