@@ -213,11 +213,11 @@ pub fn parse_format_uuid(b: &[u8]) -> Option<(Uuid, bool)> {
 #[cold]
 #[inline(never)]
 fn format_uuid_slow(b: &[u8]) -> Option<(Uuid, bool)> {
-    if b.len() != 36 || b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
+    if b.len() != 36 {
         return None;
     }
-    // With the length and the hyphens checked, the uuid crate's parser
-    // accepts exactly the hex digits (either case) in the other places.
+    // Of 36 bytes, the uuid crate's parser accepts exactly the hyphenated
+    // form: hyphens at 8, 13, 18 and 23, hex digits of either case elsewhere.
     let u = Uuid::try_parse_ascii(b).ok()?;
     Some((u, !b.iter().any(u8::is_ascii_uppercase)))
 }
