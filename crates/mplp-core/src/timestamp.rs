@@ -449,6 +449,11 @@ const HEAD: [Layout; 3] = [
     Layout::new(b"dd:dd:dd"),
 ];
 
+/// Bytes 16-23 of the commonest spelling, `YYYY-MM-DDTHH:MM:SS.fffZ` (what
+/// [`Timestamp::now`] and the other MPLP SDKs write): the seconds, the
+/// milliseconds and `Z` (either case).
+const MILLIS_Z: Layout = Layout::new(b":dd.dddz");
+
 /// Each lane `i` of a word of digit values (as [`Layout::read`] gives)
 /// becomes the two-digit number of lanes `i` and `i + 1`. No lane carries:
 /// 9 * 10 + 9 < 256.
@@ -555,9 +560,94 @@ fn fraction(b: &[u8]) -> Option<(u32, usize)> {
 /// words against fixed masks (every digit and separator at once), the fields
 /// are read from the words two digits at a time, the fraction eight digits
 /// at a time ([`fraction`]), and the calendar and clock ranges are one test
-/// (days of the month from a table and the leap-year rule).
+/// (days of the month from a table and the leap-year rule). The commonest
+/// spelling, with milliseconds and `Z`, has a path of its own
+/// ([`parse_millis_z`]).
 #[inline]
 fn parse_usual(b: &[u8]) -> Option<(OffsetDateTime, Option<Shape>)> {
+    match b.first_chunk::<24>().filter(|_| b.len() == 24) {
+        Some(b24) => match parse_millis_z(b24) {
+            Some(parsed) => Some(parsed),
+            None => parse_usual_any(b),
+        },
+        None => parse_usual_any(b),
+    }
+}
+
+/// [`parse_usual`] of the commonest spelling, `YYYY-MM-DDTHH:MM:SS.fffZ`:
+/// three 8-byte words cover the 24 bytes, and each is checked against its
+/// [`Layout`] at once (separators, digits, the `.` and the `Z`), with no
+/// fraction scan and no offset to read. `None` for anything else (which
+/// [`parse_usual_any`] then reads); where it gives a value it is the one
+/// [`parse_usual_any`] gives.
+///
+/// Measured with callgrind on an SA log (`mplp validate`, 20,000 lines):
+/// reading a timestamp through the `Deserialize` visitor took 266
+/// instructions through [`parse_usual_any`] alone, 183 with this path (the
+/// rest is mostly the `time` crate's checked constructors and the visitor's
+/// frame).
+#[inline]
+fn parse_millis_z(b: &[u8; 24]) -> Option<(OffsetDateTime, Option<Shape>)> {
+    let word = |at: usize| {
+        b.get(at..)
+            .and_then(|t| t.first_chunk::<8>())
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let (x0, bad0) = HEAD[0].read(word(0));
+    let (x1, bad1) = HEAD[1].read(word(8));
+    let (x2, bad2) = MILLIS_Z.read(word(16));
+    if bad0 | bad1 | bad2 != 0 {
+        return None;
+    }
+    let (p0, p1, p2) = (pairs(x0), pairs(x1), pairs(x2));
+    // Lanes: `YYYY-MM-` | `DDTHH:MM` | `:SS.fffZ`.
+    let year = lane(p0, 0) * 100 + lane(p0, 2);
+    let (month, day) = (lane(p0, 5), lane(p1, 0));
+    let (hour, minute, second) = (lane(p1, 3), lane(p1, 6), lane(p2, 1));
+    let millis = lane(p2, 4) * 10 + lane(x2, 6);
+    let at = calendar(year, month, day, hour, minute, second, millis * 1_000_000)?;
+    let zone = if b[23] == b'Z' {
+        Zone::Upper
+    } else {
+        Zone::Lower
+    };
+    let shape = Shape::new(3, b[10] == b't', zone);
+    Some((at.assume_offset(UtcOffset::UTC), shape))
+}
+
+/// The date and time of checked two-digit fields (and a four-digit year),
+/// or `None` when they name no such day or time. A leap second (`:60`) is
+/// `None` here too: it is left to the general parser.
+#[inline(always)]
+fn calendar(
+    year: u32,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+    nanos: u32,
+) -> Option<PrimitiveDateTime> {
+    // February has 29 days in a leap year: every 4th year, but not the
+    // 100th unless the 400th.
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let month_index = month.wrapping_sub(1) as usize; // 0-11 when valid
+    let last_day = MONTH_DAYS
+        .get(month_index)
+        .map_or(0, |&d| u32::from(d) + u32::from(leap && month == 2));
+    if (day == 0) | (day > last_day) | (hour > 23) | (minute > 59) | (second > 59) {
+        return None;
+    }
+    let before = DAYS_BEFORE.get(month_index).copied().unwrap_or(0);
+    let ordinal = before + u16::from(leap && month > 2) + day as u16;
+    let date = Date::from_ordinal_date(year as i32, ordinal).ok()?;
+    let time = Time::from_hms_nano(hour as u8, minute as u8, second as u8, nanos).ok()?;
+    Some(PrimitiveDateTime::new(date, time))
+}
+
+/// [`parse_usual`] of any length and shape.
+#[inline]
+fn parse_usual_any(b: &[u8]) -> Option<(OffsetDateTime, Option<Shape>)> {
     let head = b.first_chunk::<20>()?;
     // Bytes `at..at + 8` (always there: `at + 8 <= 20`; the 0 of the
     // impossible case would fail the check anyway).
@@ -616,26 +706,10 @@ fn parse_usual(b: &[u8]) -> Option<(OffsetDateTime, Option<Shape>)> {
         _ => return None,
     };
 
-    // February has 29 days in a leap year: every 4th year, but not the
-    // 100th unless the 400th.
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let month_index = month.wrapping_sub(1) as usize; // 0-11 when valid
-    let last_day = MONTH_DAYS
-        .get(month_index)
-        .map_or(0, |&d| u32::from(d) + u32::from(leap && month == 2));
     // Second 60 (a leap second) is left to the general parser.
-    if (day == 0) | (day > last_day) | (hour > 23) | (minute > 59) | (second > 59) {
-        return None;
-    }
-    let before = DAYS_BEFORE.get(month_index).copied().unwrap_or(0);
-    let ordinal = before + u16::from(leap && month > 2) + day as u16;
-    let date = Date::from_ordinal_date(year as i32, ordinal).ok()?;
-    let time = Time::from_hms_nano(hour as u8, minute as u8, second as u8, nanos).ok()?;
+    let at = calendar(year, month, day, hour, minute, second, nanos)?;
     let shape = Shape::new(digits, head[10] == b't', zone);
-    Some((
-        PrimitiveDateTime::new(date, time).assume_offset(offset),
-        shape,
-    ))
+    Some((at.assume_offset(offset), shape))
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.F+](Z|±HH:MM)` (RFC 3339 `date-time`; `t`
@@ -803,6 +877,14 @@ impl serde::Serialize for Timestamp {
     }
 }
 
+/// The `Deserialize` visitor's answer for a text that is not of the usual
+/// spellings: a kept text, or the error (its cold side).
+#[cold]
+#[inline(never)]
+fn visit_other<E: serde::de::Error>(s: &str) -> Result<Timestamp, E> {
+    Timestamp::parse(s).map_err(|e| mplp_json::de::raise(crate::Rule::FORMAT, e))
+}
+
 impl<'de> serde::Deserialize<'de> for Timestamp {
     #[inline]
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -814,7 +896,12 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
             }
             #[inline]
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Timestamp, E> {
-                Timestamp::parse(s).map_err(|e| mplp_json::de::raise(crate::Rule::FORMAT, e))
+                // The usual spellings here, the rest (kept texts and
+                // errors) out of line.
+                match parse_usual(s.as_bytes()) {
+                    Some((at, Some(shape))) => Ok(Timestamp(Repr::Usual { at, shape })),
+                    _ => visit_other(s),
+                }
             }
         }
         d.deserialize_str(V)
@@ -1483,6 +1570,70 @@ mod tests {
         assert!(parse_usual(b"2000-02-29T00:00:00Z").is_some());
     }
 
+    /// What a fast path made of a text, comparable.
+    #[allow(clippy::type_complexity)]
+    fn usual_fields(
+        r: Option<(OffsetDateTime, Option<Shape>)>,
+    ) -> Option<(Date, Time, UtcOffset, Option<Shape>)> {
+        r.map(|(at, shape)| (at.date(), at.time(), at.offset(), shape))
+    }
+
+    /// The milliseconds-and-`Z` path gives what the path for any spelling
+    /// gives, on every 24-byte text (`None` included: the other path takes
+    /// no 24-byte text this one refuses).
+    fn check_millis_z(b: &[u8; 24]) -> Result<(), TestCaseError> {
+        prop_assert_eq!(
+            usual_fields(parse_millis_z(b)),
+            usual_fields(parse_usual_any(b)),
+            "{:?}",
+            String::from_utf8_lossy(b)
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn the_millisecond_path_agrees_on_every_byte_at_every_position() {
+        for s in [
+            *b"2025-12-07T00:00:00.000Z",
+            *b"2024-02-29T23:59:59.999z",
+            *b"2026-11-27t20:39:09.947Z",
+            *b"0000-01-01T00:00:00.000Z",
+            *b"9999-12-31T23:59:59.999Z",
+            *b"2016-12-31T23:59:60.500Z",
+        ] {
+            check_millis_z(&s).unwrap();
+            for i in 0..24 {
+                for c in 0..=255u8 {
+                    let mut b = s;
+                    b[i] = c;
+                    check_millis_z(&b).unwrap();
+                }
+            }
+        }
+        // Two wrong bytes in the same lane of two words (whose marks are
+        // the same bits): each is still refused.
+        let s = *b"2025-12-07T00:00:00.000Z";
+        for i in 0..16 {
+            for j in [i + 8, i + 16].into_iter().filter(|&j| j < 24) {
+                for c in [b'x', b'/', b':', b' ', 0x80, b'A'] {
+                    let mut b = s;
+                    b[i] = c;
+                    b[j] = c;
+                    check_millis_z(&b).unwrap();
+                }
+            }
+        }
+        let (at, shape) = parse_millis_z(b"2026-11-27t20:39:09.947z").unwrap();
+        assert_eq!(
+            (at.year(), at.month(), at.day(), at.hour(), at.minute()),
+            (2026, Month::November, 27, 20, 39)
+        );
+        assert_eq!((at.second(), at.nanosecond()), (9, 947_000_000));
+        assert_eq!(shape, Shape::new(3, true, Zone::Lower));
+        let (_, shape) = parse_millis_z(b"2026-11-27T20:39:09.947Z").unwrap();
+        assert_eq!(shape, Shape::new(3, false, Zone::Upper));
+    }
+
     #[test]
     fn fast_path_agrees_on_every_byte_at_every_position() {
         for s in [
@@ -1491,6 +1642,9 @@ mod tests {
             "2025-12-07T13:45:10.123456+02:00",
             "2025-12-07T13:45:10.123456789-05:30",
             "2016-12-31T23:59:60.5Z",
+            "2024-02-29T23:59:59.999z",
+            "2026-11-27t20:39:09.947Z",
+            "2100-02-28T00:00:00.000Z",
         ] {
             for i in 0..s.len() {
                 for c in 0..=255u8 {
@@ -1545,6 +1699,25 @@ mod tests {
         /// The fast path and the old parser agree on valid texts of every
         /// spelling (all field ranges, fractions of 0 to 12 digits, `Z`,
         /// `z` and offsets), whole results compared.
+        /// Any date and time fields (valid or just out of range) in the
+        /// milliseconds-and-`Z` spelling, maybe with one byte changed: the
+        /// milliseconds path agrees with the path for any spelling.
+        #[test]
+        fn millisecond_path_agrees_on_near_texts(
+            (y, mo, d) in (0u32..=9999, 0u32..=13, 0u32..=32),
+            (h, mi, sec, ms) in (0u32..=24, 0u32..=60, 0u32..=60, 0u32..1000),
+            (t, z) in (prop_oneof![Just('T'), Just('t')], prop_oneof![Just('Z'), Just('z')]),
+            edit in proptest::option::of((0usize..24, any::<u8>())),
+        ) {
+            let text = format!("{y:04}-{mo:02}-{d:02}{t}{h:02}:{mi:02}:{sec:02}.{ms:03}{z}");
+            let mut b: [u8; 24] = text.as_bytes().try_into().unwrap();
+            check_millis_z(&b)?;
+            if let Some((i, c)) = edit {
+                b[i] = c;
+                check_millis_z(&b)?;
+            }
+        }
+
         #[test]
         fn fast_path_agrees_on_valid_texts((_, _, _, _, text) in valid_parts()) {
             prop_assert!(parse_usual(text.as_bytes()).is_some(), "{}", text);
