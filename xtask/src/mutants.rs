@@ -351,6 +351,10 @@ pub(crate) fn main(args: &[String], root: &Path) -> ExitCode {
     let status = Command::new(cargo())
         .args(&args)
         .env(MUTATION_RUN_ENV, "1")
+        // A mutant's failing property test must not write its seed into
+        // the tree's `proptest-regressions` files (`--in-place` runs test
+        // the working tree itself): those seeds belong to no real bug.
+        .env("PROPTEST_DISABLE_FAILURE_PERSISTENCE", "1")
         .current_dir(root)
         .status();
     let elapsed = started.elapsed();
