@@ -152,20 +152,7 @@ fn map_visitor(m: &Model<'_>) -> TokenStream2 {
     let name = m.name;
     let typed: Vec<&Field> = m.typed().collect();
     let field_variants: Vec<syn::Ident> = (0..typed.len()).map(field_variant).collect();
-    let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
-
-    let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
-        let ty = &f.ty;
-        match &f.kind {
-            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
-            Kind::Tagged => quote! { let mut #s: #krate::wire::TaggedSlot<#ty> = #krate::wire::TaggedSlot::Empty; },
-            // `Option<T>` and `Option<Option<T>>`: the slot is the field itself.
-            _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
-        }
-    });
-    let tag_slot = tag_ty(m).map(
-        |t| quote! { let mut __tag: ::core::option::Option<#t> = ::core::option::Option::None; },
-    );
+    let (locals, slots) = slot_locals(m, &typed);
     let match_arms = typed.iter().zip(&field_variants).zip(&slots).map(|((f, v), s)| {
         let member = &f.name;
         let read_as = |ty: &Type| {
@@ -232,57 +219,8 @@ fn map_visitor(m: &Model<'_>) -> TokenStream2 {
             }
         },
     };
-    let extra_decl = m
-        .extra()
-        .map(|_| quote! { let mut __extra = #krate::JsonObject::new(); });
-    let tag_finish = m.tag.as_ref().map(|t| {
-        let member = &t.member;
-        quote! {
-            let __tag = match __tag {
-                ::core::option::Option::Some(__t) => __t,
-                ::core::option::Option::None => return ::core::result::Result::Err(#json::de::missing_member::<__A::Error>(#member)),
-            };
-        }
-    });
-    let finish = m.fields.iter().map(|f| {
-        let ident = &f.ident;
-        let slot = || {
-            let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
-            slots[idx].clone()
-        };
-        match &f.kind {
-            Kind::Extra => quote! { #ident: __extra },
-            Kind::Skip => quote! { #ident: ::core::default::Default::default() },
-            Kind::Required => {
-                let s = slot();
-                let member = &f.name;
-                quote! {
-                    #ident: match #s {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => return ::core::result::Result::Err(#json::de::missing_member::<__A::Error>(#member)),
-                    }
-                }
-            }
-            Kind::Default => {
-                let s = slot();
-                quote! { #ident: #s.unwrap_or_default() }
-            }
-            Kind::Tagged => {
-                let s = slot();
-                quote! { #ident: #s.finish::<__A::Error>(__tag)? }
-            }
-            Kind::Flat => quote! { #ident: __flat_body },
-            Kind::Optional(_) | Kind::Nullable(_) => {
-                let s = slot();
-                quote! { #ident: #s }
-            }
-        }
-    });
-    let flat_take = m.tagged().filter(|(t, _)| t.flat).map(|(_, f)| {
-        let ty = &f.ty;
-        quote! {
-            let __flat_body = <#ty as #krate::wire::Flattened>::take::<__A::Error>(::core::clone::Clone::clone(&__tag), &mut __extra)?;
-        }
+    let build = build_value(m, &typed, &slots, &quote! { __A::Error }, |member| {
+        quote! { ::core::result::Result::Err(#json::de::missing_member::<__A::Error>(#member)) }
     });
     let expecting = format!("a JSON object (an MPLP `{name}`)");
 
@@ -295,9 +233,7 @@ fn map_visitor(m: &Model<'_>) -> TokenStream2 {
                 __f.write_str(#expecting)
             }
             fn visit_map<__A: __serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::core::result::Result<#name, __A::Error> {
-                #tag_slot
-                #(#slot_decls)*
-                #extra_decl
+                #locals
                 while let ::core::option::Option::Some(__key) = __map.next_key::<__Field>()? {
                     match __key {
                         #(#match_arms)*
@@ -305,13 +241,112 @@ fn map_visitor(m: &Model<'_>) -> TokenStream2 {
                         #other_arm
                     }
                 }
-                #tag_finish
-                #flat_take
-                ::core::result::Result::Ok(#name {
-                    #(#finish,)*
-                })
+                #build
             }
         }
+    }
+}
+
+/// The locals both readers of a struct fill (the map visitor's
+/// `visit_map` and the direct read): the tag, one slot per typed field
+/// (`__s0`, `__s1`, ...: an `Option` of the field's type, a `TaggedSlot`
+/// for a tagged payload, or the field itself for `Option<T>` and
+/// `Option<Option<T>>`), and the extra members. Gives the declarations
+/// and the slots' names.
+fn slot_locals(m: &Model<'_>, typed: &[&Field]) -> (TokenStream2, Vec<syn::Ident>) {
+    let krate = &m.krate;
+    let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
+    let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
+        let ty = &f.ty;
+        match &f.kind {
+            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
+            Kind::Tagged => quote! { let mut #s: #krate::wire::TaggedSlot<#ty> = #krate::wire::TaggedSlot::Empty; },
+            // `Option<T>` and `Option<Option<T>>`: the slot is the field itself.
+            _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
+        }
+    });
+    let tag_slot = tag_ty(m).map(
+        |t| quote! { let mut __tag: ::core::option::Option<#t> = ::core::option::Option::None; },
+    );
+    let extra_decl = m
+        .extra()
+        .map(|_| quote! { let mut __extra = #krate::JsonObject::new(); });
+    let locals = quote! {
+        #tag_slot
+        #(#slot_decls)*
+        #extra_decl
+    };
+    (locals, slots)
+}
+
+/// How both readers end once every member is read: the tag and each
+/// required field taken out of its slot (`missing(member)`, the reader's
+/// `Err`, returned when one is absent), the tagged payload finished and the
+/// flattened body taken with the reader's error type `err`, and the value
+/// built.
+fn build_value(
+    m: &Model<'_>,
+    typed: &[&Field],
+    slots: &[syn::Ident],
+    err: &TokenStream2,
+    missing: impl Fn(&str) -> TokenStream2,
+) -> TokenStream2 {
+    let krate = &m.krate;
+    let name = m.name;
+    let tag_finish = m.tag.as_ref().map(|t| {
+        let missing = missing(&t.member);
+        quote! {
+            let ::core::option::Option::Some(__tag) = __tag else {
+                return #missing;
+            };
+        }
+    });
+    let fields = m.fields.iter().map(|f| {
+        let ident = &f.ident;
+        let slot = || {
+            let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+            slots[idx].clone()
+        };
+        match &f.kind {
+            Kind::Extra => quote! { #ident: __extra },
+            Kind::Skip => quote! { #ident: ::core::default::Default::default() },
+            Kind::Required => {
+                let s = slot();
+                let missing = missing(&f.name);
+                quote! {
+                    #ident: match #s {
+                        ::core::option::Option::Some(__v) => __v,
+                        ::core::option::Option::None => return #missing,
+                    }
+                }
+            }
+            Kind::Default => {
+                let s = slot();
+                quote! { #ident: #s.unwrap_or_default() }
+            }
+            Kind::Tagged => {
+                let s = slot();
+                quote! { #ident: #s.finish::<#err>(__tag)? }
+            }
+            Kind::Flat => quote! { #ident: __flat_body },
+            Kind::Optional(_) | Kind::Nullable(_) => {
+                let s = slot();
+                quote! { #ident: #s }
+            }
+        }
+    });
+    let flat_take = m.tagged().filter(|(t, _)| t.flat).map(|(_, f)| {
+        let ty = &f.ty;
+        quote! {
+            let __flat_body = <#ty as #krate::wire::Flattened>::take::<#err>(::core::clone::Clone::clone(&__tag), &mut __extra)?;
+        }
+    });
+    quote! {
+        #tag_finish
+        #flat_take
+        ::core::result::Result::Ok(#name {
+            #(#fields,)*
+        })
     }
 }
 
@@ -326,20 +361,8 @@ fn direct(m: &Model<'_>) -> TokenStream2 {
     let json = json(m);
     let name = m.name;
     let typed: Vec<&Field> = m.typed().collect();
-    let slots: Vec<syn::Ident> = (0..typed.len()).map(|i| format_ident!("__s{i}")).collect();
+    let (locals, slots) = slot_locals(m, &typed);
     let gave_up = quote! { ::core::result::Result::Err(#json::fast::GaveUp) };
-
-    let slot_decls = typed.iter().zip(&slots).map(|(f, s)| {
-        let ty = &f.ty;
-        match &f.kind {
-            Kind::Required | Kind::Default => quote! { let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None; },
-            Kind::Tagged => quote! { let mut #s: #krate::wire::TaggedSlot<#ty> = #krate::wire::TaggedSlot::Empty; },
-            _ => quote! { let mut #s: #ty = ::core::option::Option::None; },
-        }
-    });
-    let tag_slot = tag_ty(m).map(
-        |t| quote! { let mut __tag: ::core::option::Option<#t> = ::core::option::Option::None; },
-    );
     let read_as = |ty: &Type| {
         if is_integer(ty) {
             quote! { __serde::de::DeserializeSeed::deserialize(#json::de::Integer::<#ty>::new(), &mut *__r)? }
@@ -398,54 +421,8 @@ fn direct(m: &Model<'_>) -> TokenStream2 {
             #json::fast::Member::Other(_) => return #gave_up,
         },
     };
-    let extra_decl = m
-        .extra()
-        .map(|_| quote! { let mut __extra = #krate::JsonObject::new(); });
-    let tag_finish = m.tag.as_ref().map(|_| {
-        quote! {
-            let ::core::option::Option::Some(__tag) = __tag else {
-                return #gave_up;
-            };
-        }
-    });
-    let finish = m.fields.iter().map(|f| {
-        let ident = &f.ident;
-        let slot = || {
-            let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
-            slots[idx].clone()
-        };
-        match &f.kind {
-            Kind::Extra => quote! { #ident: __extra },
-            Kind::Skip => quote! { #ident: ::core::default::Default::default() },
-            Kind::Required => {
-                let s = slot();
-                quote! {
-                    #ident: match #s {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => return #gave_up,
-                    }
-                }
-            }
-            Kind::Default => {
-                let s = slot();
-                quote! { #ident: #s.unwrap_or_default() }
-            }
-            Kind::Tagged => {
-                let s = slot();
-                quote! { #ident: #s.finish::<#json::fast::GaveUp>(__tag)? }
-            }
-            Kind::Flat => quote! { #ident: __flat_body },
-            Kind::Optional(_) | Kind::Nullable(_) => {
-                let s = slot();
-                quote! { #ident: #s }
-            }
-        }
-    });
-    let flat_take = m.tagged().filter(|(t, _)| t.flat).map(|(_, f)| {
-        let ty = &f.ty;
-        quote! {
-            let __flat_body = <#ty as #krate::wire::Flattened>::take::<#json::fast::GaveUp>(::core::clone::Clone::clone(&__tag), &mut __extra)?;
-        }
+    let build = build_value(m, &typed, &slots, &quote! { #json::fast::GaveUp }, |_| {
+        gave_up.clone()
     });
     // A document's `Deserialize` (what a member of its type is read with)
     // enforces its rules; the unchecked read is `Wire::read_fast`.
@@ -462,9 +439,7 @@ fn direct(m: &Model<'_>) -> TokenStream2 {
         #[inline]
         fn __read_direct(__r: &mut #json::fast::Reader<'_>) -> ::core::result::Result<#name, #json::fast::GaveUp> {
             use #json::fast::{ReadDirect as _, ReadSerde as _};
-            #tag_slot
-            #(#slot_decls)*
-            #extra_decl
+            #locals
             let mut __m = __r.members(__NAMES)?;
             while let ::core::option::Option::Some(__k) = __m.next_member()? {
                 let __r = __m.reader();
@@ -476,11 +451,7 @@ fn direct(m: &Model<'_>) -> TokenStream2 {
                     #other_arm
                 }
             }
-            #tag_finish
-            #flat_take
-            ::core::result::Result::Ok(#name {
-                #(#finish,)*
-            })
+            #build
         }
 
         impl #json::fast::Direct for #name {
