@@ -605,7 +605,7 @@ pub(crate) fn repeat_message(id: &crate::SchemaUuid, first: u64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::{HashMap, HashSet, VecDeque};
 
     use proptest::prelude::*;
@@ -680,7 +680,7 @@ mod tests {
 
     /// Ids of every shape: random v4, and ids that are not v4 and agree in
     /// many bits (nil, max, counters in the low or the high half).
-    fn pool(n: usize, seed: u64) -> Vec<Uuid> {
+    pub(crate) fn pool(n: usize, seed: u64) -> Vec<Uuid> {
         let mut x = seed | 1;
         (0..n)
             .map(|i| {

@@ -254,6 +254,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    // Ids of every shape (random, and ids that agree in many bits): the tracker's.
+    use crate::unique_ids::tests::pool;
 
     /// The reference model: what `Completed` was (a set and a FIFO).
     struct Model {
@@ -274,23 +276,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Ids that agree in many bits, and random ones.
-    fn pool(n: usize, seed: u64) -> Vec<Uuid> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|i| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                match i % 3 {
-                    0 => Uuid::from_u128(i as u128),
-                    1 => Uuid::from_u128((i as u128) << 64),
-                    _ => Uuid::from_u128(u128::from(x) << 64 | u128::from(x.rotate_left(21))),
-                }
-            })
-            .collect()
     }
 
     /// Hash bits kept: all; none (one probe sequence for every id); few.
