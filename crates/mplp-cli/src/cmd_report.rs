@@ -85,13 +85,18 @@ pub(crate) fn run(args: &ReportArgs) -> ExitCode {
         .iter()
         .map(|input| section(input, args.max_errors))
         .collect();
-    let page = page(&sections);
     let written = match &args.output {
-        Some(path) => std::fs::write(path, &page).map_err(|e| {
-            eprintln!("mplp report: cannot write `{}`: {e}", path.display());
-            ExitCode::from(2)
-        }),
-        None => match crate::io::emit(&page) {
+        Some(path) => std::fs::File::create(path)
+            .and_then(|file| {
+                let mut out = std::io::BufWriter::new(file);
+                write_page(&sections, &mut out)?;
+                std::io::Write::flush(&mut out)
+            })
+            .map_err(|e| {
+                eprintln!("mplp report: cannot write `{}`: {e}", path.display());
+                ExitCode::from(2)
+            }),
+        None => match crate::io::emit_with(|out| write_page(&sections, out)) {
             c if c == ExitCode::SUCCESS => Ok(()),
             c => Err(c),
         },
@@ -573,17 +578,22 @@ fn step_of(pointer: &str) -> Option<usize> {
     rest.split('/').next()?.parse().ok()
 }
 
-/// The whole page: a summary, an index of the files (failures first, each
-/// linked to its section), then the sections in the index's order.
-fn page(sections: &[Section]) -> String {
+/// Writes the whole page: a summary, an index of the files (failures
+/// first, each linked to its section), then the sections in the index's
+/// order. It goes straight to `out`, a section and a row at a time, so the
+/// page is never held whole in memory (with `--max-errors` in the hundreds
+/// of thousands it is hundreds of megabytes).
+fn write_page(
+    sections: &[Section],
+    out: &mut (impl std::io::Write + ?Sized),
+) -> std::io::Result<()> {
     let count = |v: &str| sections.iter().filter(|s| s.verdict == v).count();
-    let mut out =
-        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    let _ = writeln!(
+    out.write_all(b"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")?;
+    writeln!(
         out,
         "<title>MPLP validation report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>MPLP validation report</h1>"
-    );
-    let _ = writeln!(
+    )?;
+    writeln!(
         out,
         "<p class=\"summary\">{} file{} checked: {} valid, {} invalid, {} unreadable.</p>",
         sections.len(),
@@ -591,13 +601,13 @@ fn page(sections: &[Section]) -> String {
         count("valid"),
         count("invalid"),
         count("unreadable")
-    );
+    )?;
     let mut order: Vec<usize> = (0..sections.len()).collect();
     order.sort_by_key(|&n| rank(&sections[n]));
-    out.push_str("<nav class=\"index\">\n<h2>Files</h2>\n<table class=\"index\">\n<thead><tr><th>verdict</th><th>file</th><th>kind</th><th>errors</th><th>warnings</th></tr></thead>\n<tbody>\n");
+    out.write_all("<nav class=\"index\">\n<h2>Files</h2>\n<table class=\"index\">\n<thead><tr><th>verdict</th><th>file</th><th>kind</th><th>errors</th><th>warnings</th></tr></thead>\n<tbody>\n".as_bytes())?;
     for &n in &order {
         let s = &sections[n];
-        let _ = writeln!(
+        writeln!(
             out,
             "<tr class=\"{}\"><td><span class=\"verdict\">{}</span></td><td><a href=\"#file-{n}\"><code>{}</code></a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             s.verdict,
@@ -606,40 +616,43 @@ fn page(sections: &[Section]) -> String {
             s.kind,
             s.errors,
             s.warnings
-        );
+        )?;
     }
-    out.push_str("</tbody>\n</table>\n</nav>\n");
+    out.write_all("</tbody>\n</table>\n</nav>\n".as_bytes())?;
     for &n in &order {
-        section_html(&mut out, n, &sections[n]);
+        section_html(out, n, &sections[n])?;
     }
-    out.push_str("</body>\n</html>\n");
-    out
+    out.write_all(b"</body>\n</html>\n")
 }
 
 /// One file's section: its verdict, its violations, then its picture (or
 /// why it has none).
-fn section_html(out: &mut String, n: usize, s: &Section) {
-    let _ = writeln!(
+fn section_html(
+    out: &mut (impl std::io::Write + ?Sized),
+    n: usize,
+    s: &Section,
+) -> std::io::Result<()> {
+    writeln!(
         out,
         "<section class=\"file {}\" id=\"file-{n}\">\n<h2><span class=\"verdict\">{}</span><code class=\"name\">{}</code> <span class=\"kind\">({})</span></h2>",
         s.verdict,
         s.verdict,
         xml_escape(&s.name),
         s.kind
-    );
-    let _ = writeln!(
+    )?;
+    writeln!(
         out,
         "<p class=\"counts\">{}, {}</p>",
         mplp_core::text::count(s.errors, "error"),
         mplp_core::text::count(s.warnings, "warning")
-    );
+    )?;
     let drawn_plan = s.picture.as_ref().is_some_and(|(what, _)| *what == "Plan");
     if !s.rows.is_empty() {
         let line_head = if s.is_log { "<th>line</th>" } else { "" };
-        let _ = writeln!(
+        writeln!(
             out,
             "<table class=\"violations\">\n<thead><tr><th>severity</th>{line_head}<th>pointer (click for the JSON)</th><th>rule</th><th>message</th></tr></thead>\n<tbody>"
-        );
+        )?;
         for (v, fragment) in &s.rows {
             let pointer = if v.pointer.is_empty() {
                 "(document)"
@@ -668,23 +681,23 @@ fn section_html(out: &mut String, n: usize, s: &Section) {
             } else {
                 String::new()
             };
-            let _ = writeln!(
+            writeln!(
                 out,
                 "<tr class=\"{}\"><td>{}</td>{line}<td>{at}</td><td><code>{}</code></td><td>{}</td></tr>",
                 v.severity,
                 v.severity,
                 xml_escape(v.rule.as_str()),
                 message_html(&v.message)
-            );
+            )?;
         }
-        out.push_str("</tbody>\n</table>\n");
+        out.write_all("</tbody>\n</table>\n".as_bytes())?;
         let hidden = s.errors + s.warnings - s.rows.len();
         if hidden > 0 {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "<p class=\"more\">{} not shown (<code>--max-errors</code> shows more).</p>",
                 mplp_core::text::count(hidden, "violation")
-            );
+            )?;
         }
     }
     match (&s.picture, &s.no_picture) {
@@ -699,16 +712,16 @@ fn section_html(out: &mut String, n: usize, s: &Section) {
                 }
                 _ => "Plan: each step is labelled with its pointer (/steps/N) and short id.",
             };
-            let _ = writeln!(
+            writeln!(
                 out,
                 "<figure class=\"picture\">\n{svg}<figcaption>{caption}</figcaption>\n</figure>"
-            );
+            )?;
         }
         (None, Some(why)) => {
-            let _ = writeln!(out, "<p class=\"no-picture\">{}</p>", message_html(why));
+            writeln!(out, "<p class=\"no-picture\">{}</p>", message_html(why))?;
         }
         (None, None) => {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "<p class=\"no-picture\">No picture: only plans and MAP logs are drawn, and this file is {}.</p>",
                 if s.verdict == "unreadable" {
@@ -716,10 +729,10 @@ fn section_html(out: &mut String, n: usize, s: &Section) {
                 } else {
                     format!("a <code>{}</code>", s.kind)
                 }
-            );
+            )?;
         }
     }
-    out.push_str("</section>\n");
+    out.write_all(b"</section>\n")
 }
 
 #[cfg(test)]
@@ -727,13 +740,29 @@ mod tests {
     use super::*;
     use mplp_core::Rule;
 
-    /// A fresh directory under the system's temporary directory.
-    fn scratch(name: &str) -> PathBuf {
+    /// A fresh directory under the system's temporary directory, removed
+    /// when the test ends (passed or failed).
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
         let dir =
             std::env::temp_dir().join(format!("mplp-cmd-report-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        Scratch(dir)
     }
 
     fn example(name: &str) -> String {
@@ -741,6 +770,13 @@ mod tests {
             .join("../../schemas/examples/valid")
             .join(name);
         std::fs::read_to_string(path).unwrap()
+    }
+
+    /// The page as text.
+    fn page(sections: &[Section]) -> String {
+        let mut out = Vec::new();
+        write_page(sections, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     fn report_of(errors: usize, warnings: usize) -> Report {

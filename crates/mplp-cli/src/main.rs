@@ -189,8 +189,14 @@ pub(crate) mod io {
     /// Writes `text` to standard output: exit 0, or 2 with a message when
     /// standard output is closed or full (a closed pipe is not a panic).
     pub(crate) fn emit(text: &str) -> ExitCode {
-        let mut out = std::io::stdout().lock();
-        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        emit_with(|out| out.write_all(text.as_bytes()))
+    }
+
+    /// [`emit`] for output written piece by piece (never held whole):
+    /// `write` writes to buffered standard output, which is then flushed.
+    pub(crate) fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> ExitCode {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        match write(&mut out).and_then(|()| out.flush()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("mplp: cannot write the output: {e}");
