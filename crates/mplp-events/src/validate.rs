@@ -541,17 +541,34 @@ pub(crate) fn stream_log<V: LineValidator>(
         let avail = match reader.fill_buf() {
             Ok(a) => a,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                // The line cut by the error is not judged.
-                let line = feed.lines() + 1;
-                feed.finish(false, &mut on)?;
-                return on(Violation::error(
-                    "",
-                    crate::rules::LOG_READ_ERROR,
-                    format!("cannot read the log: {e}"),
-                )
-                .at_line(line));
-            }
+            Err(e) => return feed.fail(&e, &mut on),
+        };
+        if avail.is_empty() {
+            return feed.finish(true, &mut on);
+        }
+        let len = avail.len();
+        feed.push(avail, &mut on)?;
+        reader.consume(len);
+    }
+}
+
+/// [`stream_log`] pulling from an async reader: the same driver, so the
+/// same violations in the same order (the async `validate_*_log_async`
+/// functions).
+#[cfg(feature = "tokio")]
+pub(crate) async fn stream_log_async<V: LineValidator>(
+    mut reader: impl tokio::io::AsyncBufRead + Unpin,
+    max_line_bytes: usize,
+    validator: V,
+    mut on: impl FnMut(Violation) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    use tokio::io::AsyncBufReadExt as _;
+    let mut feed = feed::Feed::new(validator, max_line_bytes);
+    loop {
+        let avail = match reader.fill_buf().await {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return feed.fail(&e, &mut on),
         };
         if avail.is_empty() {
             return feed.finish(true, &mut on);
@@ -568,21 +585,39 @@ pub(crate) fn validate_log<V: LineValidator>(
     max_line_bytes: usize,
     validator: V,
 ) -> Report {
-    let mut all = Vec::new();
-    let mut io = Vec::new();
-    let _ = stream_log(reader, max_line_bytes, validator, |v| {
+    let mut gathered = Gathered::default();
+    let _ = stream_log(reader, max_line_bytes, validator, |v| gathered.on(v));
+    gathered.report()
+}
+
+/// The violations of a streamed log gathered into one report: sorted by
+/// line, with a read error last (what the `validate_*_log` functions
+/// return, blocking or async).
+#[derive(Default)]
+pub(crate) struct Gathered {
+    all: Vec<Violation>,
+    io: Vec<Violation>,
+}
+
+impl Gathered {
+    /// Takes one violation (never stops the stream).
+    pub(crate) fn on(&mut self, v: Violation) -> ControlFlow<()> {
         if v.rule == crate::rules::LOG_READ_ERROR {
-            io.push(v);
+            self.io.push(v);
         } else {
-            all.push(v);
+            self.all.push(v);
         }
         ControlFlow::Continue(())
-    });
-    let mut report = Report::new();
-    report.extend(all);
-    let mut report = sorted(report);
-    report.extend(io);
-    report
+    }
+
+    /// The report.
+    pub(crate) fn report(self) -> Report {
+        let mut report = Report::new();
+        report.extend(self.all);
+        let mut report = sorted(report);
+        report.extend(self.io);
+        report
+    }
 }
 
 /// Sorts violations by line (stable) into a report.

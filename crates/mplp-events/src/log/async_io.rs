@@ -30,6 +30,7 @@
 
 use std::future::Future;
 use std::io;
+use std::ops::ControlFlow;
 
 use serde::Serialize;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
@@ -37,8 +38,11 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use mplp_core::{Report, Violation};
 
 use crate::log::EventSink;
+use crate::log::read::{Line, Splitter};
 use crate::rules::LOG_READ_ERROR;
-use crate::validate::{MapLogValidator, SaLogValidator};
+use crate::validate::{
+    Gathered, LineValidator, LogOptions, MapLogValidator, SaLogValidator, stream_log_async,
+};
 
 /// Where an async runtime sends the events it emits: the async twin of
 /// [`EventSink`]. Implemented by `Vec<E>`, `&mut S`, the validators
@@ -163,78 +167,74 @@ impl<E: Serialize, W: AsyncWrite + Unpin> AsyncEventSink<E> for AsyncLogWriter<W
 
 /// Calls `f(line_number, bytes)` for every non-blank line of `reader`, with
 /// the line numbering of the blocking reader (1-based, blank lines counted
-/// but skipped). An I/O error is reported in `report` and ends the reading.
+/// but skipped). A line longer than
+/// [`DEFAULT_MAX_LINE_BYTES`](crate::validate::DEFAULT_MAX_LINE_BYTES) is
+/// skipped up to its newline without being kept, and its
+/// [`LOG_LINE_TOO_LONG`](crate::rules::LOG_LINE_TOO_LONG) violation goes
+/// into `report`: memory stays bounded whatever the input. An I/O error is
+/// reported in `report` and ends the reading. The lines are cut by the
+/// blocking reader's splitter, fed the stream's buffers.
 pub async fn for_each_line_async<R: AsyncBufRead + Unpin>(
     mut reader: R,
     report: &mut Report,
     mut f: impl FnMut(u64, &[u8]),
 ) {
-    let mut buf = Vec::with_capacity(1024);
-    let mut line = 0u64;
+    let mut lines = Splitter::new(crate::validate::DEFAULT_MAX_LINE_BYTES);
+    let mut hand = |report: &mut Report, line: u64, bytes: Line<'_>| {
+        match bytes {
+            Line::Bytes(bytes) => f(line, bytes),
+            Line::Refused(v) => report.push(v),
+        }
+        ControlFlow::Continue(())
+    };
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf).await {
-            Ok(0) => return,
-            Ok(_) => {
-                line += 1;
-                let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
-                if !bytes.iter().all(u8::is_ascii_whitespace) {
-                    f(line, bytes);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+        let avail = match reader.fill_buf().await {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 report.push(
                     Violation::error("", LOG_READ_ERROR, format!("cannot read the log: {e}"))
-                        .at_line(line + 1),
+                        .at_line(lines.line() + 1),
                 );
                 return;
             }
+        };
+        if avail.is_empty() {
+            let _ = lines.end(&mut |line, bytes| hand(report, line, bytes));
+            return;
         }
+        let len = avail.len();
+        let _ = lines.chunk(avail, &mut |line, bytes| hand(report, line, bytes));
+        reader.consume(len);
     }
 }
 
-/// Feeds every line of `reader` to a validator and finishes it; an I/O
-/// error is reported after the validator's findings (as the blocking
-/// `validate_log` does).
-async fn validate_log_async<V, R: AsyncBufRead + Unpin>(
+/// Validates a log read from an async stream with the blocking functions'
+/// driver and options, into their report (sorted by line, a read error
+/// last).
+async fn validate_log_async<V: LineValidator, R: AsyncBufRead + Unpin>(
     reader: R,
-    mut validator: V,
-    push_line: fn(&mut V, u64, &[u8]),
-    finish: fn(V) -> Report,
+    validator: impl FnOnce(&LogOptions) -> V,
 ) -> Report {
-    let mut io_report = Report::new();
-    for_each_line_async(reader, &mut io_report, |line, bytes| {
-        push_line(&mut validator, line, bytes);
+    let options = LogOptions::default();
+    let mut gathered = Gathered::default();
+    let _ = stream_log_async(reader, options.max_line(), validator(&options), |v| {
+        gathered.on(v)
     })
     .await;
-    let mut report = finish(validator);
-    report.extend(io_report);
-    report
+    gathered.report()
 }
 
 /// Validates a MAP event log (NDJSON) read from an async stream: the async
 /// twin of [`validate_map_log`](crate::log::validate_map_log), with the same
 /// report. Memory stays bounded as in the blocking validator.
 pub async fn validate_map_log_async<R: AsyncBufRead + Unpin>(reader: R) -> Report {
-    validate_log_async(
-        reader,
-        MapLogValidator::new(),
-        MapLogValidator::push_line,
-        MapLogValidator::finish,
-    )
-    .await
+    validate_log_async(reader, |o| MapLogValidator::new().with_options(o)).await
 }
 
 /// Validates an SA event log (NDJSON) read from an async stream: the async
 /// twin of [`validate_sa_log`](crate::log::validate_sa_log), with the same
 /// report.
 pub async fn validate_sa_log_async<R: AsyncBufRead + Unpin>(reader: R) -> Report {
-    validate_log_async(
-        reader,
-        SaLogValidator::new(),
-        SaLogValidator::push_line,
-        SaLogValidator::finish,
-    )
-    .await
+    validate_log_async(reader, |o| SaLogValidator::new().with_options(o)).await
 }

@@ -108,6 +108,25 @@ impl<V: LineValidator> Feed<V> {
         }
         ControlFlow::Continue(())
     }
+
+    /// The end of a log whose reading failed with `e`: the line the error
+    /// cut is not judged; what the validator judges at the end, then the
+    /// [`LOG_READ_ERROR`](crate::rules::LOG_READ_ERROR) violation, at the
+    /// line after the last one ended.
+    pub(crate) fn fail(
+        self,
+        e: &std::io::Error,
+        on: &mut impl FnMut(Violation) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let line = self.lines() + 1;
+        self.finish(false, on)?;
+        on(Violation::error(
+            "",
+            crate::rules::LOG_READ_ERROR,
+            format!("cannot read the log: {e}"),
+        )
+        .at_line(line))
+    }
 }
 
 /// A validator behind a box: what [`LogFeed`] holds, whichever log it checks.

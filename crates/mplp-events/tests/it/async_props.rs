@@ -158,3 +158,65 @@ proptest! {
         prop_assert!(validator.finish().is_empty());
     }
 }
+
+/// A line over the limit (16 MiB) between two events: skipped up to its
+/// newline, not kept, and reported as `log_line_too_long` on its own line,
+/// as the blocking reader does; the lines after it keep their numbers.
+/// `for_each_line_async` hands over the same lines and reports the same
+/// violation.
+#[test]
+fn an_overlong_line_is_refused_as_the_blocking_reader_refuses_it() {
+    let events = [
+        mplp_events::MapEvent::session_started(
+            mplp_core::CollabId::new(),
+            mplp_core::CollabMode::RoundRobin,
+            1,
+        ),
+        mplp_events::MapEvent::session_started(
+            mplp_core::CollabId::new(),
+            mplp_core::CollabMode::RoundRobin,
+            1,
+        ),
+    ];
+    let mut log = to_ndjson(&events[..1]);
+    log.extend(std::iter::repeat_n(
+        b'x',
+        mplp_events::validate::DEFAULT_MAX_LINE_BYTES + 1,
+    ));
+    log.push(b'\n');
+    log.extend(to_ndjson(&events[1..]));
+    let sync = validate_map_log(&log[..]);
+    let too_long: Vec<_> = sync
+        .violations()
+        .iter()
+        .filter(|v| v.rule.as_str() == "log_line_too_long")
+        .map(|v| v.line)
+        .collect();
+    assert_eq!(too_long, [Some(2)], "{sync:?}");
+    for capacity in [7, 8192, 1 << 20] {
+        let asynchronous = block_on(validate_map_log_async(BufReader::with_capacity(
+            capacity,
+            &log[..],
+        )));
+        assert_eq!(flat(&sync), flat(&asynchronous), "buffer of {capacity}");
+    }
+    let mut report = Report::new();
+    let mut seen = Vec::new();
+    block_on(mplp_events::log::async_io::for_each_line_async(
+        BufReader::with_capacity(4096, &log[..]),
+        &mut report,
+        |line, bytes| seen.push((line, bytes.len())),
+    ));
+    let lens: Vec<usize> = to_ndjson(&events)
+        .split(|b| *b == b'\n')
+        .map(<[u8]>::len)
+        .take(2)
+        .collect();
+    assert_eq!(seen, [(1, lens[0]), (3, lens[1])]);
+    let rules: Vec<_> = report
+        .violations()
+        .iter()
+        .map(|v| (v.rule.as_str(), v.line))
+        .collect();
+    assert_eq!(rules, [("log_line_too_long", Some(2))]);
+}
