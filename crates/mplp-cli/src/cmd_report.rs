@@ -359,23 +359,23 @@ fn log_section(name: String, path: &Path, max: usize) -> Section {
         Ok(reader)
     };
     if let Ok(reader) = open() {
-        for (n, line) in (1u64..).zip(reader.lines()) {
-            let Ok(line) = line else { break };
+        // The lines as the dispatch cut them (an overlong line is skipped,
+        // not kept; a line need not be UTF-8); what this second reading
+        // finds wrong, the first one reported.
+        mplp_events::log::for_each_line(reader, &mut Report::new(), |n, line| {
             if let Some(slot) = wanted.get_mut(&n) {
-                *slot = Some(cut(&line));
+                *slot = Some(cut(&String::from_utf8_lossy(line)));
             }
             if let Some(list) = events.as_mut() {
-                if let Ok(e) =
-                    mplp_json::nesting::from_slice::<mplp_events::MapEvent>(line.as_bytes())
-                {
+                if let Ok(e) = mplp_json::nesting::from_slice::<mplp_events::MapEvent>(line) {
                     list.push((n, e));
                 }
+                if list.len() > MAX_DRAWN_EVENTS {
+                    events = None;
+                    too_many = true;
+                }
             }
-            if events.as_ref().is_some_and(|l| l.len() > MAX_DRAWN_EVENTS) {
-                events = None;
-                too_many = true;
-            }
-        }
+        });
     }
     // The findings shown are marked at their events.
     let findings: Vec<Violation> = shown_rows(&report, max)
@@ -1076,6 +1076,43 @@ mod tests {
         let page = page(&[s]);
         assert!(page.contains("<th>line</th>"));
         assert!(page.contains(&format!("<td>{line}</td>")));
+    }
+
+    /// A line that is not UTF-8 does not end the second reading: the rows
+    /// after it still get their fragments, and their events are drawn.
+    #[test]
+    fn a_line_that_is_not_utf8_does_not_stop_the_fragments_or_the_picture() {
+        let dir = scratch("not-utf8");
+        let log = example("map-log-round-robin.ndjson");
+        let lines: Vec<&str> = log.lines().collect();
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(lines[0].as_bytes());
+        bytes.extend_from_slice(b"\n{\"a\":\"\xff\"}\n");
+        for line in &lines[1..] {
+            bytes.extend_from_slice(
+                line.replacen("\"event_id\"", "\"surprise\":1,\"event_id\"", 1)
+                    .as_bytes(),
+            );
+            bytes.push(b'\n');
+        }
+        let path = dir.join("bytes.ndjson");
+        std::fs::write(&path, &bytes).unwrap();
+        let s = log_section("bytes.ndjson".into(), &path, 1000);
+        let last = lines.len() as u64 + 1;
+        let fragment_of = |line: u64| {
+            s.rows
+                .iter()
+                .find(|(v, _)| v.line == Some(line))
+                .and_then(|(_, f)| f.clone())
+        };
+        assert_eq!(fragment_of(2).as_deref(), Some("{\"a\":\"\u{fffd}\"}"));
+        assert!(
+            fragment_of(last).is_some_and(|f| f.contains("\"surprise\":1")),
+            "{:?}",
+            s.rows
+        );
+        let (_, svg) = s.picture.as_ref().unwrap();
+        assert!(svg.contains(&format!("data-line=\"{last}\"")), "{svg}");
     }
 
     #[test]

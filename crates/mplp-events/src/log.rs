@@ -48,7 +48,7 @@ pub mod read;
 pub mod write;
 
 pub use lines::stream_lines;
-pub use read::{LogEntry, LogReader};
+pub use read::{LogEntry, LogReader, for_each_line};
 pub use write::{EventSink, LogWriter, NullSink};
 
 #[doc(no_inline)]

@@ -30,16 +30,14 @@
 
 use std::future::Future;
 use std::io;
-use std::ops::ControlFlow;
 
 use serde::Serialize;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 
-use mplp_core::{Report, Violation};
+use mplp_core::Report;
 
 use crate::log::EventSink;
-use crate::log::read::{Line, Splitter};
-use crate::rules::LOG_READ_ERROR;
+use crate::log::read::EachLine;
 use crate::validate::{
     Gathered, LineValidator, LogOptions, MapLogValidator, SaLogValidator, stream_log_async,
 };
@@ -172,39 +170,25 @@ impl<E: Serialize, W: AsyncWrite + Unpin> AsyncEventSink<E> for AsyncLogWriter<W
 /// skipped up to its newline without being kept, and its
 /// [`LOG_LINE_TOO_LONG`](crate::rules::LOG_LINE_TOO_LONG) violation goes
 /// into `report`: memory stays bounded whatever the input. An I/O error is
-/// reported in `report` and ends the reading. The lines are cut by the
-/// blocking reader's splitter, fed the stream's buffers.
+/// reported in `report` and ends the reading: the async twin of
+/// [`for_each_line`](crate::log::for_each_line).
 pub async fn for_each_line_async<R: AsyncBufRead + Unpin>(
     mut reader: R,
     report: &mut Report,
     mut f: impl FnMut(u64, &[u8]),
 ) {
-    let mut lines = Splitter::new(crate::validate::DEFAULT_MAX_LINE_BYTES);
-    let mut hand = |report: &mut Report, line: u64, bytes: Line<'_>| {
-        match bytes {
-            Line::Bytes(bytes) => f(line, bytes),
-            Line::Refused(v) => report.push(v),
-        }
-        ControlFlow::Continue(())
-    };
+    let mut lines = EachLine::new();
     loop {
         let avail = match reader.fill_buf().await {
             Ok(a) => a,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                report.push(
-                    Violation::error("", LOG_READ_ERROR, format!("cannot read the log: {e}"))
-                        .at_line(lines.line() + 1),
-                );
-                return;
-            }
+            Err(e) => return lines.fail(&e, report),
         };
         if avail.is_empty() {
-            let _ = lines.end(&mut |line, bytes| hand(report, line, bytes));
-            return;
+            return lines.end(report, &mut f);
         }
         let len = avail.len();
-        let _ = lines.chunk(avail, &mut |line, bytes| hand(report, line, bytes));
+        lines.chunk(avail, report, &mut f);
         reader.consume(len);
     }
 }

@@ -131,6 +131,98 @@ impl Splitter {
     }
 }
 
+/// Hands the non-blank lines of a log to `f`, chunk by chunk, with the
+/// blocking reader's numbering and line limit; a line over the limit and a
+/// read error go into a report. The loop body of [`for_each_line`] and of
+/// its async twin (`async_io::for_each_line_async`), which differ only in
+/// how they wait for the next chunk.
+pub(crate) struct EachLine {
+    lines: Splitter,
+}
+
+impl EachLine {
+    pub(crate) fn new() -> Self {
+        EachLine {
+            lines: Splitter::new(crate::validate::DEFAULT_MAX_LINE_BYTES),
+        }
+    }
+
+    fn hand(report: &mut Report, f: &mut impl FnMut(u64, &[u8]), line: u64, bytes: Line<'_>) {
+        match bytes {
+            Line::Bytes(bytes) => f(line, bytes),
+            Line::Refused(v) => report.push(v),
+        }
+    }
+
+    /// The lines `avail` ends.
+    pub(crate) fn chunk(
+        &mut self,
+        avail: &[u8],
+        report: &mut Report,
+        f: &mut impl FnMut(u64, &[u8]),
+    ) {
+        let _ = self.lines.chunk(avail, &mut |line, bytes| {
+            Self::hand(report, f, line, bytes);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// The end of the input: its last line, when it has no newline.
+    pub(crate) fn end(mut self, report: &mut Report, f: &mut impl FnMut(u64, &[u8])) {
+        let _ = self.lines.end(&mut |line, bytes| {
+            Self::hand(report, f, line, bytes);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// The reading failed with `e`: a [`LOG_READ_ERROR`] at the line after
+    /// the last one ended (the line the error cut is not handed over).
+    pub(crate) fn fail(self, e: &io::Error, report: &mut Report) {
+        report.push(
+            Violation::error("", LOG_READ_ERROR, format!("cannot read the log: {e}"))
+                .at_line(self.lines.line() + 1),
+        );
+    }
+}
+
+/// Calls `f(line_number, bytes)` for every non-blank line of `reader`, with
+/// the numbering of [`LogReader`] and the validators (1-based, blank lines
+/// counted but skipped). A line longer than
+/// [`DEFAULT_MAX_LINE_BYTES`](crate::validate::DEFAULT_MAX_LINE_BYTES) is
+/// skipped up to its newline without being kept, and its
+/// [`LOG_LINE_TOO_LONG`] violation goes into `report`, so memory stays
+/// bounded whatever the input; the bytes handed over need not be UTF-8. An
+/// I/O error is reported in `report` ([`LOG_READ_ERROR`]) and ends the
+/// reading. Lines that lie whole in the reader's buffer are handed over in
+/// place (no copy).
+///
+/// ```
+/// use mplp_core::Report;
+/// let mut report = Report::new();
+/// let mut lines = Vec::new();
+/// mplp_events::log::for_each_line(&b"{}\n\n  \n[1]"[..], &mut report, |n, bytes| {
+///     lines.push((n, bytes.to_vec()));
+/// });
+/// assert_eq!(lines, [(1, b"{}".to_vec()), (4, b"[1]".to_vec())]);
+/// assert!(report.is_empty());
+/// ```
+pub fn for_each_line(mut reader: impl BufRead, report: &mut Report, mut f: impl FnMut(u64, &[u8])) {
+    let mut lines = EachLine::new();
+    loop {
+        let avail = match reader.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return lines.fail(&e, report),
+        };
+        if avail.is_empty() {
+            return lines.end(report, &mut f);
+        }
+        let len = avail.len();
+        lines.chunk(avail, report, &mut f);
+        reader.consume(len);
+    }
+}
+
 /// The violation of a line of `len` bytes, over the limit.
 fn too_long(line: u64, len: u64, max: usize) -> Violation {
     Violation::error(
