@@ -92,6 +92,59 @@ impl AsyncRead for Failing<'_> {
     }
 }
 
+/// A reader whose every read after the first is first interrupted once
+/// (`ErrorKind::Interrupted`, which a reader retries).
+struct Interrupting<R> {
+    inner: R,
+    interrupt: bool,
+}
+
+impl<R: Read> Read for Interrupting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.interrupt = !self.interrupt;
+        if self.interrupt {
+            return Err(io::ErrorKind::Interrupted.into());
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl<R: Read + Unpin> AsyncRead for Interrupting<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let mut tmp = vec![0; buf.remaining()];
+        let n = Read::read(this, &mut tmp)?;
+        buf.put_slice(&tmp[..n]);
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// What `for_each_line` should hand over for the first `limit` bytes of
+/// `log` (a read error after them when `limit < log.len()`): the non-blank
+/// complete lines with their numbers (the last line too when the input
+/// ends without a newline), and the line of the read error.
+fn lines_model(log: &[u8], limit: usize) -> (Vec<(u64, Vec<u8>)>, Option<u64>) {
+    let read = &log[..limit.min(log.len())];
+    let failed = limit < log.len();
+    let mut pieces: Vec<&[u8]> = read.split(|b| *b == b'\n').collect();
+    // The piece after the last newline: a cut line (dropped) or the end.
+    let rest = pieces.pop().unwrap_or_default();
+    let ended = pieces.len() as u64;
+    if !failed && !rest.is_empty() {
+        pieces.push(rest);
+    }
+    let lines = (1u64..)
+        .zip(pieces)
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+        .map(|(n, l)| (n, l.to_vec()))
+        .collect();
+    (lines, failed.then_some(ended + 1))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -133,6 +186,34 @@ proptest! {
         let asynchronous = block_on(validate_map_log_async(BufReader::with_capacity(16, Failing { data: &log, limit })));
         prop_assert!(sync.errors().any(|v| v.rule.as_str() == "log_read_error"), "{:?}", sync);
         prop_assert_eq!(flat(&sync), flat(&asynchronous));
+    }
+
+    /// `for_each_line` and `for_each_line_async` hand over the lines a
+    /// model cuts, whatever the buffer sizes, with interrupted reads
+    /// retried and a read error reported at the line it cut.
+    #[test]
+    fn each_line_hands_over_the_lines_the_model_cuts(
+        events in log_spec(),
+        noise in prop::collection::vec((any::<u8>(), any::<u8>()), 0..4),
+        cut in any::<prop::sample::Index>(),
+        fail in any::<bool>(),
+        capacity in 1usize..64,
+    ) {
+        let log = noisy(&to_ndjson(&events), &noise);
+        let limit = if fail { cut.index(log.len().max(1)) } else { usize::MAX };
+        let (lines, error_line) = lines_model(&log, limit);
+        let reader = || Interrupting { inner: Failing { data: &log, limit }, interrupt: true };
+        let mut report = Report::new();
+        let mut seen = Vec::new();
+        mplp_events::log::for_each_line(io::BufReader::with_capacity(capacity, reader()), &mut report, |n, l| seen.push((n, l.to_vec())));
+        prop_assert_eq!(&seen, &lines);
+        let errors: Vec<_> = report.violations().iter().map(|v| (v.rule.as_str(), v.line)).collect();
+        prop_assert_eq!(errors, error_line.map(|l| ("log_read_error", Some(l))).into_iter().collect::<Vec<_>>());
+        let mut async_report = Report::new();
+        let mut async_seen = Vec::new();
+        block_on(mplp_events::log::async_io::for_each_line_async(BufReader::with_capacity(capacity, reader()), &mut async_report, |n, l| async_seen.push((n, l.to_vec()))));
+        prop_assert_eq!(&async_seen, &lines);
+        prop_assert_eq!(flat(&async_report), flat(&report));
     }
 
     #[test]
