@@ -166,6 +166,17 @@ fn parse_fast(b: &[u8]) -> Option<Uuid> {
     }
 }
 
+/// [`parse_canonical_v4`] of exactly 36 bytes, without the error: the
+/// fast reader's read of an id whose string token is 36 bytes long
+/// (`Reader::read_fixed_str`: a canonical id holds only hex digits and
+/// hyphens, so the 36 bytes are the whole token, unescaped). An
+/// implementation detail of the id types' `Direct` reads.
+#[doc(hidden)]
+#[inline]
+pub fn parse_canonical_v4_fixed(b: &[u8; 36]) -> Option<Uuid> {
+    parse_fast(b)
+}
+
 /// A hyphenated UUID text of JSON Schema `format: uuid`: 36 bytes, hyphens
 /// at 8, 13, 18 and 23, hex digits of either case elsewhere (any version
 /// and variant). Its value, and `true` when no digit is an upper-case
@@ -518,7 +529,10 @@ macro_rules! mplp_id {
         impl $crate::__private::mplp_json::fast::Direct for $name {
             #[inline]
             fn read(r: &mut $crate::__private::mplp_json::fast::Reader<'_>) -> ::core::result::Result<Self, $crate::__private::mplp_json::fast::GaveUp> {
-                r.read_str(|s| $name::parse(s).ok())
+                r.read_fixed_str::<36, _>(
+                    |b| $crate::id::parse_canonical_v4_fixed(b).map($name),
+                    |s| $name::parse(s).ok(),
+                )
             }
         }
 

@@ -112,6 +112,21 @@ impl SchemaUuid {
         }
     }
 
+    /// [`SchemaUuid::parse_fast`] of a string token of exactly 36 bytes
+    /// (the fast reader's `read_fixed_str`, which skips the scan for the
+    /// string's end): only hex digits and hyphens are taken, so the bytes
+    /// are the whole token, unescaped, and the value is `parse_fast`'s.
+    #[inline]
+    fn parse_fixed(b: &[u8; 36]) -> Option<Self> {
+        match mplp_core::id::parse_format_uuid(b) {
+            Some((uuid, true)) => Some(SchemaUuid { uuid, text: None }),
+            Some((uuid, false)) => std::str::from_utf8(b)
+                .ok()
+                .map(|s| Self::upper_case(uuid, s)),
+            None => None,
+        }
+    }
+
     /// A UUID written with upper-case digits: the text is kept.
     #[cold]
     #[inline(never)]
@@ -245,7 +260,7 @@ impl<'de> Deserialize<'de> for SchemaUuid {
 impl mplp_json::fast::Direct for SchemaUuid {
     #[inline]
     fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
-        r.read_str(|s| SchemaUuid::parse(s).ok())
+        r.read_fixed_str::<36, _>(SchemaUuid::parse_fixed, |s| SchemaUuid::parse(s).ok())
     }
 }
 
