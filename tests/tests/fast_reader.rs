@@ -216,3 +216,77 @@ fn hostile_input_is_left_to_serde_json() {
     let text = serde_json::to_string(&value).unwrap();
     assert_eq!(compare::<mplp_events::CoreEvent>(&text), Outcome::GaveUp);
 }
+
+/// Every one-character change (replaced, inserted, removed) in and around
+/// each string value of `line` that the fast reader reads in place (an id
+/// of 36 bytes, a timestamp of 24, an `event_type` compared with its
+/// closing quote), with the characters that matter there: each is read as
+/// serde_json reads it (`read` fails otherwise). How many were read.
+fn one_char_changes_read_alike(line: &str, read: Read) -> usize {
+    const CHARS: [char; 16] = [
+        '"', '\\', '\u{1}', '\t', ' ', 'a', 'A', 'F', 'g', '0', '4', '-', ':', 'T', 'z', 'é',
+    ];
+    let mut n = 0;
+    let mut starts = vec![];
+    let mut in_string = false;
+    for (i, c) in line.char_indices() {
+        if c == '"' {
+            if !in_string {
+                starts.push(i);
+            }
+            in_string = !in_string;
+        }
+    }
+    for start in starts {
+        for i in start..(start + 40).min(line.len()) {
+            if !line.is_char_boundary(i) || !line.is_char_boundary(i + 1) {
+                continue;
+            }
+            let (head, tail) = line.split_at(i);
+            let mut texts = vec![format!("{head}{}", &tail[1..])];
+            for c in CHARS {
+                texts.push(format!("{head}{c}{}", &tail[1..]));
+                texts.push(format!("{head}{c}{tail}"));
+            }
+            n += texts.iter().filter(|t| read(t) == Outcome::Read).count();
+        }
+    }
+    n
+}
+
+#[test]
+fn one_char_changes_of_log_lines_read_alike() {
+    let sa = r#"{"event_id":"9f7cc6d8-b810-431b-955e-bd012c73af5d","event_type":"SAStepCompleted","timestamp":"2026-11-27T23:49:34.956Z","sa_id":"bad2cc2c-3740-4877-9e36-bb3aed92a0a8","payload":{"step_id":"9ab149c3-7131-4d4d-a57a-25adb2182c21","status":"completed"}}"#;
+    let map = r#"{"event_id":"77905544-b485-4e5c-8a1b-efe32d871428","event_type":"MAPSessionStarted","timestamp":"2026-11-27T23:49:34.905Z","session_id":"9ab149c3-7131-4d4d-a57a-25adb2182c21","payload":{"mode":"round_robin","participant_count":3}}"#;
+    assert_eq!(compare::<mplp_events::SaEvent>(sa), Outcome::Read);
+    assert_eq!(compare::<mplp_events::MapEvent>(map), Outcome::Read);
+    assert!(one_char_changes_read_alike(sa, compare::<mplp_events::SaEvent>) > 100);
+    assert!(one_char_changes_read_alike(map, compare::<mplp_events::MapEvent>) > 100);
+    // Upper-case ids are of `format: uuid` (their text is kept); escapes
+    // inside and right after the 36 bytes.
+    let id = "9f7cc6d8-b810-431b-955e-bd012c73af5d";
+    for (spelled, outcome) in [
+        (id.to_uppercase(), Outcome::Read),
+        (format!("{}\\u0064", &id[..35]), Outcome::Read),
+        (format!("\\u0039{}", &id[1..]), Outcome::Read),
+        (format!("{id}\\u0064"), Outcome::Refused),
+        (format!("{id}\\\\"), Outcome::Refused),
+        (format!("{id}0"), Outcome::Refused),
+        (id[..35].to_string(), Outcome::Refused),
+        (id.replace('-', "_"), Outcome::Refused),
+    ] {
+        let text = sa.replace(id, &spelled);
+        assert_eq!(compare::<mplp_events::SaEvent>(&text), outcome, "{spelled}");
+    }
+    for (spelled, outcome) in [
+        ("SAStepCompleted", Outcome::Read),
+        ("SAStep\\u0043ompleted", Outcome::Read),
+        ("SAStepCompleted ", Outcome::Refused),
+        ("SAStepComplete", Outcome::Refused),
+        ("SAStepCompletedd", Outcome::Refused),
+        ("sastepcompleted", Outcome::Refused),
+    ] {
+        let text = sa.replace("SAStepCompleted", spelled);
+        assert_eq!(compare::<mplp_events::SaEvent>(&text), outcome, "{spelled}");
+    }
+}

@@ -87,7 +87,9 @@ macro_rules! wire_enum {
         impl $crate::__private::mplp_json::fast::Direct for $name {
             #[inline]
             fn read(r: &mut $crate::__private::mplp_json::fast::Reader<'_>) -> ::core::result::Result<Self, $crate::__private::mplp_json::fast::GaveUp> {
-                r.read_str($name::from_wire)
+                const SPELLINGS: &[$crate::__private::mplp_json::fast::Spelling] =
+                    &[$($crate::__private::mplp_json::fast::Spelling::new($wire)),+];
+                r.read_spelled(SPELLINGS, $name::ALL, $name::from_wire)
             }
         }
 

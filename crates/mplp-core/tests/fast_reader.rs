@@ -657,3 +657,99 @@ fn names_announced_to_another_deserializer_do_not_reach_the_next_map() {
     assert_eq!(read.first, ViaValue(Named { a: 1 }));
     assert_eq!(serde_json::to_value(&read.second).unwrap(), json!({"a": 2}));
 }
+
+/// Every one-character change (replaced, inserted or removed) in and
+/// around `token` (a string token of GOOD, quotes included), with
+/// characters that matter to the string scan and to the fixed-width reads
+/// of ids and timestamps (quotes, backslashes, controls, hex digits either
+/// case, separators, non-ASCII): the fast reader reads each as serde_json
+/// does (`compare` fails otherwise). Returns how many it read.
+fn one_char_changes_read_alike(token: &str) -> usize {
+    const CHARS: [char; 16] = [
+        '"', '\\', '\u{1}', '\t', ' ', 'a', 'A', 'f', 'g', '0', '4', '-', ':', 'T', 'z', 'é',
+    ];
+    let at = GOOD.find(token).unwrap();
+    let mut read = 0;
+    // From the opening quote to two bytes past the closing one.
+    for i in at..(at + token.len() + 2).min(GOOD.len()) {
+        let (head, tail) = GOOD.split_at(i);
+        let mut texts = vec![format!("{head}{}", &tail[1..])];
+        for c in CHARS {
+            texts.push(format!("{head}{c}{}", &tail[1..]));
+            texts.push(format!("{head}{c}{tail}"));
+        }
+        for text in texts {
+            if compare::<Doc>(&text) == Outcome::Read {
+                read += 1;
+            }
+        }
+    }
+    read
+}
+
+#[test]
+fn fixed_width_ids_timestamps_and_enums_read_as_serde_json_reads_them() {
+    // An id (36 bytes, read in place when its closing quote is where it
+    // should be), a timestamp of the commonest spelling (24 bytes), an enum
+    // value (compared in place with its closing quote).
+    let millis = GOOD.replace("00:00:00Z", "00:00:00.123Z");
+    assert_eq!(compare::<Doc>(&millis), Outcome::Read);
+    for token in [
+        r#""550e8400-e29b-41d4-a716-446655440000""#,
+        r#""2025-12-07T00:00:00Z""#,
+        r#""pair""#,
+    ] {
+        assert!(one_char_changes_read_alike(token) > 0, "{token}");
+    }
+    let at = millis.find("2025-12-07").unwrap() - 1;
+    for i in at..at + 27 {
+        let (head, tail) = millis.split_at(i);
+        for c in ['"', '\\', '\u{1}', '0', '9', 'Z', 'z', 't', '.', ' '] {
+            compare::<Doc>(&format!("{head}{c}{}", &tail[1..]));
+            compare::<Doc>(&format!("{head}{c}{tail}"));
+        }
+    }
+    // Hostile spellings next to the fast paths: escapes inside and right
+    // after the 36 or 24 bytes, more digits, fewer, upper case.
+    let id = "550e8400-e29b-41d4-a716-446655440000";
+    for (spelled, outcome) in [
+        (format!(r#""{id}""#), Outcome::Read),
+        (
+            r#""\u0035\u00350e8400-e29b-41d4-a716-446655440000""#.into(),
+            Outcome::Read,
+        ),
+        (format!(r#""{}\u0030""#, &id[..35]), Outcome::Read),
+        (format!(r#""{id}\"""#), Outcome::Refused),
+        (format!(r#""{id}\\""#), Outcome::Refused),
+        (format!(r#""{id}0""#), Outcome::Refused),
+        (format!(r#""{}""#, &id[..35]), Outcome::Refused),
+        (format!(r#""{}""#, id.to_uppercase()), Outcome::Refused),
+        (format!(r#""{id}"#), Outcome::Refused),
+    ] {
+        let text = GOOD.replace(&format!(r#""{id}""#), &spelled);
+        assert_eq!(compare::<Doc>(&text), outcome, "{spelled}");
+    }
+    for (spelled, outcome) in [
+        (r#""2025-12-07T00:00:00.123Z""#, Outcome::Read),
+        (r#""2025-12-07t00:00:00.123z""#, Outcome::Read),
+        (r#""2025-12-07T00:00:00.12\u0033Z""#, Outcome::Read),
+        (r#""2025-12-07T00:00:00.123Z\u0020""#, Outcome::Refused),
+        (r#""2025-12-07T00:00:00.1234Z""#, Outcome::Read),
+        (r#""2025-12-07T00:00:00.123+00:00""#, Outcome::Read),
+        (r#""2025-02-30T00:00:00.123Z""#, Outcome::Refused),
+        (r#""2025-12-07T00:00:60.123Z""#, Outcome::Refused),
+    ] {
+        let text = GOOD.replace(r#""2025-12-07T00:00:00Z""#, spelled);
+        assert_eq!(compare::<Doc>(&text), outcome, "{spelled}");
+    }
+    for (spelled, outcome) in [
+        (r#""pair""#, Outcome::Read),
+        (r#""p\u0061ir""#, Outcome::Read),
+        (r#""pair\u0020""#, Outcome::Refused),
+        (r#""pairs""#, Outcome::Refused),
+        (r#""Pair""#, Outcome::Refused),
+    ] {
+        let text = GOOD.replace(r#""pair""#, spelled);
+        assert_eq!(compare::<Doc>(&text), outcome, "{spelled}");
+    }
+}

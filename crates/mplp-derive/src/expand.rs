@@ -325,8 +325,16 @@ fn build_value(
                 quote! { #ident: #s.unwrap_or_default() }
             }
             Kind::Tagged => {
+                // A payload read with its tag (the usual case) goes from
+                // its slot to the field as it is, not through `finish`'s
+                // `Result` (a copy of the payload more, callgrind).
                 let s = slot();
-                quote! { #ident: #s.finish::<#err>(__tag)? }
+                quote! {
+                    #ident: match #s {
+                        #krate::wire::TaggedSlot::Typed(__p) => __p,
+                        __other => __other.finish::<#err>(__tag)?,
+                    }
+                }
             }
             Kind::Flat => quote! { #ident: __flat_body },
             Kind::Optional(_) | Kind::Nullable(_) => {

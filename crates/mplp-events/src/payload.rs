@@ -384,7 +384,7 @@ macro_rules! event_types {
                 })
             }
 
-            #[inline]
+            #[inline(always)]
             fn read_fast(
                 tag: $Type,
                 r: &mut mplp_json::fast::Reader<'_>,

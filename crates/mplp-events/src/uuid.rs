@@ -112,6 +112,21 @@ impl SchemaUuid {
         }
     }
 
+    /// [`SchemaUuid::parse_fast`] of a string token of exactly 36 bytes
+    /// (the fast reader's `fixed_str`, which skips the scan for the
+    /// string's end): only hex digits and hyphens are taken, so the bytes
+    /// are the whole token, unescaped, and the value is `parse_fast`'s.
+    #[inline(always)]
+    fn parse_fixed(b: &[u8; 36]) -> Option<Self> {
+        match mplp_core::id::parse_format_uuid(b) {
+            Some((uuid, true)) => Some(SchemaUuid { uuid, text: None }),
+            Some((uuid, false)) => std::str::from_utf8(b)
+                .ok()
+                .map(|s| Self::upper_case(uuid, s)),
+            None => None,
+        }
+    }
+
     /// A UUID written with upper-case digits: the text is kept.
     #[cold]
     #[inline(never)]
@@ -243,8 +258,12 @@ impl<'de> Deserialize<'de> for SchemaUuid {
 
 /// The fast reader's read: the same value as `Deserialize`.
 impl mplp_json::fast::Direct for SchemaUuid {
-    #[inline]
+    #[inline(always)]
     fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        if let Some(value) = r.fixed_str::<36>().and_then(SchemaUuid::parse_fixed) {
+            r.skip_fixed_str::<36>();
+            return Ok(value);
+        }
         r.read_str(|s| SchemaUuid::parse(s).ok())
     }
 }
