@@ -90,6 +90,9 @@ const MIN_BUCKETS: usize = 8;
 /// the first id, so it never grows (its pages become resident as they
 /// are written); a larger one starts at this size and doubles.
 const FIRST_BUCKETS: usize = 1 << 16;
+/// How far ahead of the id it writes the ring is prefetched (8 ids: 192
+/// bytes, three cache lines).
+const RING_AHEAD: usize = 8;
 /// How many residents an insert may move before it stashes its id.
 const MAX_KICKS: usize = 64;
 /// A stash longer than this makes the table grow, while it may.
@@ -286,8 +289,9 @@ impl UniqueIds {
     }
 
     /// Writes the id `key` first seen on `line` at ring position `at`
-    /// (the cursor), and counts it.
-    #[inline]
+    /// (the cursor), and counts it; starts loading the ring's line
+    /// [`RING_AHEAD`] ids further on, which a later id will be written to.
+    #[inline(always)]
     fn write_ring(&mut self, at: usize, key: u128, line: u64) {
         let entry = [key as u64, (key >> 64) as u64, line];
         match self.ring.get_mut(at) {
@@ -301,6 +305,15 @@ impl UniqueIds {
                 }
                 self.ring.push(entry);
             }
+        }
+        // The ring is written in order (segment after segment, then from
+        // its start again): without this, each cache line of it is a store
+        // that misses, and the stores after it wait (they retire in order).
+        let len = self.ring.len();
+        let ahead = at + RING_AHEAD;
+        let ahead = if ahead >= len { ahead - len } else { ahead };
+        if let Some(e) = self.ring.get(ahead) {
+            prefetch(e);
         }
         self.in_current += 1;
         self.count += 1;
@@ -597,21 +610,21 @@ impl UniqueIds {
     }
 }
 
-/// Starts loading the cache line of `bucket` (`prefetcht0`, through
-/// `safe_arch`: `core::arch`'s `_mm_prefetch` is an `unsafe fn`, and this
-/// crate forbids `unsafe`; `safe_arch` wraps it in a safe function taking a
-/// reference, which is what a prefetch needs).
+/// Starts loading the cache line of `at` (a bucket or a ring entry;
+/// `prefetcht0`, through `safe_arch`: `core::arch`'s `_mm_prefetch` is an
+/// `unsafe fn`, and this crate forbids `unsafe`; `safe_arch` wraps it in a
+/// safe function taking a reference, which is what a prefetch needs).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn prefetch(bucket: &Bucket) {
-    safe_arch::prefetch_t0(bucket);
+fn prefetch<T>(at: &T) {
+    safe_arch::prefetch_t0(at);
 }
 
 /// No prefetch elsewhere (wasm32, aarch64 on stable Rust): the lookup
 /// waits for memory as it did.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn prefetch(_bucket: &Bucket) {}
+fn prefetch<T>(_at: &T) {}
 
 /// Where an id is looked up: its two buckets and fingerprint (shifted in
 /// place) in a table of `buckets` buckets (found again, from the id, if the
