@@ -945,6 +945,30 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn masks_find_fingerprints_and_free_slots_only() {
+        let t = UniqueIds::with_window(229_376); // 18 position bits
+        let high = !t.low();
+        for hash in [0, u64::MAX, 1 << 32, 0x0123_4567_89AB_CDEF] {
+            let fp = t.fingerprint(hash) << t.index_bits;
+            // Never the fingerprint of a free slot.
+            assert_ne!(fp, 0);
+            assert_eq!(fp & t.low(), 0);
+            let other = fp ^ (1 << 31);
+            let bucket = Bucket([0, fp | 5, 7, fp | 1, 0, other | 1, 0, u32::MAX]);
+            let expected: u32 = (0..BUCKET)
+                .filter(|i| bucket.0[*i] & high == fp)
+                .map(|i| 1 << i)
+                .sum();
+            assert_eq!(match_mask(&bucket, high, fp), expected);
+            assert_eq!(expected & 0b1010, 0b1010, "{fp:#x}");
+            assert_eq!(match_mask(&bucket, high, fp) & 0b0101_0001, 0);
+            assert_eq!(free_mask(&bucket), 0b0101_0001);
+        }
+        assert_eq!(free_mask(&Bucket([0; BUCKET])), 0xFF);
+        assert_eq!(free_mask(&Bucket([1; BUCKET])), 0);
+    }
+
+    #[test]
     fn ids_that_hash_alike_are_still_told_apart() {
         // Every id in the same two buckets, then the stash; all exact.
         let ids = pool(200, 3);
