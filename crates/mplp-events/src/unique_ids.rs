@@ -27,7 +27,12 @@
 //! found from the fingerprint alone (an insert into a full pair moves a
 //! resident to its other bucket without reading the ring). A lookup reads
 //! its two buckets (one cache line each) and compares an id, in the ring,
-//! only where a fingerprint agrees. When a generation is dropped, one pass
+//! only where a fingerprint agrees: on x86_64 one SSE2 compare-and-mask per
+//! four slots finds the fingerprint (whose lowest bit is always set, so no
+//! free slot, 0, can match it) and the free slots, through `safe_arch`'s
+//! safe intrinsics; elsewhere the same masks are computed slot by slot.
+//! The insert that follows a lookup uses the free slots it found (the
+//! table is read once). When a generation is dropped, one pass
 //! over the table frees the slots that point into its segment. The table
 //! grows by doubling up to `9 × ⌈window / 8⌉ × 8/7` slots. With
 //! `mplp_check`'s default window (229,376 ids) that is 6.2 MB of ids and a
@@ -46,11 +51,13 @@
 //! buckets (each bucket is aligned to 32 bytes, so it lies in one cache
 //! line) and returns at once. The MAP and SA validators prefetch an
 //! event's buckets and look the id up when the next event has been parsed
-//! (see `Books::hold_id` in `validate.rs`); the hash, the two buckets and
-//! the fingerprint are computed once, at the prefetch, and kept with the
-//! held id (found again only if the table has grown in between). The
-//! instruction comes from
-//! the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
+//! (see `Books::hold_id` in `validate.rs`); the two buckets and the
+//! fingerprint are computed once, at the prefetch, and kept with the held
+//! id (16 bytes; found again from the id only if the table has grown in
+//! between). The ring is written in order, one id after the other, so the
+//! entry 8 ids (`RING_AHEAD`) ahead of the one written is prefetched too:
+//! a store that misses holds up the stores after it. The instruction comes
+//! from the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
 //! `_mm_prefetch` is an `unsafe fn` and this crate forbids `unsafe`, where
 //! `safe_arch::prefetch_t0` is a safe function of a reference (a prefetch
 //! cannot fault). Off x86_64 (wasm32) the prefetch is a no-op. Figures in
@@ -90,11 +97,16 @@ const MIN_BUCKETS: usize = 8;
 /// the first id, so it never grows (its pages become resident as they
 /// are written); a larger one starts at this size and doubles.
 const FIRST_BUCKETS: usize = 1 << 16;
+/// How far ahead of the id it writes the ring is prefetched (8 ids: 192
+/// bytes, three cache lines).
+const RING_AHEAD: usize = 8;
 /// How many residents an insert may move before it stashes its id.
 const MAX_KICKS: usize = 64;
 /// A stash longer than this makes the table grow, while it may.
 const STASH_GROW: usize = 8;
-/// Bit `i` of a bucket's mask: `WEIGHTS[i]`.
+/// Bit `i` of a bucket's mask: `WEIGHTS[i]` (where SSE2 does not compute
+/// it).
+#[cfg(not(target_arch = "x86_64"))]
 const WEIGHTS: [u32; BUCKET] = [1, 2, 4, 8, 16, 32, 64, 128];
 
 /// A bucket of the table, aligned so that it lies in one cache line (the
@@ -144,8 +156,10 @@ pub struct UniqueIds {
     cursor: usize,
     /// The most ids the table may hold before it grows (7/8 of its slots).
     limit: usize,
-    /// The bits of a slot that hold the position.
+    /// The bits of a slot that hold the position (at most 30).
     index_bits: u32,
+    /// Those bits set: `2^index_bits − 1`.
+    low: u32,
     /// The state of the generator that picks which resident to move.
     kick: u64,
     /// Bits of the hash kept (all of them, except in tests of collisions).
@@ -174,6 +188,8 @@ impl UniqueIds {
         let window = window.min(MAX_EVENT_ID_WINDOW);
         let generation = window.div_ceil(GENERATIONS - 1);
         let most = GENERATIONS * generation;
+        // Positions + 1, up to `most`.
+        let index_bits = u64::BITS - (most as u64).leading_zeros();
         UniqueIds {
             ring: Vec::new(),
             slots: Vec::new(),
@@ -194,8 +210,8 @@ impl UniqueIds {
             count: 0,
             cursor: 0,
             limit: 0,
-            // Positions + 1, up to `most`.
-            index_bits: u64::BITS - (most as u64).leading_zeros(),
+            index_bits,
+            low: u32::MAX.checked_shr(32 - index_bits).unwrap_or(0),
             kick: 0x9E37_79B9_7F4A_7C15,
             #[cfg(test)]
             hash_bits: u64::MAX,
@@ -218,30 +234,72 @@ impl UniqueIds {
         }
         let key = id.as_u128();
         // The buckets of a table that has grown since are found again.
-        let Probe {
-            hash,
-            mut b1,
-            mut b2,
-            fp,
-            ..
-        } = if probe.buckets == self.buckets {
+        let probe = if probe.buckets == self.buckets as u32 {
             probe
         } else {
-            self.probe(probe.hash)
+            self.probe(self.hash(key))
         };
+        let Probe { b1, b2, fp, .. } = probe;
+        let (b1, b2) = (b1 as usize, b2 as usize);
         // One lookup answers for every generation.
-        if let Some(first) = self.find_in(key, b1, b2, fp) {
-            return Some(first);
+        let (s1, s2) = (*self.bucket(b1), *self.bucket(b2));
+        let high = !self.low();
+        if (match_mask(&s1, high, fp) | match_mask(&s2, high, fp)) != 0 || !self.stash.is_empty() {
+            if let Some(first) = self.find_in(key, b1, b2, fp) {
+                return Some(first);
+            }
         }
+        let at = self.cursor;
+        let slot = fp | (at as u32 + 1);
+        if self.in_current == self.generation || self.count >= self.limit {
+            // Rare: the table changes before the id goes in.
+            return self.insert_slow(key, slot, line);
+        }
+        self.write_ring(at, key, line);
+        // A free slot of the first bucket, else of the second (as read
+        // above: nothing has changed the table since).
+        let (f1, f2) = (free_mask(&s1), free_mask(&s2));
+        if f1 != 0 {
+            self.put(b1 * BUCKET + f1.trailing_zeros() as usize, slot);
+        } else if f2 != 0 {
+            self.put(b2 * BUCKET + f2.trailing_zeros() as usize, slot);
+        } else {
+            self.place_moving(slot, b1);
+            if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
+                self.grow();
+            }
+        }
+        None
+    }
+
+    /// The insert of an id (not remembered) that starts a new generation
+    /// or makes the table grow first.
+    #[cold]
+    #[inline(never)]
+    fn insert_slow(&mut self, key: u128, mut slot: u32, line: u64) -> Option<u64> {
         if self.in_current == self.generation {
             self.next_generation();
         }
         // At most 7/8 of the slots hold ids.
         if self.count >= self.limit {
             self.grow();
-            Probe { b1, b2, .. } = self.probe(hash);
         }
         let at = self.cursor;
+        slot = (slot & !self.low()) | (at as u32 + 1);
+        let Probe { b1, b2, .. } = self.probe(self.hash(key));
+        self.write_ring(at, key, line);
+        self.place(slot, b1 as usize, b2 as usize);
+        if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
+            self.grow();
+        }
+        None
+    }
+
+    /// Writes the id `key` first seen on `line` at ring position `at`
+    /// (the cursor), and counts it; starts loading the ring's line
+    /// [`RING_AHEAD`] ids further on, which a later id will be written to.
+    #[inline(always)]
+    fn write_ring(&mut self, at: usize, key: u128, line: u64) {
         let entry = [key as u64, (key >> 64) as u64, line];
         match self.ring.get_mut(at) {
             Some(old) => *old = entry,
@@ -255,14 +313,26 @@ impl UniqueIds {
                 self.ring.push(entry);
             }
         }
+        // The ring is written in order (segment after segment, then from
+        // its start again): without this, each cache line of it is a store
+        // that misses, and the stores after it wait (they retire in order).
+        let len = self.ring.len();
+        let ahead = at + RING_AHEAD;
+        let ahead = if ahead >= len { ahead - len } else { ahead };
+        if let Some(e) = self.ring.get(ahead) {
+            prefetch(e);
+        }
         self.in_current += 1;
         self.count += 1;
         self.cursor += 1;
-        self.place(fp | (at as u32 + 1), b1, b2);
-        if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
-            self.grow();
+    }
+
+    /// Writes `slot` into slot `at` of the table.
+    #[inline]
+    fn put(&mut self, at: usize, slot: u32) {
+        if let Some(s) = self.slot_mut(at) {
+            *s = slot;
         }
-        None
     }
 
     /// Starts a new generation in the next segment of the ring; the
@@ -308,7 +378,7 @@ impl UniqueIds {
     pub(crate) fn prefetch_probe(&self, id: Uuid) -> Probe {
         let probe = self.probe(self.hash(id.as_u128()));
         for b in [probe.b1, probe.b2] {
-            if let Some(bucket) = self.slots.get(b) {
+            if let Some(bucket) = self.slots.get(b as usize) {
                 prefetch(bucket);
             }
         }
@@ -363,18 +433,19 @@ impl UniqueIds {
         (((hash & 0xFFFF_FFFF) * self.buckets as u64) >> 32) as usize
     }
 
-    /// The fingerprint of a hash: the bits of a slot above the position.
+    /// The fingerprint of a hash: the bits of a slot above the position,
+    /// the lowest of them always set, so that no fingerprint is that of a
+    /// free slot (0) and a match needs no test of occupancy.
     fn fingerprint(&self, hash: u64) -> u32 {
-        ((hash >> 32) as u32)
-            .checked_shr(self.index_bits)
-            .unwrap_or(0)
+        // `index_bits` is at most 30: the shift is exact.
+        ((hash >> 32) as u32).wrapping_shr(self.index_bits) | 1
     }
 
     /// The other bucket of a slot in bucket `b`: `off − b` (modulo the
     /// number of buckets), `off` a mix of the fingerprint, so computed from
     /// the slot alone, and the other bucket of the other bucket is `b`.
     fn other(&self, b: usize, slot: u32) -> usize {
-        let fp = u64::from(slot.checked_shr(self.index_bits).unwrap_or(0));
+        let fp = u64::from(slot.wrapping_shr(self.index_bits));
         let mix = fp.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         let off = ((mix * self.buckets as u64) >> 32) as usize;
         if off >= b {
@@ -386,7 +457,7 @@ impl UniqueIds {
 
     /// The bits of a slot that hold the position.
     fn low(&self) -> u32 {
-        u32::MAX.checked_shr(32 - self.index_bits).unwrap_or(0)
+        self.low
     }
 
     /// The position in the ring of an occupied slot.
@@ -405,12 +476,12 @@ impl UniqueIds {
     fn probe(&self, hash: u64) -> Probe {
         let fp = self.fingerprint(hash) << self.index_bits;
         let b1 = self.home(hash);
+        // Bucket numbers fit in 32 bits: at most 2^29 × 9/8 × 8/7 / 8.
         Probe {
-            hash,
-            b1,
-            b2: self.other(b1, fp),
+            b1: b1 as u32,
+            b2: self.other(b1, fp) as u32,
             fp,
-            buckets: self.buckets,
+            buckets: self.buckets as u32,
         }
     }
 
@@ -418,21 +489,19 @@ impl UniqueIds {
     #[cfg(test)]
     fn find(&self, key: u128, hash: u64) -> Option<u64> {
         let Probe { b1, b2, fp, .. } = self.probe(hash);
-        self.find_in(key, b1, b2, fp)
+        self.find_in(key, b1 as usize, b2 as usize, fp)
     }
 
     /// The line of `key`, if it is remembered, looked up in its buckets
     /// `b1` and `b2` with its fingerprint `fp` (shifted in place).
     fn find_in(&self, key: u128, b1: usize, b2: usize, fp: u32) -> Option<u64> {
         let (s1, s2) = (&self.bucket(b1).0, &self.bucket(b2).0);
-        if !self.any_match(s1, fp) && !self.any_match(s2, fp) && self.stash.is_empty() {
-            return None; // the usual answer, without a branch per slot
-        }
         let high = !self.low();
+        // A free slot (0) never has a fingerprint (its lowest bit is set).
         s1.iter()
             .chain(s2)
             .chain(&self.stash)
-            .filter(|s| **s != 0 && **s & high == fp)
+            .filter(|s| **s & high == fp)
             .find_map(|s| {
                 self.ring_key(self.position(*s))
                     .filter(|(k, _)| *k == key)
@@ -452,24 +521,9 @@ impl UniqueIds {
             .and_then(|bucket| bucket.0.get_mut(at % BUCKET))
     }
 
-    /// Whether an occupied slot of `bucket` has the fingerprint `fp`
-    /// (shifted in place), computed without branches.
-    fn any_match(&self, bucket: &[u32; BUCKET], fp: u32) -> bool {
-        let high = !self.low();
-        bucket.iter().fold(0, |any, s| {
-            any | (u32::from(s & high == fp) & u32::from(*s != 0))
-        }) != 0
-    }
-
-    /// A free slot of bucket `b`, found without branches.
+    /// A free slot of bucket `b`.
     fn free(&self, b: usize) -> Option<usize> {
-        let free: u32 = self
-            .bucket(b)
-            .0
-            .iter()
-            .zip(WEIGHTS)
-            .map(|(s, w)| u32::from(*s == 0) * w)
-            .sum();
+        let free = free_mask(self.bucket(b));
         (free != 0).then(|| b * BUCKET + free.trailing_zeros() as usize)
     }
 
@@ -543,7 +597,7 @@ impl UniqueIds {
                 continue;
             };
             let Probe { b1, b2, fp, .. } = self.probe(self.hash(key));
-            self.place(fp | (position as u32 + 1), b1, b2);
+            self.place(fp | (position as u32 + 1), b1 as usize, b2 as usize);
         }
     }
 
@@ -563,32 +617,96 @@ impl UniqueIds {
     }
 }
 
-/// Starts loading the cache line of `bucket` (`prefetcht0`, through
-/// `safe_arch`: `core::arch`'s `_mm_prefetch` is an `unsafe fn`, and this
-/// crate forbids `unsafe`; `safe_arch` wraps it in a safe function taking a
-/// reference, which is what a prefetch needs).
+/// Starts loading the cache line of `at` (a bucket or a ring entry;
+/// `prefetcht0`, through `safe_arch`: `core::arch`'s `_mm_prefetch` is an
+/// `unsafe fn`, and this crate forbids `unsafe`; `safe_arch` wraps it in a
+/// safe function taking a reference, which is what a prefetch needs).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn prefetch(bucket: &Bucket) {
-    safe_arch::prefetch_t0(bucket);
+fn prefetch<T>(at: &T) {
+    safe_arch::prefetch_t0(at);
 }
 
 /// No prefetch elsewhere (wasm32, aarch64 on stable Rust): the lookup
 /// waits for memory as it did.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn prefetch(_bucket: &Bucket) {}
+fn prefetch<T>(_at: &T) {}
 
-/// Where an id is looked up: its hash, its two buckets and fingerprint
-/// (shifted in place) in a table of `buckets` buckets (found again if the
-/// table has grown since).
+/// Where an id is looked up: its two buckets and fingerprint (shifted in
+/// place) in a table of `buckets` buckets (found again, from the id, if the
+/// table has grown since). 16 bytes, kept with a held id.
 #[derive(Clone, Copy)]
 pub(crate) struct Probe {
-    hash: u64,
-    b1: usize,
-    b2: usize,
+    b1: u32,
+    b2: u32,
     fp: u32,
-    buckets: usize,
+    buckets: u32,
+}
+
+/// Bit `i` set when slot `i` of `bucket` holds the fingerprint `fp` (the
+/// slot's bits `high`): two SSE2 compares of four slots each.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn match_mask(bucket: &Bucket, high: u32, fp: u32) -> u32 {
+    use safe_arch::{bitand_m128i, cmp_eq_mask_i32_m128i, set_splat_i32_m128i};
+    let (lo, hi) = lanes(bucket);
+    let (high, fp) = (
+        set_splat_i32_m128i(high as i32),
+        set_splat_i32_m128i(fp as i32),
+    );
+    let eq = |v| mask4(cmp_eq_mask_i32_m128i(bitand_m128i(v, high), fp));
+    eq(lo) | eq(hi) << 4
+}
+
+/// Bit `i` set when slot `i` of `bucket` is free (0).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn free_mask(bucket: &Bucket) -> u32 {
+    use safe_arch::{cmp_eq_mask_i32_m128i, zeroed_m128i};
+    let (lo, hi) = lanes(bucket);
+    let free = |v| mask4(cmp_eq_mask_i32_m128i(v, zeroed_m128i()));
+    free(lo) | free(hi) << 4
+}
+
+/// The two halves of a bucket as SSE2 vectors.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn lanes(bucket: &Bucket) -> (safe_arch::m128i, safe_arch::m128i) {
+    let [a, b, c, d, e, f, g, h] = bucket.0;
+    (
+        safe_arch::m128i::from([a, b, c, d]),
+        safe_arch::m128i::from([e, f, g, h]),
+    )
+}
+
+/// One bit per 32-bit lane of a compare's mask.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn mask4(v: safe_arch::m128i) -> u32 {
+    safe_arch::move_mask_m128(safe_arch::cast_to_m128_from_m128i(v)) as u32
+}
+
+/// [`match_mask`] without SSE2 (wasm32 and the rest).
+#[cfg(not(target_arch = "x86_64"))]
+fn match_mask(bucket: &Bucket, high: u32, fp: u32) -> u32 {
+    bucket
+        .0
+        .iter()
+        .zip(WEIGHTS)
+        .map(|(s, w)| u32::from(s & high == fp) * w)
+        .sum()
+}
+
+/// [`free_mask`] without SSE2.
+#[cfg(not(target_arch = "x86_64"))]
+fn free_mask(bucket: &Bucket) -> u32 {
+    bucket
+        .0
+        .iter()
+        .zip(WEIGHTS)
+        .map(|(s, w)| u32::from(*s == 0) * w)
+        .sum()
 }
 
 /// The 128-bit product of `x` and `y`, its halves xored.
@@ -824,6 +942,30 @@ pub(crate) mod tests {
             assert_eq!(t.see_probed(*id, probes[n], n as u64 + 1), None);
             assert_eq!(t.see(*id, 9_999), Some(n as u64 + 1));
         }
+    }
+
+    #[test]
+    fn masks_find_fingerprints_and_free_slots_only() {
+        let t = UniqueIds::with_window(229_376); // 18 position bits
+        let high = !t.low();
+        for hash in [0, u64::MAX, 1 << 32, 0x0123_4567_89AB_CDEF] {
+            let fp = t.fingerprint(hash) << t.index_bits;
+            // Never the fingerprint of a free slot.
+            assert_ne!(fp, 0);
+            assert_eq!(fp & t.low(), 0);
+            let other = fp ^ (1 << 31);
+            let bucket = Bucket([0, fp | 5, 7, fp | 1, 0, other | 1, 0, u32::MAX]);
+            let expected: u32 = (0..BUCKET)
+                .filter(|i| bucket.0[*i] & high == fp)
+                .map(|i| 1 << i)
+                .sum();
+            assert_eq!(match_mask(&bucket, high, fp), expected);
+            assert_eq!(expected & 0b1010, 0b1010, "{fp:#x}");
+            assert_eq!(match_mask(&bucket, high, fp) & 0b0101_0001, 0);
+            assert_eq!(free_mask(&bucket), 0b0101_0001);
+        }
+        assert_eq!(free_mask(&Bucket([0; BUCKET])), 0xFF);
+        assert_eq!(free_mask(&Bucket([1; BUCKET])), 0);
     }
 
     #[test]
