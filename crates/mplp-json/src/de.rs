@@ -310,8 +310,11 @@ mod tests {
 
     #[test]
     fn first_capacity_fills_at_most_a_kibibyte() {
-        assert_eq!(List::<u8>::FIRST_CAPACITY, 16);
-        assert_eq!(List::<()>::FIRST_CAPACITY, 16);
+        // Ids, numbers, enums: a small block.
+        assert_eq!(List::<u8>::FIRST_CAPACITY, 4);
+        assert_eq!(List::<()>::FIRST_CAPACITY, 4);
+        assert_eq!(List::<[u8; 16]>::FIRST_CAPACITY, 4);
+        assert_eq!(List::<[u8; 17]>::FIRST_CAPACITY, 16);
         assert_eq!(List::<[u8; 64]>::FIRST_CAPACITY, 16);
         assert_eq!(List::<[u8; 65]>::FIRST_CAPACITY, 15);
         assert_eq!(List::<[u8; 128]>::FIRST_CAPACITY, 8);
