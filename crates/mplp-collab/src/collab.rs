@@ -507,22 +507,39 @@ impl Collab {
     pub fn check_structure(&self, report: &mut Report) {
         // Written only for a violation: a valid session allocates nothing.
         let ps: &[Participant] = &self.participants;
+        // Each id's text taken once (a `ShortString` tells inline from heap
+        // text at every look): on the stack for a session of the usual size.
+        let mut few = [""; FEW_PARTICIPANTS];
+        let many: Vec<&str>;
+        let ids: &[&str] = if ps.len() <= FEW_PARTICIPANTS {
+            for (id, p) in few.iter_mut().zip(ps) {
+                *id = p.participant_id.as_str();
+            }
+            &few[..ps.len()]
+        } else {
+            many = ps.iter().map(|p| p.participant_id.as_str()).collect();
+            &many
+        };
         for_each_repeat(
-            ps,
-            |p| p.participant_id.as_str(),
-            |i, first| repeated_participant(report, i, first, ps[i].participant_id.as_str()),
+            ids,
+            |id| *id,
+            |i, first| repeated_participant(report, i, first, ids[i]),
         );
-        for (i, p) in ps.iter().enumerate() {
-            blank_participant_id(report, i, p.participant_id.as_str());
+        for (i, id) in ids.iter().enumerate() {
+            blank_participant_id(report, i, id);
         }
         pair_rule(Some(self.mode), ps.len(), report);
         // The orchestrator rule lives in crate::orchestrator.
         self.check_orchestrator(crate::orchestrator::Designation::ByName, report);
-        for (i, p) in ps.iter().enumerate() {
-            role_rule(report, i, p.participant_id.as_str(), p.role_id.as_deref());
+        for (i, (p, id)) in ps.iter().zip(ids).enumerate() {
+            role_rule(report, i, id, p.role_id.as_deref());
         }
     }
 }
+
+/// Sessions of up to this many participants have their ids' texts
+/// gathered on the stack by [`Collab::check_structure`].
+const FEW_PARTICIPANTS: usize = 32;
 
 /// `map_unique_participant_ids`: participant `i` repeats the id of `first`.
 fn repeated_participant(report: &mut Report, i: usize, first: usize, id: &str) {
@@ -541,7 +558,9 @@ fn repeated_participant(report: &mut Report, i: usize, first: usize, id: &str) {
 /// `map_participant_ids_are_non_empty`: a blank id (an empty one is the
 /// schema's `minLength`, reported under the same id).
 fn blank_participant_id(report: &mut Report, i: usize, id: &str) {
-    if !id.is_empty() && id.trim().is_empty() {
+    // Blank: every character white space (what `trim` removes), which
+    // the first character of an ordinary id already denies.
+    if !id.is_empty() && id.chars().all(char::is_whitespace) {
         report.error(
             Pointer::root()
                 .key("participants")

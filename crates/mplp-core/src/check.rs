@@ -167,8 +167,8 @@ pub fn for_each_repeat<'a, T>(
             *word = fingerprint(text(item).as_bytes());
         }
         for (i, item) in items.iter().enumerate().skip(1) {
-            let t = text(item);
-            let first = (0..i).find(|&j| words[j] == words[i] && text(&items[j]) == t);
+            // The texts are compared only where the words agree.
+            let first = (0..i).find(|&j| words[j] == words[i] && text(&items[j]) == text(item));
             if let Some(first) = first {
                 repeat(i, first);
             }
@@ -235,16 +235,21 @@ where
 /// hash map.
 const SHORT_LIST: usize = 32;
 
-/// A word that equal texts share: the text itself below 8 bytes (with its
-/// length), else its first and last 8 bytes and its length.
+/// A word that equal texts share: the text itself below 8 bytes (its
+/// bytes from the lowest, its length in the top byte, which a text of
+/// at most 7 bytes leaves free), else its first and last 8 bytes and its
+/// length.
 fn fingerprint(b: &[u8]) -> u64 {
     match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
         (Some(head), Some(tail)) => {
             u64::from_le_bytes(*head) ^ u64::from_le_bytes(*tail).rotate_left(32) ^ b.len() as u64
         }
-        _ => b
-            .iter()
-            .fold(b.len() as u64, |w, &x| (w << 8) | u64::from(x)),
+        _ => {
+            let mut word = [0u8; 8];
+            let n = b.len().min(7);
+            word[..n].copy_from_slice(&b[..n]);
+            u64::from_le_bytes(word) | (b.len() as u64) << 56
+        }
     }
 }
 

@@ -436,3 +436,62 @@ fn vec_members_take_one_allocation_for_short_arrays() {
     let empty: Lists = mplp_core::document::from_slice_unchecked(br#"{"all":[]}"#).unwrap();
     assert_eq!((empty.all.capacity(), empty.some), (0, None));
 }
+
+/// A long array outgrows its first allocation once: the fast reader makes
+/// room for as many more elements as the rest of the input holds at the
+/// length the first ones had and an eighth more (never more bytes than the
+/// rest of the input, never less than doubling), so like elements fit with
+/// no further copy;
+/// the values are serde_json's.
+#[test]
+fn a_long_array_of_like_elements_is_sized_from_the_input() {
+    use mplp_json::de::List;
+    /// A list the fast reader reads directly (ids have their own read).
+    #[derive(Clone, Debug, PartialEq, Wire)]
+    struct Ids {
+        all: Vec<mplp_core::StepId>,
+    }
+    let first = List::<mplp_core::StepId>::FIRST_CAPACITY;
+    // 39 bytes of text (quotes and comma) for a 16-byte id: the text, not
+    // the memory bound, decides.
+    for n in [first + 1, 100, 600, 1500] {
+        let items: Vec<String> = (0..n)
+            .map(|_| format!("\"{}\"", mplp_core::StepId::new()))
+            .collect();
+        let text = format!(r#"{{"all":[{}]}}"#, items.join(","));
+        let fast: Ids = mplp_core::document::from_slice_unchecked(text.as_bytes()).unwrap();
+        let serde: Ids = serde_json::from_str(&text).unwrap();
+        assert_eq!(fast, serde);
+        let capacity = fast.all.capacity();
+        assert!(capacity >= n, "{n} elements, room for {capacity}");
+        if n > 2 * first {
+            // The rest at the first elements' length, and an eighth more:
+            // doubling would have gone to the next power of two.
+            assert!(
+                capacity <= n + n / 8 + 2 * first + 1,
+                "{n} elements, room for {capacity}"
+            );
+            assert!(
+                capacity < n.next_power_of_two(),
+                "{n} elements, room for {capacity}"
+            );
+        }
+    }
+    let first = List::<u64>::FIRST_CAPACITY;
+    // Two bytes of text for each 8-byte `u64`: at most the rest of the
+    // input's bytes are taken at once (see mplp-json's
+    // `room_is_made_from_the_rest_of_the_input`), and the `Vec` doubles
+    // from there.
+    let text = format!(r#"{{"all":[{}]}}"#, vec!["7"; 1000].join(","));
+    let fast: Lists = mplp_core::document::from_slice_unchecked(text.as_bytes()).unwrap();
+    assert_eq!(fast, serde_json::from_str::<Lists>(&text).unwrap());
+    assert!(fast.all.capacity() >= 1000);
+    // Elements much longer than the first ones: the room falls short and
+    // the `Vec` doubles from there; the values are the same.
+    let mut items: Vec<String> = (0..first as u64).map(|i| i.to_string()).collect();
+    items.extend((0..50u64).map(|i| format!("{}", u64::MAX - i)));
+    let text = format!(r#"{{"all":[{}]}}"#, items.join(","));
+    let fast: Lists = mplp_core::document::from_slice_unchecked(text.as_bytes()).unwrap();
+    let serde: Lists = serde_json::from_str(&text).unwrap();
+    assert_eq!(fast, serde);
+}

@@ -108,6 +108,74 @@ fn id_map<S: Node>(steps: &[S], problems: &mut Problems) -> HashMap<u128, u32, I
     map
 }
 
+/// Step ids to the index of their first occurrence, for
+/// [`Graph::build_for_rules`] past [`FEW`] steps: what [`id_map`] finds,
+/// in an open-addressing table of step indices (linear probing, at most
+/// half full) whose keys are the steps' own ids, hashed by the same seeded
+/// foldhash as the map's. The map's buckets cost 80 instructions an id and
+/// 60 a dependency (callgrind, a plan of 100 steps); this table a third of
+/// that, and one allocation.
+struct IdIndex {
+    /// `0` for an empty slot, else the step's index + 1.
+    slots: Vec<u32>,
+    mask: usize,
+    hasher: IdHashBuilder,
+}
+
+impl IdIndex {
+    /// The index of `steps`; a repeated id is recorded in `problems`, in
+    /// step order, with the index of its first occurrence.
+    fn new<S: Node>(steps: &[S], problems: &mut Problems) -> Self {
+        let size = (steps.len() * 2).next_power_of_two();
+        let mut index = IdIndex {
+            slots: vec![0; size],
+            mask: size - 1,
+            hasher: IdHashBuilder::default(),
+        };
+        for (i, step) in steps.iter().enumerate() {
+            let k = node_key(step);
+            if k == UNREAD {
+                continue;
+            }
+            let mut at = index.home(k);
+            loop {
+                match index.slots[at] {
+                    0 => {
+                        index.slots[at] = i as u32 + 1;
+                        break;
+                    }
+                    s if node_key(&steps[s as usize - 1]) == k => {
+                        problems.duplicate_ids.push((i, s as usize - 1));
+                        break;
+                    }
+                    _ => at = (at + 1) & index.mask,
+                }
+            }
+        }
+        index
+    }
+
+    /// The slot where the probe for `k` starts.
+    #[inline]
+    fn home(&self, k: u128) -> usize {
+        std::hash::BuildHasher::hash_one(&self.hasher, k) as usize & self.mask
+    }
+
+    /// The index of the first step of `steps` (those the index was built
+    /// from) whose id is `k`.
+    #[inline]
+    fn get<S: Node>(&self, steps: &[S], k: u128) -> Option<u32> {
+        let mut at = self.home(k);
+        loop {
+            match self.slots[at] {
+                0 => return None,
+                s if node_key(&steps[s as usize - 1]) == k => return Some(s - 1),
+                _ => at = (at + 1) & self.mask,
+            }
+        }
+    }
+}
+
 #[inline]
 fn key(id: &StepId) -> u128 {
     id.as_uuid().as_u128()
@@ -164,8 +232,8 @@ impl Graph {
     pub(crate) fn build_for_rules<S: Node>(steps: &[S]) -> (Graph, Problems) {
         let mut problems = Problems::default();
         if steps.len() > FEW {
-            let map = id_map(steps, &mut problems);
-            return Graph::edges(steps, |k| map.get(&k).copied(), problems);
+            let index = IdIndex::new(steps, &mut problems);
+            return Graph::edges(steps, |k| index.get(steps, k), problems);
         }
         let mut keys = [0u128; FEW];
         for (k, step) in keys.iter_mut().zip(steps) {

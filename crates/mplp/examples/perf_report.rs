@@ -49,6 +49,14 @@
 //! 1.0 means a step or turn costs what parsing its own events costs. Rounds
 //! are interleaved on the same heap states as the documents; medians.
 //!
+//! `perf_report --reads READS CONTENDER PREFIX` reads each row whose label
+//! starts with `PREFIX` exactly `READS` times with `CONTENDER` (`value`,
+//! `validate_json`, `mplp_validate`, ...), for instruction counts, which
+//! the load of a shared machine does not move:
+//! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*counted_reads*'
+//! perf_report --reads 200 validate_json "plan, 10 "` (instructions / reads;
+//! the same with `value` gives the baseline).
+//!
 //! To profile one contender on one row, set `PERF_REPORT_ONLY=<contender>:<label prefix>`
 //! (for example `validate_json:plan, 1000`): the example then only runs that
 //! for the whole budget of every round, and prints only the time per read
@@ -99,6 +107,18 @@ fn main() {
                 let path = dir.join(format!("{kind}-{n}.json"));
                 std::fs::write(&path, &input.bytes).unwrap();
                 println!("{}", path.display());
+            }
+            return;
+        }
+        // A fixed number of reads of the rows whose label starts with
+        // PREFIX, for instruction counts (see `common::counted_reads`).
+        [flag, reads, contender, prefix] if flag == "--reads" => {
+            let reads = reads.parse().expect("READS: a number");
+            for input in common::inputs(100) {
+                if input.label.starts_with(prefix.as_str()) {
+                    let valid = common::counted_reads(&input, contender, reads);
+                    println!("{}: {contender}: {reads} reads, {valid} valid", input.label);
+                }
             }
             return;
         }

@@ -263,6 +263,20 @@ pub(crate) fn time_counted(input: &Input, contender: &str, budget: Duration) -> 
     (started.elapsed().as_nanos() as f64 / f64::from(runs), runs)
 }
 
+/// Reads `input` with `contender` exactly `reads` times: for instruction
+/// counts (`valgrind --tool=callgrind --collect-atstart=no
+/// --toggle-collect='*counted_reads*'`: instructions / reads), which do not
+/// move with the load of a shared machine as times do. Not inlined, so that
+/// the profiler can count only the reads.
+#[inline(never)]
+pub(crate) fn counted_reads(input: &Input, contender: &str, reads: u32) -> u32 {
+    let mut valid = 0;
+    for _ in 0..reads {
+        valid += u32::from(black_box(run(input, contender)));
+    }
+    valid
+}
+
 /// Blocks left on the heap for round `round` (see [`heap_state`]).
 const HEAP_STATES: [usize; 5] = [0, 300, 3_000, 30_000, 300_000];
 
