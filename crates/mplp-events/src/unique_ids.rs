@@ -106,7 +106,7 @@ const MAX_KICKS: usize = 64;
 const STASH_GROW: usize = 8;
 /// Bit `i` of a bucket's mask: `WEIGHTS[i]` (where SSE2 does not compute
 /// it).
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 const WEIGHTS: [u32; BUCKET] = [1, 2, 4, 8, 16, 32, 64, 128];
 
 /// A bucket of the table, aligned so that it lies in one cache line (the
@@ -687,9 +687,10 @@ fn mask4(v: safe_arch::m128i) -> u32 {
     safe_arch::move_mask_m128(safe_arch::cast_to_m128_from_m128i(v)) as u32
 }
 
-/// [`match_mask`] without SSE2 (wasm32 and the rest).
-#[cfg(not(target_arch = "x86_64"))]
-fn match_mask(bucket: &Bucket, high: u32, fp: u32) -> u32 {
+/// [`match_mask`] without SSE2: what wasm32 and the other targets use. It
+/// is compiled everywhere, so that on x86_64 a test compares the two.
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+fn match_mask_words(bucket: &Bucket, high: u32, fp: u32) -> u32 {
     bucket
         .0
         .iter()
@@ -698,9 +699,9 @@ fn match_mask(bucket: &Bucket, high: u32, fp: u32) -> u32 {
         .sum()
 }
 
-/// [`free_mask`] without SSE2.
-#[cfg(not(target_arch = "x86_64"))]
-fn free_mask(bucket: &Bucket) -> u32 {
+/// [`free_mask`] without SSE2 (see [`match_mask_words`]).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+fn free_mask_words(bucket: &Bucket) -> u32 {
     bucket
         .0
         .iter()
@@ -708,6 +709,9 @@ fn free_mask(bucket: &Bucket) -> u32 {
         .map(|(s, w)| u32::from(*s == 0) * w)
         .sum()
 }
+
+#[cfg(not(target_arch = "x86_64"))]
+use self::{free_mask_words as free_mask, match_mask_words as match_mask};
 
 /// The 128-bit product of `x` and `y`, its halves xored.
 fn folded_multiply(x: u64, y: u64) -> u64 {
@@ -966,6 +970,42 @@ pub(crate) mod tests {
         }
         assert_eq!(free_mask(&Bucket([0; BUCKET])), 0xFF);
         assert_eq!(free_mask(&Bucket([1; BUCKET])), 0);
+    }
+
+    /// The portable masks (what wasm32 uses) give the SSE2 ones' bits, on
+    /// buckets whose slots are free, hold the fingerprint, or hold others.
+    #[test]
+    fn the_portable_masks_are_the_sse2_ones() {
+        let t = UniqueIds::with_window(229_376);
+        let high = !t.low();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let fp = t.fingerprint(x) << t.index_bits;
+            let mut slots = [0u32; BUCKET];
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let pick = (x >> (3 * i)) & 7;
+                let low = (x >> (40 + i)) as u32 & t.low();
+                *slot = match pick {
+                    0 | 1 => 0,
+                    2 | 3 => fp | low,
+                    4 => fp ^ (1 << 31) | low,
+                    _ => (x >> i) as u32 | 1,
+                };
+            }
+            let bucket = Bucket(slots);
+            assert_eq!(
+                match_mask_words(&bucket, high, fp),
+                match_mask(&bucket, high, fp),
+                "{slots:x?}"
+            );
+            assert_eq!(free_mask_words(&bucket), free_mask(&bucket), "{slots:x?}");
+        }
+        let mixed = Bucket([0, 1, 0, 1, 1, 0, 1, 0]);
+        assert_eq!(free_mask_words(&mixed), 0b1010_0101);
+        assert_eq!(match_mask_words(&mixed, 1, 1), 0b0101_1010);
     }
 
     #[test]
