@@ -78,15 +78,18 @@ impl Read for Failing<'_> {
     }
 }
 
-impl AsyncRead for Failing<'_> {
+/// A blocking reader as an async one (each poll is one blocking read,
+/// ready at once): each test reader here serves both sides.
+struct AsAsync<R>(R);
+
+impl<R: Read + Unpin> AsyncRead for AsAsync<R> {
     fn poll_read(
         self: Pin<&mut Self>,
         _: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
         let mut tmp = vec![0; buf.remaining()];
-        let n = Read::read(this, &mut tmp)?;
+        let n = self.get_mut().0.read(&mut tmp)?;
         buf.put_slice(&tmp[..n]);
         Poll::Ready(Ok(()))
     }
@@ -106,20 +109,6 @@ impl<R: Read> Read for Interrupting<R> {
             return Err(io::ErrorKind::Interrupted.into());
         }
         self.inner.read(buf)
-    }
-}
-
-impl<R: Read + Unpin> AsyncRead for Interrupting<R> {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let mut tmp = vec![0; buf.remaining()];
-        let n = Read::read(this, &mut tmp)?;
-        buf.put_slice(&tmp[..n]);
-        Poll::Ready(Ok(()))
     }
 }
 
@@ -183,7 +172,7 @@ proptest! {
         let log = to_ndjson(&events);
         let limit = cut.index(log.len());
         let sync = validate_map_log(io::BufReader::with_capacity(16, Failing { data: &log, limit }));
-        let asynchronous = block_on(validate_map_log_async(BufReader::with_capacity(16, Failing { data: &log, limit })));
+        let asynchronous = block_on(validate_map_log_async(BufReader::with_capacity(16, AsAsync(Failing { data: &log, limit }))));
         prop_assert!(sync.errors().any(|v| v.rule.as_str() == "log_read_error"), "{:?}", sync);
         prop_assert_eq!(flat(&sync), flat(&asynchronous));
     }
@@ -211,7 +200,7 @@ proptest! {
         prop_assert_eq!(errors, error_line.map(|l| ("log_read_error", Some(l))).into_iter().collect::<Vec<_>>());
         let mut async_report = Report::new();
         let mut async_seen = Vec::new();
-        block_on(mplp_events::log::async_io::for_each_line_async(BufReader::with_capacity(capacity, reader()), &mut async_report, |n, l| async_seen.push((n, l.to_vec()))));
+        block_on(mplp_events::log::async_io::for_each_line_async(BufReader::with_capacity(capacity, AsAsync(reader())), &mut async_report, |n, l| async_seen.push((n, l.to_vec()))));
         prop_assert_eq!(&async_seen, &lines);
         prop_assert_eq!(flat(&async_report), flat(&report));
     }
