@@ -356,6 +356,21 @@ impl<'de, S: AsRef<str> + Deserialize<'de>> Deserialize<'de> for NonEmpty<S> {
     }
 }
 
+/// The fast reader's read: `S`'s own direct read (the value its
+/// `Deserialize` gives), an empty string given up on as `Deserialize`
+/// refuses it. Without serde's `deserialize_string`, the `String` visitor
+/// and their calls (issue 41, stop 52: a plan step's description).
+impl<S: AsRef<str> + mplp_json::fast::Direct> mplp_json::fast::Direct for NonEmpty<S> {
+    #[inline]
+    fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        let s = S::read(r)?;
+        if s.as_ref().is_empty() {
+            return Err(mplp_json::fast::GaveUp);
+        }
+        Ok(NonEmpty(s))
+    }
+}
+
 impl<S> CheckValue for NonEmpty<S> {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         if let Some(s) = expect_str(value, at, report) {
@@ -480,6 +495,23 @@ impl<'de> Deserialize<'de> for Version {
             }
         }
         d.deserialize_str(V)
+    }
+}
+
+/// The fast reader's read: the same value as `Deserialize`. `"1.0.0"`,
+/// the version of nearly every document, is compared where it stands
+/// (`fixed_str`: five bytes and the closing quote, no scan for the
+/// string's end, no serde call); any other text is parsed as
+/// `Deserialize` parses it (issue 41, stop 52: the two versions of every
+/// document's `meta`).
+impl mplp_json::fast::Direct for Version {
+    #[inline]
+    fn read(r: &mut mplp_json::fast::Reader<'_>) -> Result<Self, mplp_json::fast::GaveUp> {
+        if r.fixed_str::<5>() == Some(b"1.0.0") {
+            r.skip_fixed_str::<5>();
+            return Ok(Self::V1_0_0);
+        }
+        r.read_str(|s| Version::parse(s).ok())
     }
 }
 

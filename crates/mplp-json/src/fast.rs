@@ -420,7 +420,7 @@ fn string_end(rest: &[u8]) -> Option<usize> {
         // in the fifth word, which is read too: `memchr` for an id's last
         // four bytes cost more than the word.
         if at == 32 && rest.get(36) != Some(&b'"') {
-            return long_string_end(rest, at);
+            return medium_string_end(rest, at);
         }
     }
     let i = chunks
@@ -428,6 +428,50 @@ fn string_end(rest: &[u8]) -> Option<usize> {
         .iter()
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
     Some(at + i)
+}
+
+/// How far [`medium_string_end`] scans 16 bytes at a time before it hands
+/// a string over to [`long_string_end`].
+const MEDIUM: usize = 160;
+
+/// Marks (in its high bit) every byte of `lane` that is `"`, `\\` or
+/// below 0x20, and maybe bytes above a marked one: [`marks`] on 16 bytes
+/// (the borrows of the subtractions run across the two halves, and are
+/// still only above a true mark).
+#[inline(always)]
+fn marks16(lane: u128) -> u128 {
+    const ONES16: u128 = u128::MAX / 255;
+    const HIGHS16: u128 = ONES16 << 7;
+    let quote_or_control = (lane ^ (ONES16 * 0x02)).wrapping_sub(ONES16 * 0x21);
+    let backslash = (lane ^ (ONES16 * u128::from(b'\\'))).wrapping_sub(ONES16);
+    (quote_or_control | backslash) & !lane & HIGHS16
+}
+
+/// [`string_end`] of a string longer than an id, from `at` on (issue 41,
+/// stop 52): 16 bytes at a time up to [`MEDIUM`] bytes (prose: a plan
+/// step's description, a dialog message), then [`long_string_end`]. The
+/// marks find a control character in the same pass as the quote, so
+/// there is no second pass over the bytes skipped; a plan of 10 steps
+/// spent some 200 instructions a description in `memchr`'s call and the
+/// control pass after it (callgrind).
+#[inline(never)]
+fn medium_string_end(rest: &[u8], mut at: usize) -> Option<usize> {
+    while at < MEDIUM {
+        let Some(lane) = rest.get(at..).and_then(|t| t.first_chunk::<16>()) else {
+            // Fewer than 16 bytes left.
+            let tail = rest.get(at..)?;
+            let i = tail
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+            return Some(at + i);
+        };
+        let found = marks16(u128::from_le_bytes(*lane));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 16;
+    }
+    long_string_end(rest, at)
 }
 
 /// [`string_end`] of a long string from `at` on: the vectorised search of
@@ -625,6 +669,43 @@ impl<'de> Reader<'de> {
         Ok(n)
     }
 
+    /// The number token at `self.at` when it is `0` or `[1-9][0-9]*` of
+    /// at most 19 digits (below `u64::MAX`: no overflow check), read in one
+    /// pass and consumed; else `None`, nothing consumed, and
+    /// [`Reader::number`] reads it as before. The token ends where
+    /// [`Reader::number_text`] would end it (no digit, sign, `.`, `e` or
+    /// `E` follows), so the value is the one `number` gives its text
+    /// (issue 41, stop 52: an `order_index` took two passes over its
+    /// digits and the checked arithmetic, ~100 instructions).
+    #[inline(always)]
+    fn small_integer(&mut self) -> Option<u64> {
+        let rest = self.input.get(self.at..)?;
+        let (&first, tail) = rest.split_first()?;
+        let first = first.wrapping_sub(b'0');
+        if first > 9 {
+            return None;
+        }
+        let mut n = u64::from(first);
+        let mut len = 1;
+        if first != 0 {
+            for &b in tail.iter().take(18) {
+                let d = b.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                n = n * 10 + u64::from(d);
+                len += 1;
+            }
+        }
+        match rest.get(len) {
+            Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') => None,
+            _ => {
+                self.at += len;
+                Some(n)
+            }
+        }
+    }
+
     /// The text of the number token at `self.at` (consumed).
     fn number_text(&mut self) -> &'de str {
         let start = self.at;
@@ -636,6 +717,9 @@ impl<'de> Reader<'de> {
     }
 
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        if let Some(n) = self.small_integer() {
+            return visitor.visit_u64(n);
+        }
         let text = self.number_text();
         let (negative, digits) = match text.as_bytes() {
             [b'-', rest @ ..] => (true, rest),
@@ -1680,7 +1764,9 @@ mod tests {
             rest.iter()
                 .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
         };
-        for len in [0, 1, 7, 8, 9, 31, 32, 33, 36, 37, 40, 64, 100] {
+        for len in [
+            0, 1, 7, 8, 9, 31, 32, 33, 36, 37, 40, 47, 48, 49, 64, 100, 159, 160, 161, 200,
+        ] {
             for at in 0..len {
                 for byte in 0..=255u8 {
                     let mut rest = vec![b'a'; len];
@@ -1692,6 +1778,45 @@ mod tests {
                     assert_eq!(string_end(&rest), naive(&rest), "{len} {at} {byte:#x}");
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// A number read by the fast reader (its one-pass integers
+        /// included) is the number serde_json reads from the same text, as
+        /// `u64`, `i64` and `f64`, whatever follows it.
+        #[test]
+        fn numbers_read_as_serde_json_reads_them(
+            number in "-?[0-9]{0,22}(\\.[0-9]{0,3})?([eE][+-]?[0-9]{1,3})?",
+            after in proptest::sample::select(vec!["]", " ]", "0]", ".5]", "e1]", "-]", "x]", ",1]"]),
+        ) {
+            let text = format!("[{number}{after}");
+            fn same<T>(text: &str) -> Result<(), proptest::test_runner::TestCaseError>
+            where
+                T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+            {
+                let mut de = Reader::new(text);
+                let ours = <Vec<T> as de::Deserialize>::deserialize(&mut de)
+                    .ok()
+                    .filter(|_| de.at_end());
+                let theirs = serde_json::from_str::<Vec<T>>(text).ok();
+                if let Some(ours) = ours {
+                    proptest::prop_assert_eq!(Some(ours), theirs, "{}", text);
+                }
+                Ok(())
+            }
+            same::<u64>(&text)?;
+            same::<i64>(&text)?;
+            same::<f64>(&text)?;
+        }
+
+        /// A plain integer is never left to serde_json: the fast reader
+        /// reads it (as `u64` when it fits, as `i64` when negative).
+        #[test]
+        fn plain_integers_are_read(n in proptest::prelude::any::<u64>(), m in proptest::prelude::any::<i64>()) {
+            let mut de = Reader::new(&format!("[{n},{m}]"));
+            let got = <(u64, i64) as de::Deserialize>::deserialize(&mut de).ok();
+            proptest::prop_assert_eq!(got, Some((n, m)));
         }
     }
 
