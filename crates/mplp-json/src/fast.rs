@@ -1791,7 +1791,7 @@ mod tests {
             after in proptest::sample::select(vec!["]", " ]", "0]", ".5]", "e1]", "-]", "x]", ",1]"]),
         ) {
             let text = format!("[{number}{after}");
-            fn same<T>(text: &str) -> Result<(), proptest::test_runner::TestCaseError>
+            fn same<T>(text: &str) -> std::result::Result<(), proptest::test_runner::TestCaseError>
             where
                 T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
             {
@@ -1814,7 +1814,8 @@ mod tests {
         /// reads it (as `u64` when it fits, as `i64` when negative).
         #[test]
         fn plain_integers_are_read(n in proptest::prelude::any::<u64>(), m in proptest::prelude::any::<i64>()) {
-            let mut de = Reader::new(&format!("[{n},{m}]"));
+            let text = format!("[{n},{m}]");
+            let mut de = Reader::new(&text);
             let got = <(u64, i64) as de::Deserialize>::deserialize(&mut de).ok();
             proptest::prop_assert_eq!(got, Some((n, m)));
         }
