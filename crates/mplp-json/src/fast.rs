@@ -119,8 +119,8 @@ pub fn member_names(fields: &'static [MemberName]) {
 /// bytes) from every other, and reads the colon with it.
 ///
 /// Anything else (a space before the colon, an escape, a name too long for
-/// the lanes, the last 32 bytes of the input) is compared by its text, as
-/// before. The code `#[derive(Wire)]` writes builds these in a constant
+/// the lanes) is compared by its text, as before; near the end of the
+/// input, the lanes are compared with the bytes there (see `is_at`). The code `#[derive(Wire)]` writes builds these in a constant
 /// (see [`member_names`]); nothing else should.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
@@ -204,14 +204,40 @@ impl MemberName {
     /// than two lanes, whose first lane matches nothing); the second is
     /// read only for a name that needs it (a `match` on the number of
     /// lanes first cost 11 instructions a member, callgrind).
+    ///
+    /// Near the end of the input, a lane is read from the bytes there and
+    /// zeros past them (see [`load`]): no byte of a pattern is zero, so a
+    /// name, quote and colon (or an enum's text and quote) cut by the end
+    /// never match. The last member of a log line (an SA step's `status`,
+    /// `"completed"}}`) is then read in place too, not by the string scan
+    /// (which needs the line checked for UTF-8, see [`read_bytes`]).
     #[inline(always)]
     fn is_at(&self, rest: &[u8]) -> bool {
-        let fits = |lane: Option<&[u8; 16]>, i: usize| {
-            lane.is_some_and(|w| u128::from_le_bytes(*w) & self.mask[i] == self.pattern[i])
-        };
-        fits(rest.first_chunk::<16>(), 0)
-            && (self.lanes == 1 || fits(rest.get(16..).and_then(|r| r.first_chunk::<16>()), 1))
+        let fits = |lane: u128, i: usize| lane & self.mask[i] == self.pattern[i];
+        fits(load(rest), 0)
+            && (self.lanes == 1 || fits(load(rest.get(16..).unwrap_or_default()), 1))
     }
+}
+
+/// The first 16 bytes of `bytes` as a little-endian lane, zeros past the
+/// end of a shorter `bytes`.
+#[inline(always)]
+fn load(bytes: &[u8]) -> u128 {
+    match bytes.first_chunk::<16>() {
+        Some(word) => u128::from_le_bytes(*word),
+        None => load_short(bytes),
+    }
+}
+
+/// [`load`] of fewer than 16 bytes (out of line: the last member of
+/// every other SA log line comes here).
+#[inline(never)]
+fn load_short(bytes: &[u8]) -> u128 {
+    let mut word = [0u8; 16];
+    for (w, b) in word.iter_mut().zip(bytes) {
+        *w = *b;
+    }
+    u128::from_le_bytes(word)
 }
 
 /// Bytes `at..at + 16` of `bytes` as a little-endian lane.
@@ -310,7 +336,7 @@ pub fn from_str<T: Wire>(text: &str) -> Option<T> {
 /// mplp-core's `document::from_slice_unchecked`).
 #[inline]
 pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
-    let mut de = Reader::new(text);
+    let mut de = Reader::from_text(text);
     match T::read_fast(&mut de) {
         Ok(value) if de.at_end() => {
             *slot = Some(value);
@@ -328,7 +354,37 @@ pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
 /// mplp-core's `document::with_slice_unchecked`).
 #[inline]
 pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Result<R, F> {
-    let mut de = Reader::new(text);
+    let mut de = Reader::from_text(text);
+    // As in `read_bytes`.
+    let value = T::read_fast(&mut de);
+    match &value {
+        Ok(value) if de.at_end() => Ok(f(value)),
+        _ => Err(f),
+    }
+}
+
+/// [`read`] of input that is not known to be UTF-8 (issue 41): the same
+/// value, or `Err(f)` where [`read`] of the input as text gives up, and
+/// also wherever the input is not UTF-8. The input is checked for UTF-8
+/// (as a whole, by [`crate::utf8`]) only when the reader first hands out a
+/// string as text; a string with escapes is checked once decoded. Every
+/// other byte the reader accepts is one of JSON's ASCII bytes (structure,
+/// whitespace, literals, numbers) or part of a text it compares with an
+/// ASCII one (member names, enum spellings, the ids and timestamps of
+/// [`Reader::fixed_str`]), so input that is not UTF-8 makes it give up
+/// either way, and the caller's other reader says what is wrong, as
+/// before. An SA log line (ids, timestamps, event types, outcomes) is
+/// then read without the check at all: simdutf8's pass was 3-5% of the
+/// CPU of `mplp validate` on a log. (A check of each string instead, with
+/// `std::str::from_utf8`, cost a MAP line 280 instructions against
+/// simdutf8's 113 for the whole line, callgrind: short strings, a call
+/// each.)
+#[inline]
+pub fn read_bytes<T: Wire, R, F: FnOnce(&T) -> R>(
+    input: &[u8],
+    f: F,
+) -> std::result::Result<R, F> {
+    let mut de = Reader::new(input);
     // Lent where the reads wrote it: not even returned from a function.
     let value = T::read_fast(&mut de);
     match &value {
@@ -346,7 +402,7 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
     seed: S,
 ) -> std::result::Result<S::Value, GaveUp> {
-    let mut de = Reader::new(text);
+    let mut de = Reader::from_text(text);
     seed.deserialize(&mut de)
 }
 
@@ -355,10 +411,12 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
 /// `#[derive(Wire)]` writes names it; nothing else should.
 #[doc(hidden)]
 pub struct Reader<'de> {
+    /// The input, not known to be UTF-8 (see [`read_bytes`]).
     input: &'de [u8],
-    /// The same bytes as text: slices of it at ASCII boundaries are `str`s
-    /// without a UTF-8 check.
-    text: &'de str,
+    /// The same bytes as text once they are known to be UTF-8 (see
+    /// [`Reader::text`]): slices of it at ASCII boundaries are `str`s
+    /// without a check of their own.
+    text: Option<&'de str>,
     at: usize,
     depth: usize,
     scratch: Vec<u8>,
@@ -454,12 +512,22 @@ enum Str<'de, 's> {
 
 impl<'de> Reader<'de> {
     #[inline]
-    fn new(text: &'de str) -> Self {
+    fn new(input: &'de [u8]) -> Self {
+        Self::with_text(input, None)
+    }
+
+    #[inline]
+    fn from_text(text: &'de str) -> Self {
+        Self::with_text(text.as_bytes(), Some(text))
+    }
+
+    #[inline]
+    fn with_text(input: &'de [u8], text: Option<&'de str>) -> Self {
         // Names announced for a reader that never came (a derived struct
         // read by serde_json, say) belong to no object of this one.
         NEXT_NAMES.set(&[]);
         Reader {
-            input: text.as_bytes(),
+            input,
             text,
             at: 0,
             depth: 0,
@@ -537,12 +605,30 @@ impl<'de> Reader<'de> {
         match rest.get(end) {
             Some(b'"') => {
                 self.at = start + end + 1;
-                let s = self.text.get(start..start + end).ok_or(GaveUp)?;
+                let s = self.text()?.get(start..start + end).ok_or(GaveUp)?;
                 Ok(Str::Borrowed(s))
             }
             Some(b'\\') => self.decoded(start, end),
             _ => Err(GaveUp),
         }
+    }
+
+    /// The input as text: checked for UTF-8 the first time it is asked for
+    /// (see [`read_bytes`]); `GaveUp` when it is not UTF-8.
+    #[inline(always)]
+    fn text(&mut self) -> Result<&'de str> {
+        match self.text {
+            Some(text) => Ok(text),
+            None => self.check_text(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_text(&mut self) -> Result<&'de str> {
+        let text = crate::utf8(self.input).ok_or(GaveUp)?;
+        self.text = Some(text);
+        Ok(text)
     }
 
     /// The string starting at `start` whose first backslash is `end` bytes
@@ -625,19 +711,18 @@ impl<'de> Reader<'de> {
         Ok(n)
     }
 
-    /// The text of the number token at `self.at` (consumed).
-    fn number_text(&mut self) -> &'de str {
+    /// The bytes of the number token at `self.at` (consumed): ASCII only.
+    fn number_text(&mut self) -> &'de [u8] {
         let start = self.at;
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.input.get(self.at) {
             self.at += 1;
         }
-        // ASCII bytes only: always a char boundary.
-        self.text.get(start..self.at).unwrap_or_default()
+        self.input.get(start..self.at).unwrap_or_default()
     }
 
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let text = self.number_text();
-        let (negative, digits) = match text.as_bytes() {
+        let (negative, digits) = match text {
             [b'-', rest @ ..] => (true, rest),
             all => (false, all),
         };
@@ -675,6 +760,8 @@ impl<'de> Reader<'de> {
         if self.free_form > 0 {
             return Err(GaveUp);
         }
+        // ASCII bytes only: always text.
+        let text = std::str::from_utf8(text).map_err(|_| GaveUp)?;
         let mut de = serde_json::Deserializer::from_str(text);
         let value = de::Deserializer::deserialize_any(&mut de, visitor).map_err(|_| GaveUp)?;
         de.end().map_err(|_| GaveUp)?;
@@ -761,8 +848,7 @@ impl<'de> Reader<'de> {
     /// [`Reader::read_str`] of a string enum: the value at the index in
     /// `spellings` of the text that stands after the opening quote with its
     /// closing quote (compared in place, a lane at a time, see
-    /// [`Spelling`]), else (an escape, input too short for a lane, an
-    /// unknown text) `parse` of the string token, as `read_str` reads it.
+    /// [`Spelling`]), else (an escape, an unknown text) `parse` of the string token, as `read_str` reads it.
     /// `values` and `spellings` are in the same order, and `parse` takes
     /// each spelling's text to its value: the read is then `read_str`'s.
     ///
