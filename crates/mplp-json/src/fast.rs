@@ -119,8 +119,8 @@ pub fn member_names(fields: &'static [MemberName]) {
 /// bytes) from every other, and reads the colon with it.
 ///
 /// Anything else (a space before the colon, an escape, a name too long for
-/// the lanes) is compared by its text, as before; near the end of the
-/// input, the lanes are compared with the bytes there (see `is_at`). The code `#[derive(Wire)]` writes builds these in a constant
+/// the lanes, the last 32 bytes of the input) is compared by its text, as
+/// before. The code `#[derive(Wire)]` writes builds these in a constant
 /// (see [`member_names`]); nothing else should.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
@@ -204,40 +204,32 @@ impl MemberName {
     /// than two lanes, whose first lane matches nothing); the second is
     /// read only for a name that needs it (a `match` on the number of
     /// lanes first cost 11 instructions a member, callgrind).
-    ///
-    /// Near the end of the input, a lane is read from the bytes there and
-    /// zeros past them (see [`load`]): no byte of a pattern is zero, so a
-    /// name, quote and colon (or an enum's text and quote) cut by the end
-    /// never match. The last member of a log line (an SA step's `status`,
-    /// `"completed"}}`) is then read in place too, not by the string scan
-    /// (which needs the line checked for UTF-8, see [`read_bytes`]).
     #[inline(always)]
     fn is_at(&self, rest: &[u8]) -> bool {
-        let fits = |lane: u128, i: usize| lane & self.mask[i] == self.pattern[i];
-        fits(load(rest), 0)
-            && (self.lanes == 1 || fits(load(rest.get(16..).unwrap_or_default()), 1))
+        let fits = |lane: Option<&[u8; 16]>, i: usize| {
+            lane.is_some_and(|w| u128::from_le_bytes(*w) & self.mask[i] == self.pattern[i])
+        };
+        fits(rest.first_chunk::<16>(), 0)
+            && (self.lanes == 1 || fits(rest.get(16..).and_then(|r| r.first_chunk::<16>()), 1))
     }
 }
 
-/// The first 16 bytes of `bytes` as a little-endian lane, zeros past the
-/// end of a shorter `bytes`.
-#[inline(always)]
-fn load(bytes: &[u8]) -> u128 {
-    match bytes.first_chunk::<16>() {
-        Some(word) => u128::from_le_bytes(*word),
-        None => load_short(bytes),
-    }
-}
-
-/// [`load`] of fewer than 16 bytes (out of line: the last member of
-/// every other SA log line comes here).
+/// The index in `spellings` of the text (and closing quote) that `rest`,
+/// shorter than two lanes, starts with: [`MemberName::is_at`] of `rest`
+/// followed by zeros. No byte of a spelling's lanes is zero, so a text or
+/// quote cut by the end of the input never matches. The last member of a
+/// log line (an SA step's `status`, `"completed"}}`) is then read in place
+/// too, rather than by the string scan, which needs the line checked for
+/// UTF-8 (see [`read_bytes`]). Out of line, and only where the lanes
+/// did not fit: reading lanes padded this way in the search of every name
+/// cost a MAP line 75 instructions (callgrind).
 #[inline(never)]
-fn load_short(bytes: &[u8]) -> u128 {
-    let mut word = [0u8; 16];
-    for (w, b) in word.iter_mut().zip(bytes) {
-        *w = *b;
+fn spelled_near_end(spellings: &[Spelling], rest: &[u8]) -> Option<usize> {
+    let mut padded = [0u8; 32];
+    for (p, b) in padded.iter_mut().zip(rest) {
+        *p = *b;
     }
-    u128::from_le_bytes(word)
+    spellings.iter().position(|s| s.0.is_at(&padded))
 }
 
 /// Bytes `at..at + 16` of `bytes` as a little-endian lane.
@@ -720,7 +712,52 @@ impl<'de> Reader<'de> {
         self.input.get(start..self.at).unwrap_or_default()
     }
 
+    /// A number token: `visit_u64` of a plain integer of up to 19 digits
+    /// read where it stands ([`Reader::plain_u64`]), else
+    /// [`Reader::any_number`].
+    #[inline]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.plain_u64() {
+            Some(n) => visitor.visit_u64(n),
+            None => self.any_number(visitor),
+        }
+    }
+
+    /// The number at `self.at` (consumed) when its token is `0` or
+    /// `[1-9][0-9]*` of at most 19 digits (always below `u64::MAX`), which
+    /// [`Reader::any_number`] hands to `visit_u64` with the same value:
+    /// the token ends at the first byte that cannot be in a number, and a
+    /// digit, `.`, `e`, `E`, `+` or `-` after the digits read (a 20th
+    /// digit, `01`, a fraction, an exponent) leaves it to `any_number`.
+    /// The integers of a MAP event (turn numbers, counts) cost some 90
+    /// instructions each there, out of line (callgrind).
+    #[inline(always)]
+    fn plain_u64(&mut self) -> Option<u64> {
+        let rest = self.input.get(self.at..)?;
+        let mut n = u64::from(rest.first()?.wrapping_sub(b'0'));
+        if n > 9 {
+            return None;
+        }
+        let mut len = 1;
+        if n != 0 {
+            while let Some(&d @ b'0'..=b'9') = rest.get(len) {
+                if len == 19 {
+                    return None;
+                }
+                n = n * 10 + u64::from(d - b'0');
+                len += 1;
+            }
+        }
+        if let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = rest.get(len) {
+            return None;
+        }
+        self.at += len;
+        Some(n)
+    }
+
+    /// Any number token (see the module docs).
+    #[inline(never)]
+    fn any_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let text = self.number_text();
         let (negative, digits) = match text {
             [b'-', rest @ ..] => (true, rest),
@@ -848,7 +885,8 @@ impl<'de> Reader<'de> {
     /// [`Reader::read_str`] of a string enum: the value at the index in
     /// `spellings` of the text that stands after the opening quote with its
     /// closing quote (compared in place, a lane at a time, see
-    /// [`Spelling`]), else (an escape, an unknown text) `parse` of the string token, as `read_str` reads it.
+    /// [`Spelling`]; near the end of the input, with the bytes there, see
+    /// `spelled_near_end`), else (an escape, an unknown text) `parse` of the string token, as `read_str` reads it.
     /// `values` and `spellings` are in the same order, and `parse` takes
     /// each spelling's text to its value: the read is then `read_str`'s.
     ///
@@ -867,7 +905,11 @@ impl<'de> Reader<'de> {
             return Err(GaveUp);
         }
         let rest = self.input.get(self.at + 1..).unwrap_or_default();
-        if let Some(i) = spellings.iter().position(|s| s.0.is_at(rest)) {
+        let found = match spellings.iter().position(|s| s.0.is_at(rest)) {
+            None if rest.len() < 32 => spelled_near_end(spellings, rest),
+            found => found,
+        };
+        if let Some(i) = found {
             if let (Some(value), Some(s)) = (values.get(i), spellings.get(i)) {
                 // The quotes too.
                 self.at += s.0.text.len() + 2;
@@ -1719,7 +1761,7 @@ mod tests {
         const A: &[MemberName] = &[MemberName::new("a")];
         const AB: &[MemberName] = &[MemberName::new("a"), MemberName::new("b")];
         let read = |announced: &'static [MemberName]| {
-            let mut de = Reader::new(text);
+            let mut de = Reader::from_text(text);
             member_names(announced);
             let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
             (names.ok(), NEXT_NAMES.get().len())
@@ -1744,7 +1786,7 @@ mod tests {
         );
         // A new reader forgets names announced before it.
         member_names(A);
-        let mut de = Reader::new(r#"{"a":1}"#);
+        let mut de = Reader::from_text(r#"{"a":1}"#);
         let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
         assert_eq!(names.ok(), Some(vec![text_of("a")]));
         // So does a reader of a whole document, and a seed's.
@@ -1794,7 +1836,7 @@ mod tests {
     #[test]
     fn whitespace_is_skipped_where_json_allows_it_and_nothing_else() {
         let names = |text: &str| {
-            let mut de = Reader::new(text);
+            let mut de = Reader::from_text(text);
             let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
             names.ok().filter(|_| de.at_end())
         };
@@ -1903,6 +1945,98 @@ mod tests {
         }
     }
 
+    /// The number a reader visits, as serde_json's `Value` holds it.
+    struct Num;
+
+    impl Visitor<'_> for Num {
+        type Value = serde_json::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_u64<E>(self, v: u64) -> std::result::Result<serde_json::Value, E> {
+            Ok(v.into())
+        }
+        fn visit_i64<E>(self, v: i64) -> std::result::Result<serde_json::Value, E> {
+            Ok(v.into())
+        }
+        fn visit_f64<E>(self, v: f64) -> std::result::Result<serde_json::Value, E> {
+            Ok(v.into())
+        }
+    }
+
+    /// Plain integers read where they stand give what the whole number
+    /// path gives (serde_json's own reading), and every other number token
+    /// is left to it.
+    #[test]
+    fn plain_integers_read_in_place_as_any_number() {
+        let mut texts: Vec<String> = [
+            "0", "7", "10", "01", "00", "-0", "-1", "1.5", "0.0", "1e3", "1E3", "1+", "1-",
+            "9999999999999999999", "10000000000000000000", "1234567890123456789",
+            "12345678901234567890", "18446744073709551615", "18446744073709551616", "0e",
+        ]
+        .iter()
+        .map(|t| (*t).to_owned())
+        .collect();
+        for digits in 1..=21 {
+            texts.push("9".repeat(digits));
+            texts.push(format!("1{}", "0".repeat(digits - 1)));
+        }
+        for text in &texts {
+            for (input, rest) in [(text.clone(), ""), (format!("{text},"), ","), (format!("{text}]"), "]")] {
+                let mut r = Reader::new(input.as_bytes());
+                let plain = r.plain_u64();
+                let mut whole = Reader::new(input.as_bytes());
+                let any = whole.any_number(Num).ok();
+                if let Some(n) = plain {
+                    assert_eq!(any, Some(serde_json::Value::from(n)), "{input}");
+                    assert_eq!(&input[r.at..], rest, "{input}");
+                    assert_eq!(r.at, whole.at, "{input}");
+                } else {
+                    assert_eq!(r.at, 0, "{input}");
+                    // Left out only where the whole path is not `visit_u64`
+                    // of the digits.
+                    let is_u64 = any.as_ref().is_some_and(|v| v.is_u64());
+                    let long = text.len() >= 20;
+                    assert!(!is_u64 || long, "{input}");
+                }
+            }
+        }
+        assert_eq!(Reader::new(b"123,").plain_u64(), Some(123));
+        assert_eq!(Reader::new(b"1234567890123456789").plain_u64(), Some(1_234_567_890_123_456_789));
+    }
+
+    #[test]
+    fn an_enum_text_at_the_end_of_the_input_is_compared_in_place() {
+        let spellings = [Spelling::new("completed"), Spelling::new("a-text-of-twenty-four-b")];
+        for (rest, at) in [
+            (&b"completed\"}}"[..], Some(0)),
+            (b"completed\"", Some(0)),
+            (b"completed\"}}                  ", Some(0)),
+            (b"a-text-of-twenty-four-b\"}", Some(1)),
+            (b"a-text-of-twenty-four-b\"", Some(1)),
+            (b"a-text-of-twenty-four-b", None),
+            (b"a-text-of-twenty-four-\"", None),
+            (b"completed", None),
+            (b"complete\"", None),
+            (b"completeds\"", None),
+            (b"completed\0", None),
+            (b"", None),
+        ] {
+            assert_eq!(spelled_near_end(&spellings, rest), at, "{rest:?}");
+        }
+        // Read where it stands, as the string scan reads it.
+        const VALUES: &[u8] = &[7];
+        const SPELLINGS: &[Spelling] = &[Spelling::new("completed")];
+        for text in ["\"completed\"", " \"completed\"", "\"complet\\u0065d\""] {
+            let mut r = Reader::new(text.as_bytes());
+            let read = r.read_spelled(SPELLINGS, VALUES, |s| {
+                (s == "completed").then_some(7)
+            });
+            assert_eq!(read.ok(), Some(7), "{text}");
+            assert!(r.at_end(), "{text}");
+        }
+    }
+
     #[test]
     fn a_known_name_is_found_at_its_index_expected_or_not() {
         const FIELDS: &[MemberName] = &[
@@ -1936,7 +2070,7 @@ mod tests {
             (r#"{"name"#.to_owned(), None, false),
         ] {
             let text = text.as_str();
-            let mut de = Reader::new(text);
+            let mut de = Reader::from_text(text);
             de.at = 1;
             for next in 0..=FIELDS.len() {
                 let members = Members {
@@ -1971,7 +2105,7 @@ mod tests {
     #[test]
     fn room_is_made_from_the_rest_of_the_input() {
         let text = format!("[{}]", "0123456789,".repeat(100));
-        let mut r = Reader::new(&text);
+        let mut r = Reader::from_text(&text);
         // 5 elements of 10 bytes and their commas read, the sixth next:
         // 1,046 bytes left.
         r.at = 1 + 55;
