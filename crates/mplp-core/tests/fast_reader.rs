@@ -764,11 +764,20 @@ fn fixed_width_ids_timestamps_and_enums_read_as_serde_json_reads_them() {
 fn bytes_that_are_not_utf8_are_never_read() {
     let base = GOOD.replace(r#""text":"t""#, r#""text":"t\né""#);
     let read = |bytes: &[u8]| mplp_json::fast::read_bytes(bytes, |d: &Doc| d.clone()).ok();
-    assert_eq!(read(base.as_bytes()), mplp_json::fast::from_str::<Doc>(&base));
+    assert_eq!(
+        read(base.as_bytes()),
+        mplp_json::fast::from_str::<Doc>(&base)
+    );
     assert!(read(base.as_bytes()).is_some());
     let mut read_some = 0;
     for at in 0..=base.len() {
-        for insert in [&[0xffu8][..], &[0x80], &[0xc3], &[0xe2, 0x82], &[0xc3, 0xa9]] {
+        for insert in [
+            &[0xffu8][..],
+            &[0x80],
+            &[0xc3],
+            &[0xe2, 0x82],
+            &[0xc3, 0xa9],
+        ] {
             let mut bytes = base.as_bytes().to_vec();
             bytes.splice(at..at, insert.iter().copied());
             let fast = read(&bytes);

@@ -460,9 +460,14 @@ fn direct(m: &Model<'_>) -> TokenStream2 {
             #json::fast::Member::Other(_) => return #gave_up,
         },
     };
-    let build = build_value(m, &typed, &slots, &quote! { #json::fast::GaveUp }, true, |_| {
-        gave_up.clone()
-    });
+    let build = build_value(
+        m,
+        &typed,
+        &slots,
+        &quote! { #json::fast::GaveUp },
+        true,
+        |_| gave_up.clone(),
+    );
     // A document's `Deserialize` (what a member of its type is read with)
     // enforces its rules; the unchecked read is `Wire::read_fast`.
     let rules = m.document.then(|| {

@@ -372,10 +372,7 @@ pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Re
 /// simdutf8's 113 for the whole line, callgrind: short strings, a call
 /// each.)
 #[inline]
-pub fn read_bytes<T: Wire, R, F: FnOnce(&T) -> R>(
-    input: &[u8],
-    f: F,
-) -> std::result::Result<R, F> {
+pub fn read_bytes<T: Wire, R, F: FnOnce(&T) -> R>(input: &[u8], f: F) -> std::result::Result<R, F> {
     let mut de = Reader::new(input);
     // Lent where the reads wrote it: not even returned from a function.
     let value = T::read_fast(&mut de);
@@ -1970,9 +1967,26 @@ mod tests {
     #[test]
     fn plain_integers_read_in_place_as_any_number() {
         let mut texts: Vec<String> = [
-            "0", "7", "10", "01", "00", "-0", "-1", "1.5", "0.0", "1e3", "1E3", "1+", "1-",
-            "9999999999999999999", "10000000000000000000", "1234567890123456789",
-            "12345678901234567890", "18446744073709551615", "18446744073709551616", "0e",
+            "0",
+            "7",
+            "10",
+            "01",
+            "00",
+            "-0",
+            "-1",
+            "1.5",
+            "0.0",
+            "1e3",
+            "1E3",
+            "1+",
+            "1-",
+            "9999999999999999999",
+            "10000000000000000000",
+            "1234567890123456789",
+            "12345678901234567890",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0e",
         ]
         .iter()
         .map(|t| (*t).to_owned())
@@ -1982,7 +1996,11 @@ mod tests {
             texts.push(format!("1{}", "0".repeat(digits - 1)));
         }
         for text in &texts {
-            for (input, rest) in [(text.clone(), ""), (format!("{text},"), ","), (format!("{text}]"), "]")] {
+            for (input, rest) in [
+                (text.clone(), ""),
+                (format!("{text},"), ","),
+                (format!("{text}]"), "]"),
+            ] {
                 let mut r = Reader::new(input.as_bytes());
                 let plain = r.plain_u64();
                 let mut whole = Reader::new(input.as_bytes());
@@ -2002,12 +2020,18 @@ mod tests {
             }
         }
         assert_eq!(Reader::new(b"123,").plain_u64(), Some(123));
-        assert_eq!(Reader::new(b"1234567890123456789").plain_u64(), Some(1_234_567_890_123_456_789));
+        assert_eq!(
+            Reader::new(b"1234567890123456789").plain_u64(),
+            Some(1_234_567_890_123_456_789)
+        );
     }
 
     #[test]
     fn an_enum_text_at_the_end_of_the_input_is_compared_in_place() {
-        let spellings = [Spelling::new("completed"), Spelling::new("a-text-of-twenty-four-b")];
+        let spellings = [
+            Spelling::new("completed"),
+            Spelling::new("a-text-of-twenty-four-b"),
+        ];
         for (rest, at) in [
             (&b"completed\"}}"[..], Some(0)),
             (b"completed\"", Some(0)),
@@ -2029,9 +2053,7 @@ mod tests {
         const SPELLINGS: &[Spelling] = &[Spelling::new("completed")];
         for text in ["\"completed\"", " \"completed\"", "\"complet\\u0065d\""] {
             let mut r = Reader::new(text.as_bytes());
-            let read = r.read_spelled(SPELLINGS, VALUES, |s| {
-                (s == "completed").then_some(7)
-            });
+            let read = r.read_spelled(SPELLINGS, VALUES, |s| (s == "completed").then_some(7));
             assert_eq!(read.ok(), Some(7), "{text}");
             assert!(r.at_end(), "{text}");
         }
