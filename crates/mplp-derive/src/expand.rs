@@ -290,7 +290,8 @@ fn slot_locals(m: &Model<'_>, typed: &[&Field]) -> (TokenStream2, Vec<syn::Ident
 /// payload is settled in its slot first (`TaggedSlot::settle`), and moved
 /// into the value from there alone. A `match` whose arms gave the payload
 /// from the slot or from `finish` made the compiler copy it through a
-/// temporary (a MAP payload, 240 bytes, twice a line; callgrind, issue 41).
+/// temporary (issue 41: the direct read of an SA event 24.16M → 23.13M
+/// instructions on 20,000 lines, callgrind).
 /// The serde visitor keeps its order of errors (a missing member before the
 /// payload's error, as the fields come).
 fn build_value(
