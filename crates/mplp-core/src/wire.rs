@@ -132,6 +132,27 @@ impl<P: Tagged> TaggedSlot<P> {
         Ok(())
     }
 
+    /// [`TaggedSlot::finish`] in place, for the fast reader's direct read:
+    /// afterwards the slot is `Typed` (or the error is returned). The
+    /// direct read then moves the payload into the envelope from the slot
+    /// alone (see mplp-derive's `build_value`).
+    #[inline]
+    pub fn settle<E: serde::de::Error>(&mut self, tag: P::Tag) -> Result<(), E> {
+        if matches!(self, TaggedSlot::Typed(_)) {
+            return Ok(());
+        }
+        self.settle_other(tag)
+    }
+
+    /// [`TaggedSlot::settle`] of a payload seen before its tag, or absent.
+    #[cold]
+    #[inline(never)]
+    fn settle_other<E: serde::de::Error>(&mut self, tag: P::Tag) -> Result<(), E> {
+        let slot = std::mem::replace(self, TaggedSlot::Empty);
+        *self = TaggedSlot::Typed(slot.finish(tag)?);
+        Ok(())
+    }
+
     /// The payload once the whole envelope is read.
     #[inline]
     pub fn finish<E: serde::de::Error>(self, tag: P::Tag) -> Result<P, E> {

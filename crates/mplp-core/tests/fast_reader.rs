@@ -753,3 +753,46 @@ fn fixed_width_ids_timestamps_and_enums_read_as_serde_json_reads_them() {
         assert_eq!(compare::<Doc>(&text), outcome, "{spelled}");
     }
 }
+
+/// The read of bytes not known to be UTF-8 (`read_bytes`, what the log
+/// validators read each line with): one byte that is not UTF-8, or one
+/// character that is not ASCII, put anywhere in a document (in an id, a
+/// timestamp, an enum, a member name, a free-form member, a string with an
+/// escape, between tokens). Input that is not UTF-8 is never read (serde_json
+/// refuses it); valid input reads exactly as `from_str` reads its text.
+#[test]
+fn bytes_that_are_not_utf8_are_never_read() {
+    let base = GOOD.replace(r#""text":"t""#, r#""text":"t\né""#);
+    let read = |bytes: &[u8]| mplp_json::fast::read_bytes(bytes, |d: &Doc| d.clone()).ok();
+    assert_eq!(
+        read(base.as_bytes()),
+        mplp_json::fast::from_str::<Doc>(&base)
+    );
+    assert!(read(base.as_bytes()).is_some());
+    let mut read_some = 0;
+    for at in 0..=base.len() {
+        for insert in [
+            &[0xffu8][..],
+            &[0x80],
+            &[0xc3],
+            &[0xe2, 0x82],
+            &[0xc3, 0xa9],
+        ] {
+            let mut bytes = base.as_bytes().to_vec();
+            bytes.splice(at..at, insert.iter().copied());
+            let fast = read(&bytes);
+            match std::str::from_utf8(&bytes) {
+                Err(_) => {
+                    assert_eq!(fast, None, "{at} {insert:?}");
+                    assert!(serde_json::from_slice::<Value>(&bytes).is_err());
+                }
+                Ok(text) => {
+                    assert_eq!(fast, mplp_json::fast::from_str::<Doc>(text), "{text}");
+                    read_some += usize::from(fast.is_some());
+                }
+            }
+        }
+    }
+    // `é` inside the strings that take any text.
+    assert!(read_some >= 4, "{read_some}");
+}

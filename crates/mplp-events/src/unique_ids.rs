@@ -32,12 +32,15 @@
 //! free slot, 0, can match it) and the free slots, through `safe_arch`'s
 //! safe intrinsics; elsewhere the same masks are computed slot by slot.
 //! The insert that follows a lookup uses the free slots it found (the
-//! table is read once). When a generation is dropped, one pass
+//! table is read once): the id goes into the bucket of the two with more
+//! free slots (the other one only when its bucket is full, as it was, made
+//! a full pair, where the insert has to move residents, far likelier; see
+//! `docs/spec-notes.md`). When a generation is dropped, one pass
 //! over the table frees the slots that point into its segment. The table
-//! grows by doubling up to `9 × ⌈window / 8⌉ × 8/7` slots. With
-//! `mplp_check`'s default window (229,376 ids) that is 6.2 MB of ids and a
-//! 1.2 MB table, small enough to stay in the CPU's caches; with
-//! [`DEFAULT_EVENT_ID_WINDOW`] 25 MB and 4.7 MB; whatever the log's
+//! grows by doubling up to `9 × ⌈window / 8⌉ × 4/3` slots (at most 3/4
+//! full). With `mplp_check`'s default window (229,376 ids) that is 6.2 MB
+//! of ids and a 1.4 MB table, small enough to stay in the CPU's caches;
+//! with [`DEFAULT_EVENT_ID_WINDOW`] 25 MB and 5.5 MB; whatever the log's
 //! length. The id's bucket comes from a hash keyed per tracker (foldhash,
 //! one multiplication): the ids are chosen by whoever wrote the log, so
 //! their bits cannot be trusted to spread over the buckets by themselves
@@ -100,6 +103,11 @@ const FIRST_BUCKETS: usize = 1 << 16;
 /// How far ahead of the id it writes the ring is prefetched (8 ids: 192
 /// bytes, three cache lines).
 const RING_AHEAD: usize = 8;
+/// Ids a bucket holds on average, at most (3/4 of its [`BUCKET`] slots):
+/// at 7/8, 6% of the inserts of a long log found both buckets full and
+/// moved residents (a cache miss each); at 3/4, with the emptier bucket
+/// chosen, fewer than 0.5% do.
+const LOAD: usize = 6;
 /// How many residents an insert may move before it stashes its id.
 const MAX_KICKS: usize = 64;
 /// A stash longer than this makes the table grow, while it may.
@@ -128,7 +136,7 @@ pub struct UniqueIds {
     /// `index_bits` bits).
     slots: Vec<Bucket>,
     /// Slots (as in `slots`) of ids that found no room (rare: the table is
-    /// at most 7/8 full).
+    /// at most 3/4 full).
     stash: Vec<u32>,
     /// The keys of the hash, drawn per tracker (from foldhash's per-process
     /// and per-instance randomness).
@@ -154,7 +162,7 @@ pub struct UniqueIds {
     /// The ring position of the next id (`segment × generation +
     /// in_current`).
     cursor: usize,
-    /// The most ids the table may hold before it grows (7/8 of its slots).
+    /// The most ids the table may hold before it grows (3/4 of its slots).
     limit: usize,
     /// The bits of a slot that hold the position (at most 30).
     index_bits: u32,
@@ -165,6 +173,9 @@ pub struct UniqueIds {
     /// Bits of the hash kept (all of them, except in tests of collisions).
     #[cfg(test)]
     hash_bits: u64,
+    /// Inserts that found both buckets full ([`UniqueIds::place_moving`]).
+    #[cfg(test)]
+    moving: usize,
 }
 
 impl Default for UniqueIds {
@@ -199,8 +210,8 @@ impl UniqueIds {
                 [random.hash_one(1u64), random.hash_one(2u64)]
             },
             buckets: 0,
-            // At most 7/8 of the slots used.
-            max_buckets: most.div_ceil(7).max(MIN_BUCKETS),
+            // At most 3/4 of the slots used: 6 ids a bucket.
+            max_buckets: most.div_ceil(LOAD).max(MIN_BUCKETS),
             first_buckets: FIRST_BUCKETS,
             window,
             generation,
@@ -215,6 +226,8 @@ impl UniqueIds {
             kick: 0x9E37_79B9_7F4A_7C15,
             #[cfg(test)]
             hash_bits: u64::MAX,
+            #[cfg(test)]
+            moving: 0,
         }
     }
 
@@ -256,13 +269,10 @@ impl UniqueIds {
             return self.insert_slow(key, slot, line);
         }
         self.write_ring(at, key, line);
-        // A free slot of the first bucket, else of the second (as read
-        // above: nothing has changed the table since).
-        let (f1, f2) = (free_mask(&s1), free_mask(&s2));
-        if f1 != 0 {
-            self.put(b1 * BUCKET + f1.trailing_zeros() as usize, slot);
-        } else if f2 != 0 {
-            self.put(b2 * BUCKET + f2.trailing_zeros() as usize, slot);
+        // A free slot of the emptier bucket (as read above: nothing has
+        // changed the table since).
+        if let Some(at) = emptier(b1, free_mask(&s1), b2, free_mask(&s2)) {
+            self.put(at, slot);
         } else {
             self.place_moving(slot, b1);
             if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
@@ -280,7 +290,7 @@ impl UniqueIds {
         if self.in_current == self.generation {
             self.next_generation();
         }
-        // At most 7/8 of the slots hold ids.
+        // At most 3/4 of the slots hold ids.
         if self.count >= self.limit {
             self.grow();
         }
@@ -476,7 +486,7 @@ impl UniqueIds {
     fn probe(&self, hash: u64) -> Probe {
         let fp = self.fingerprint(hash) << self.index_bits;
         let b1 = self.home(hash);
-        // Bucket numbers fit in 32 bits: at most 2^29 × 9/8 × 8/7 / 8.
+        // Bucket numbers fit in 32 bits: at most 2^29 × 9/8 × 4/3 / 8.
         Probe {
             b1: b1 as u32,
             b2: self.other(b1, fp) as u32,
@@ -527,12 +537,13 @@ impl UniqueIds {
         (free != 0).then(|| b * BUCKET + free.trailing_zeros() as usize)
     }
 
-    /// Puts `slot` into a free slot of bucket `b1` or of its other bucket,
-    /// moving residents to their other bucket if both are full; into the
-    /// stash when that does not end within [`MAX_KICKS`] moves.
+    /// Puts `slot` into a free slot of the emptier of buckets `b1` and
+    /// `b2`, moving residents to their other bucket if both are full; into
+    /// the stash when that does not end within [`MAX_KICKS`] moves.
     #[inline]
     fn place(&mut self, slot: u32, b1: usize, b2: usize) {
-        if let Some(at) = self.free(b1).or_else(|| self.free(b2)) {
+        let (f1, f2) = (free_mask(self.bucket(b1)), free_mask(self.bucket(b2)));
+        if let Some(at) = emptier(b1, f1, b2, f2) {
             if let Some(s) = self.slot_mut(at) {
                 *s = slot;
             }
@@ -544,6 +555,10 @@ impl UniqueIds {
     /// [`UniqueIds::place`] when both buckets are full.
     #[cold]
     fn place_moving(&mut self, mut slot: u32, b1: usize) {
+        #[cfg(test)]
+        {
+            self.moving += 1;
+        }
         let mut b = b1;
         for _ in 0..MAX_KICKS {
             self.kick ^= self.kick << 13;
@@ -579,7 +594,7 @@ impl UniqueIds {
         self.limit = if self.buckets == self.max_buckets {
             usize::MAX
         } else {
-            self.buckets * BUCKET / 8 * 7
+            self.buckets * LOAD
         };
         self.slots = Vec::new();
         self.slots = vec![Bucket::default(); self.buckets];
@@ -712,6 +727,33 @@ fn free_mask_words(bucket: &Bucket) -> u32 {
 
 #[cfg(not(target_arch = "x86_64"))]
 use self::{free_mask_words as free_mask, match_mask_words as match_mask};
+
+/// The first free slot (as a slot number of the table) of the bucket, of
+/// `b1` and `b2` with free slots `f1` and `f2` (masks), that has more of
+/// them (`b1` when they have as many); `None` when both are full.
+#[inline]
+fn emptier(b1: usize, f1: u32, b2: usize, f2: u32) -> Option<usize> {
+    // A mask has 8 bits: its count is looked up (`count_ones` is some 12
+    // instructions on x86-64's baseline, which has no POPCNT).
+    let count = |f: u32| FREE_COUNT[usize::from(f as u8)];
+    let (b, free) = if count(f1) >= count(f2) {
+        (b1, f1)
+    } else {
+        (b2, f2)
+    };
+    (free != 0).then(|| b * BUCKET + free.trailing_zeros() as usize)
+}
+
+/// The number of bits set in each 8-bit mask of a bucket's slots.
+const FREE_COUNT: [u8; 256] = {
+    let mut counts = [0; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        counts[mask] = (mask as u32).count_ones() as u8;
+        mask += 1;
+    }
+    counts
+};
 
 /// The 128-bit product of `x` and `y`, its halves xored.
 fn folded_multiply(x: u64, y: u64) -> u64 {
@@ -873,12 +915,12 @@ pub(crate) mod tests {
             }
             assert!(t.len() <= 9 * 625);
         }
-        // 9 generations of 625 ids (24 bytes each) in at most 7/8 of the
-        // slots: 804 buckets of 8 slots of 4 bytes.
-        assert_eq!(t.slots.len(), 804);
+        // 9 generations of 625 ids (24 bytes each) in at most 3/4 of the
+        // slots: 938 buckets of 8 slots of 4 bytes.
+        assert_eq!(t.slots.len(), 938);
         assert!(t.stash.is_empty());
         assert_eq!(t.ring.len(), 5_625);
-        assert_eq!(t.table_bytes(), 5_625 * 24 + 804 * 8 * 4);
+        assert_eq!(t.table_bytes(), 5_625 * 24 + 938 * 8 * 4);
     }
 
     #[test]
@@ -899,10 +941,10 @@ pub(crate) mod tests {
     fn the_table_grows_to_the_window_and_no_further() {
         // A small table is whole from the first id.
         let mut small = UniqueIds::with_window(100); // 9 generations of 13
-        assert_eq!(small.max_buckets, 17); // 117 ids × 8/7 → 17 buckets of 8
+        assert_eq!(small.max_buckets, 20); // 117 ids × 4/3 → 20 buckets of 8
         assert_eq!(small.table_bytes(), 0);
         small.see(Uuid::new_v4(), 0);
-        assert_eq!(small.table_bytes(), 64 * 24 + 17 * 8 * 4);
+        assert_eq!(small.table_bytes(), 64 * 24 + 20 * 8 * 4);
         // A table that starts small doubles up to the window's size.
         let mut t = UniqueIds::with_window(100);
         t.first_buckets = MIN_BUCKETS;
@@ -911,11 +953,11 @@ pub(crate) mod tests {
         for line in 1..10_000 {
             t.see(Uuid::new_v4(), line);
         }
-        assert_eq!(t.slots.len(), 17);
-        assert_eq!(t.table_bytes(), 117 * 24 + 17 * 8 * 4);
-        // mplp_check's default window: 258,048 ids, 36,864 buckets.
-        assert_eq!(UniqueIds::with_window(229_376).max_buckets, 36_864);
-        assert_eq!(UniqueIds::new().max_buckets, 147_456);
+        assert_eq!(t.slots.len(), 20);
+        assert_eq!(t.table_bytes(), 117 * 24 + 20 * 8 * 4);
+        // mplp_check's default window: 258,048 ids, 43,008 buckets.
+        assert_eq!(UniqueIds::with_window(229_376).max_buckets, 43_008);
+        assert_eq!(UniqueIds::new().max_buckets, 172_032);
         let mut big = UniqueIds::new();
         big.see(Uuid::new_v4(), 1);
         assert_eq!(big.buckets, FIRST_BUCKETS);
@@ -1006,6 +1048,40 @@ pub(crate) mod tests {
         let mixed = Bucket([0, 1, 0, 1, 1, 0, 1, 0]);
         assert_eq!(free_mask_words(&mixed), 0b1010_0101);
         assert_eq!(match_mask_words(&mixed, 1, 1), 0b0101_1010);
+    }
+
+    #[test]
+    fn an_id_goes_into_the_emptier_bucket() {
+        // Bucket 1 with 2 free slots (1, 5), bucket 2 with 3 (0, 6, 7).
+        assert_eq!(emptier(1, 0b0010_0010, 2, 0b1100_0001), Some(2 * 8));
+        assert_eq!(emptier(2, 0b1100_0001, 1, 0b0010_0010), Some(2 * 8));
+        // As many: the first bucket; one full: the other; both: none.
+        assert_eq!(emptier(3, 0b0100_0000, 4, 0b1000_0000), Some(3 * 8 + 6));
+        assert_eq!(emptier(3, 0, 4, 0b1000_0000), Some(4 * 8 + 7));
+        assert_eq!(emptier(3, 0b1, 4, 0), Some(3 * 8));
+        assert_eq!(emptier(3, 0, 4, 0), None);
+        for mask in 0..256u32 {
+            assert_eq!(u32::from(FREE_COUNT[mask as usize]), mask.count_ones());
+        }
+        // 7 free against 1, whatever the bits' places.
+        assert_eq!(emptier(5, 0b0000_0001, 6, 0b0111_1111), Some(6 * 8));
+        assert_eq!(emptier(5, 0b1111_1110, 6, 0b1000_0000), Some(5 * 8 + 1));
+    }
+
+    #[test]
+    fn a_full_window_seldom_moves_residents() {
+        // 9 generations of 2,500 ids, 3/4 of 3,750 buckets' slots, filled
+        // and turned over 9 times: an insert finds both its buckets full
+        // less than once in 200 (at 7/8 and into the first bucket with
+        // room, 6 in 100; at 3/4 so, 2 in 100).
+        let mut t = UniqueIds::with_window(20_000);
+        assert_eq!(t.max_buckets, 3_750);
+        let n = 200_000;
+        for (line, id) in pool(n, 5).into_iter().enumerate() {
+            assert_eq!(t.see(id, line as u64), None);
+        }
+        assert!(t.moving * 200 < n, "{} of {n}", t.moving);
+        assert_eq!(t.len(), 22_500);
     }
 
     #[test]

@@ -192,6 +192,7 @@ macro_rules! log_entry_points {
 
 mod completed;
 mod feed;
+mod few;
 mod map;
 mod modes;
 mod sa;

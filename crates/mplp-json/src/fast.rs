@@ -214,6 +214,24 @@ impl MemberName {
     }
 }
 
+/// The index in `spellings` of the text (and closing quote) that `rest`,
+/// shorter than two lanes, starts with: [`MemberName::is_at`] of `rest`
+/// followed by zeros. No byte of a spelling's lanes is zero, so a text or
+/// quote cut by the end of the input never matches. The last member of a
+/// log line (an SA step's `status`, `"completed"}}`) is then read in place
+/// too, rather than by the string scan, which needs the line checked for
+/// UTF-8 (see [`read_bytes`]). Out of line, and only where the lanes
+/// did not fit: reading lanes padded this way in the search of every name
+/// cost a MAP line 75 instructions (callgrind).
+#[inline(never)]
+fn spelled_near_end(spellings: &[Spelling], rest: &[u8]) -> Option<usize> {
+    let mut padded = [0u8; 32];
+    for (p, b) in padded.iter_mut().zip(rest) {
+        *p = *b;
+    }
+    spellings.iter().position(|s| s.0.is_at(&padded))
+}
+
 /// Bytes `at..at + 16` of `bytes` as a little-endian lane.
 const fn lane(bytes: &[u8; 32], at: usize) -> u128 {
     let mut v = 0u128;
@@ -310,7 +328,7 @@ pub fn from_str<T: Wire>(text: &str) -> Option<T> {
 /// mplp-core's `document::from_slice_unchecked`).
 #[inline]
 pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
-    let mut de = Reader::new(text);
+    let mut de = Reader::from_text(text);
     match T::read_fast(&mut de) {
         Ok(value) if de.at_end() => {
             *slot = Some(value);
@@ -328,7 +346,34 @@ pub fn read_into<T: Wire>(text: &str, slot: &mut Option<T>) -> bool {
 /// mplp-core's `document::with_slice_unchecked`).
 #[inline]
 pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Result<R, F> {
-    let mut de = Reader::new(text);
+    let mut de = Reader::from_text(text);
+    // As in `read_bytes`.
+    let value = T::read_fast(&mut de);
+    match &value {
+        Ok(value) if de.at_end() => Ok(f(value)),
+        _ => Err(f),
+    }
+}
+
+/// [`read`] of input that is not known to be UTF-8 (issue 41): the same
+/// value, or `Err(f)` where [`read`] of the input as text gives up, and
+/// also wherever the input is not UTF-8. The input is checked for UTF-8
+/// (as a whole, by [`crate::utf8`]) only when the reader first hands out a
+/// string as text; a string with escapes is checked once decoded. Every
+/// other byte the reader accepts is one of JSON's ASCII bytes (structure,
+/// whitespace, literals, numbers) or part of a text it compares with an
+/// ASCII one (member names, enum spellings, the ids and timestamps of
+/// [`Reader::fixed_str`]), so input that is not UTF-8 makes it give up
+/// either way, and the caller's other reader says what is wrong, as
+/// before. An SA log line (ids, timestamps, event types, outcomes) is
+/// then read without the check at all: simdutf8's pass was 3-5% of the
+/// CPU of `mplp validate` on a log. (A check of each string instead, with
+/// `std::str::from_utf8`, cost a MAP line 280 instructions against
+/// simdutf8's 113 for the whole line, callgrind: short strings, a call
+/// each.)
+#[inline]
+pub fn read_bytes<T: Wire, R, F: FnOnce(&T) -> R>(input: &[u8], f: F) -> std::result::Result<R, F> {
+    let mut de = Reader::new(input);
     // Lent where the reads wrote it: not even returned from a function.
     let value = T::read_fast(&mut de);
     match &value {
@@ -346,7 +391,7 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
     seed: S,
 ) -> std::result::Result<S::Value, GaveUp> {
-    let mut de = Reader::new(text);
+    let mut de = Reader::from_text(text);
     seed.deserialize(&mut de)
 }
 
@@ -355,10 +400,12 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
 /// `#[derive(Wire)]` writes names it; nothing else should.
 #[doc(hidden)]
 pub struct Reader<'de> {
+    /// The input, not known to be UTF-8 (see [`read_bytes`]).
     input: &'de [u8],
-    /// The same bytes as text: slices of it at ASCII boundaries are `str`s
-    /// without a UTF-8 check.
-    text: &'de str,
+    /// The same bytes as text once they are known to be UTF-8 (see
+    /// [`Reader::text`]): slices of it at ASCII boundaries are `str`s
+    /// without a check of their own.
+    text: Option<&'de str>,
     at: usize,
     depth: usize,
     scratch: Vec<u8>,
@@ -498,12 +545,22 @@ enum Str<'de, 's> {
 
 impl<'de> Reader<'de> {
     #[inline]
-    fn new(text: &'de str) -> Self {
+    fn new(input: &'de [u8]) -> Self {
+        Self::with_text(input, None)
+    }
+
+    #[inline]
+    fn from_text(text: &'de str) -> Self {
+        Self::with_text(text.as_bytes(), Some(text))
+    }
+
+    #[inline]
+    fn with_text(input: &'de [u8], text: Option<&'de str>) -> Self {
         // Names announced for a reader that never came (a derived struct
         // read by serde_json, say) belong to no object of this one.
         NEXT_NAMES.set(&[]);
         Reader {
-            input: text.as_bytes(),
+            input,
             text,
             at: 0,
             depth: 0,
@@ -581,12 +638,30 @@ impl<'de> Reader<'de> {
         match rest.get(end) {
             Some(b'"') => {
                 self.at = start + end + 1;
-                let s = self.text.get(start..start + end).ok_or(GaveUp)?;
+                let s = self.text()?.get(start..start + end).ok_or(GaveUp)?;
                 Ok(Str::Borrowed(s))
             }
             Some(b'\\') => self.decoded(start, end),
             _ => Err(GaveUp),
         }
+    }
+
+    /// The input as text: checked for UTF-8 the first time it is asked for
+    /// (see [`read_bytes`]); `GaveUp` when it is not UTF-8.
+    #[inline(always)]
+    fn text(&mut self) -> Result<&'de str> {
+        match self.text {
+            Some(text) => Ok(text),
+            None => self.check_text(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_text(&mut self) -> Result<&'de str> {
+        let text = crate::utf8(self.input).ok_or(GaveUp)?;
+        self.text = Some(text);
+        Ok(text)
     }
 
     /// The string starting at `start` whose first backslash is `end` bytes
@@ -669,59 +744,63 @@ impl<'de> Reader<'de> {
         Ok(n)
     }
 
-    /// The number token at `self.at` when it is `0` or `[1-9][0-9]*` of
-    /// at most 19 digits (below `u64::MAX`: no overflow check), read in one
-    /// pass and consumed; else `None`, nothing consumed, and
-    /// [`Reader::number`] reads it as before. The token ends where
-    /// [`Reader::number_text`] would end it (no digit, sign, `.`, `e` or
-    /// `E` follows), so the value is the one `number` gives its text
-    /// (issue 41, stop 52: an `order_index` took two passes over its
-    /// digits and the checked arithmetic, ~100 instructions).
-    #[inline(always)]
-    fn small_integer(&mut self) -> Option<u64> {
-        let rest = self.input.get(self.at..)?;
-        let (&first, tail) = rest.split_first()?;
-        let first = first.wrapping_sub(b'0');
-        if first > 9 {
-            return None;
-        }
-        let mut n = u64::from(first);
-        let mut len = 1;
-        if first != 0 {
-            for &b in tail.iter().take(18) {
-                let d = b.wrapping_sub(b'0');
-                if d > 9 {
-                    break;
-                }
-                n = n * 10 + u64::from(d);
-                len += 1;
-            }
-        }
-        match rest.get(len) {
-            Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') => None,
-            _ => {
-                self.at += len;
-                Some(n)
-            }
-        }
-    }
-
-    /// The text of the number token at `self.at` (consumed).
-    fn number_text(&mut self) -> &'de str {
+    /// The bytes of the number token at `self.at` (consumed): ASCII only.
+    fn number_text(&mut self) -> &'de [u8] {
         let start = self.at;
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.input.get(self.at) {
             self.at += 1;
         }
-        // ASCII bytes only: always a char boundary.
-        self.text.get(start..self.at).unwrap_or_default()
+        self.input.get(start..self.at).unwrap_or_default()
     }
 
+    /// A number token: `visit_u64` of a plain integer of up to 19 digits
+    /// read where it stands ([`Reader::plain_u64`]), else
+    /// [`Reader::any_number`].
+    #[inline]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        if let Some(n) = self.small_integer() {
-            return visitor.visit_u64(n);
+        match self.plain_u64() {
+            Some(n) => visitor.visit_u64(n),
+            None => self.any_number(visitor),
         }
+    }
+
+    /// The number at `self.at` (consumed) when its token is `0` or
+    /// `[1-9][0-9]*` of at most 19 digits (always below `u64::MAX`), which
+    /// [`Reader::any_number`] hands to `visit_u64` with the same value:
+    /// the token ends at the first byte that cannot be in a number, and a
+    /// digit, `.`, `e`, `E`, `+` or `-` after the digits read (a 20th
+    /// digit, `01`, a fraction, an exponent) leaves it to `any_number`.
+    /// The integers of a MAP event (turn numbers, counts) cost some 90
+    /// instructions each there, out of line (callgrind).
+    #[inline(always)]
+    fn plain_u64(&mut self) -> Option<u64> {
+        let rest = self.input.get(self.at..)?;
+        let mut n = u64::from(rest.first()?.wrapping_sub(b'0'));
+        if n > 9 {
+            return None;
+        }
+        let mut len = 1;
+        if n != 0 {
+            while let Some(&d @ b'0'..=b'9') = rest.get(len) {
+                if len == 19 {
+                    return None;
+                }
+                n = n * 10 + u64::from(d - b'0');
+                len += 1;
+            }
+        }
+        if let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = rest.get(len) {
+            return None;
+        }
+        self.at += len;
+        Some(n)
+    }
+
+    /// Any number token (see the module docs).
+    #[inline(never)]
+    fn any_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let text = self.number_text();
-        let (negative, digits) = match text.as_bytes() {
+        let (negative, digits) = match text {
             [b'-', rest @ ..] => (true, rest),
             all => (false, all),
         };
@@ -759,6 +838,8 @@ impl<'de> Reader<'de> {
         if self.free_form > 0 {
             return Err(GaveUp);
         }
+        // ASCII bytes only: always text.
+        let text = std::str::from_utf8(text).map_err(|_| GaveUp)?;
         let mut de = serde_json::Deserializer::from_str(text);
         let value = de::Deserializer::deserialize_any(&mut de, visitor).map_err(|_| GaveUp)?;
         de.end().map_err(|_| GaveUp)?;
@@ -845,8 +926,8 @@ impl<'de> Reader<'de> {
     /// [`Reader::read_str`] of a string enum: the value at the index in
     /// `spellings` of the text that stands after the opening quote with its
     /// closing quote (compared in place, a lane at a time, see
-    /// [`Spelling`]), else (an escape, input too short for a lane, an
-    /// unknown text) `parse` of the string token, as `read_str` reads it.
+    /// [`Spelling`]; near the end of the input, with the bytes there, see
+    /// `spelled_near_end`), else (an escape, an unknown text) `parse` of the string token, as `read_str` reads it.
     /// `values` and `spellings` are in the same order, and `parse` takes
     /// each spelling's text to its value: the read is then `read_str`'s.
     ///
@@ -865,7 +946,11 @@ impl<'de> Reader<'de> {
             return Err(GaveUp);
         }
         let rest = self.input.get(self.at + 1..).unwrap_or_default();
-        if let Some(i) = spellings.iter().position(|s| s.0.is_at(rest)) {
+        let found = match spellings.iter().position(|s| s.0.is_at(rest)) {
+            None if rest.len() < 32 => spelled_near_end(spellings, rest),
+            found => found,
+        };
+        if let Some(i) = found {
             if let (Some(value), Some(s)) = (values.get(i), spellings.get(i)) {
                 // The quotes too.
                 self.at += s.0.text.len() + 2;
@@ -1717,7 +1802,7 @@ mod tests {
         const A: &[MemberName] = &[MemberName::new("a")];
         const AB: &[MemberName] = &[MemberName::new("a"), MemberName::new("b")];
         let read = |announced: &'static [MemberName]| {
-            let mut de = Reader::new(text);
+            let mut de = Reader::from_text(text);
             member_names(announced);
             let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
             (names.ok(), NEXT_NAMES.get().len())
@@ -1742,7 +1827,7 @@ mod tests {
         );
         // A new reader forgets names announced before it.
         member_names(A);
-        let mut de = Reader::new(r#"{"a":1}"#);
+        let mut de = Reader::from_text(r#"{"a":1}"#);
         let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
         assert_eq!(names.ok(), Some(vec![text_of("a")]));
         // So does a reader of a whole document, and a seed's.
@@ -1795,7 +1880,7 @@ mod tests {
             where
                 T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
             {
-                let mut de = Reader::new(text);
+                let mut de = Reader::new(text.as_bytes());
                 let ours = <Vec<T> as de::Deserialize>::deserialize(&mut de)
                     .ok()
                     .filter(|_| de.at_end());
@@ -1815,7 +1900,7 @@ mod tests {
         #[test]
         fn plain_integers_are_read(n in proptest::prelude::any::<u64>(), m in proptest::prelude::any::<i64>()) {
             let text = format!("[{n},{m}]");
-            let mut de = Reader::new(&text);
+            let mut de = Reader::new(text.as_bytes());
             let got = <(u64, i64) as de::Deserialize>::deserialize(&mut de).ok();
             proptest::prop_assert_eq!(got, Some((n, m)));
         }
@@ -1834,7 +1919,7 @@ mod tests {
     #[test]
     fn whitespace_is_skipped_where_json_allows_it_and_nothing_else() {
         let names = |text: &str| {
-            let mut de = Reader::new(text);
+            let mut de = Reader::from_text(text);
             let names = <Names as de::Deserialize>::deserialize(&mut de).map(|n| n.0);
             names.ok().filter(|_| de.at_end())
         };
@@ -1943,6 +2028,123 @@ mod tests {
         }
     }
 
+    /// The number a reader visits, as serde_json's `Value` holds it.
+    struct Num;
+
+    impl Visitor<'_> for Num {
+        type Value = serde_json::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_u64<E>(self, v: u64) -> std::result::Result<serde_json::Value, E> {
+            Ok(v.into())
+        }
+        fn visit_i64<E>(self, v: i64) -> std::result::Result<serde_json::Value, E> {
+            Ok(v.into())
+        }
+        fn visit_f64<E>(self, v: f64) -> std::result::Result<serde_json::Value, E> {
+            Ok(v.into())
+        }
+    }
+
+    /// Plain integers read where they stand give what the whole number
+    /// path gives (serde_json's own reading), and every other number token
+    /// is left to it.
+    #[test]
+    fn plain_integers_read_in_place_as_any_number() {
+        let mut texts: Vec<String> = [
+            "0",
+            "7",
+            "10",
+            "01",
+            "00",
+            "-0",
+            "-1",
+            "1.5",
+            "0.0",
+            "1e3",
+            "1E3",
+            "1+",
+            "1-",
+            "9999999999999999999",
+            "10000000000000000000",
+            "1234567890123456789",
+            "12345678901234567890",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0e",
+        ]
+        .iter()
+        .map(|t| (*t).to_owned())
+        .collect();
+        for digits in 1..=21 {
+            texts.push("9".repeat(digits));
+            texts.push(format!("1{}", "0".repeat(digits - 1)));
+        }
+        for text in &texts {
+            for (input, rest) in [
+                (text.clone(), ""),
+                (format!("{text},"), ","),
+                (format!("{text}]"), "]"),
+            ] {
+                let mut r = Reader::new(input.as_bytes());
+                let plain = r.plain_u64();
+                let mut whole = Reader::new(input.as_bytes());
+                let any = whole.any_number(Num).ok();
+                if let Some(n) = plain {
+                    assert_eq!(any, Some(serde_json::Value::from(n)), "{input}");
+                    assert_eq!(&input[r.at..], rest, "{input}");
+                    assert_eq!(r.at, whole.at, "{input}");
+                } else {
+                    assert_eq!(r.at, 0, "{input}");
+                    // Left out only where the whole path is not `visit_u64`
+                    // of the digits.
+                    let is_u64 = any.as_ref().is_some_and(|v| v.is_u64());
+                    let long = text.len() >= 20;
+                    assert!(!is_u64 || long, "{input}");
+                }
+            }
+        }
+        assert_eq!(Reader::new(b"123,").plain_u64(), Some(123));
+        assert_eq!(
+            Reader::new(b"1234567890123456789").plain_u64(),
+            Some(1_234_567_890_123_456_789)
+        );
+    }
+
+    #[test]
+    fn an_enum_text_at_the_end_of_the_input_is_compared_in_place() {
+        let spellings = [
+            Spelling::new("completed"),
+            Spelling::new("a-text-of-twenty-four-b"),
+        ];
+        for (rest, at) in [
+            (&b"completed\"}}"[..], Some(0)),
+            (b"completed\"", Some(0)),
+            (b"completed\"}}                  ", Some(0)),
+            (b"a-text-of-twenty-four-b\"}", Some(1)),
+            (b"a-text-of-twenty-four-b\"", Some(1)),
+            (b"a-text-of-twenty-four-b", None),
+            (b"a-text-of-twenty-four-\"", None),
+            (b"completed", None),
+            (b"complete\"", None),
+            (b"completeds\"", None),
+            (b"completed\0", None),
+            (b"", None),
+        ] {
+            assert_eq!(spelled_near_end(&spellings, rest), at, "{rest:?}");
+        }
+        // Read where it stands, as the string scan reads it.
+        const VALUES: &[u8] = &[7];
+        const SPELLINGS: &[Spelling] = &[Spelling::new("completed")];
+        for text in ["\"completed\"", " \"completed\"", "\"complet\\u0065d\""] {
+            let mut r = Reader::new(text.as_bytes());
+            let read = r.read_spelled(SPELLINGS, VALUES, |s| (s == "completed").then_some(7));
+            assert_eq!(read.ok(), Some(7), "{text}");
+            assert!(r.at_end(), "{text}");
+        }
+    }
+
     #[test]
     fn a_known_name_is_found_at_its_index_expected_or_not() {
         const FIELDS: &[MemberName] = &[
@@ -1976,7 +2178,7 @@ mod tests {
             (r#"{"name"#.to_owned(), None, false),
         ] {
             let text = text.as_str();
-            let mut de = Reader::new(text);
+            let mut de = Reader::from_text(text);
             de.at = 1;
             for next in 0..=FIELDS.len() {
                 let members = Members {
@@ -2011,7 +2213,7 @@ mod tests {
     #[test]
     fn room_is_made_from_the_rest_of_the_input() {
         let text = format!("[{}]", "0123456789,".repeat(100));
-        let mut r = Reader::new(&text);
+        let mut r = Reader::from_text(&text);
         // 5 elements of 10 bytes and their commas read, the sixth next:
         // 1,046 bytes left.
         r.at = 1 + 55;

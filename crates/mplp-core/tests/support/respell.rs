@@ -34,6 +34,15 @@ pub(crate) enum Outcome {
 /// serde_json does not (or reads differently).
 pub(crate) fn compare<T: Wire + PartialEq + Debug>(text: &str) -> Outcome {
     let fast = mplp_json::fast::from_str::<T>(text);
+    // The read of the same text as bytes (not known to be UTF-8, see
+    // `mplp_json::fast::read_bytes`) reads the same value or gives up alike.
+    match mplp_json::fast::read_bytes(text.as_bytes(), |v: &T| fast.as_ref() == Some(v)) {
+        Ok(same) => assert!(same, "read_bytes reads otherwise than from_str: {text}"),
+        Err(_) => assert!(
+            fast.is_none(),
+            "read_bytes gives up where from_str reads: {text}"
+        ),
+    }
     let slow = serde_json_read::<T>(text);
     match (fast, slow) {
         (Some(f), Some(s)) => {

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use mplp_core::{Report, Rule, ShortString, Violation};
 
-use super::{Books, IdMap, Refused, Tracked};
+use super::few::FewMap;
+use super::{Books, Refused, Tracked};
 use crate::map::{MapEvent, MapEventType, MapPayload};
 use crate::rules::*;
 
@@ -21,7 +22,8 @@ struct SessionState {
     /// `ShortString` as the event has it: a clone of a role id of up to 24
     /// bytes (all the usual ones) allocates nothing, where a `Box<str>` cost
     /// an allocation and a free per turn.
-    open_turns: IdMap<u64, (ShortString, u64)>,
+    /// Usually one or none: a short list.
+    open_turns: FewMap<u64, (ShortString, u64)>,
     broadcasts: u64,
     /// broadcast_id → (line of the broadcast, answered).
     broadcast_ids: HashMap<Box<str>, (u64, bool)>,
@@ -209,8 +211,7 @@ impl MapLogValidator {
                 }
                 state
                     .open_turns
-                    .entry(p.turn_number)
-                    .or_insert_with(|| (p.role_id.clone(), line));
+                    .insert_absent(p.turn_number, || (p.role_id.clone(), line));
             }
             MapPayload::TurnCompleted(p) => match state.open_turns.get(&p.turn_number) {
                 Some((role, _)) if *role == p.role_id => {
@@ -369,7 +370,7 @@ impl MapLogValidator {
 
     /// Reports everything a session leaves open.
     fn close(&mut self, session: &str, state: SessionState, at_end: bool) {
-        let mut turns: Vec<_> = state.open_turns.into_iter().collect();
+        let mut turns: Vec<_> = state.open_turns.into_entries().collect();
         turns.sort_by_key(|(_, (_, line))| *line);
         for (turn, (role, line)) in turns {
             self.books.open_item(

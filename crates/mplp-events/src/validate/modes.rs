@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use mplp_core::{CollabMode, Rule, Severity, ShortString, Timestamp, Violation};
 
-use super::IdMap;
+use super::few::FewMap;
 use crate::map::{MapEvent, MapPayload};
 use crate::rules::{
     MAP_MODE_EXCLUSIVE_TURNS, MAP_MODE_PAIR_TWO_PARTICIPANTS, MAP_MODE_ROUND_ROBIN_ORDER,
@@ -63,7 +63,7 @@ impl Modes {
         &mut self,
         line: u64,
         event: &MapEvent,
-        open_turns: &IdMap<u64, (ShortString, u64)>,
+        open_turns: &FewMap<u64, (ShortString, u64)>,
         out: &mut Vec<Violation>,
     ) {
         self.timestamp(line, &event.timestamp, out);
@@ -156,7 +156,7 @@ impl Modes {
         line: u64,
         mode: CollabMode,
         turn: u64,
-        open_turns: &IdMap<u64, (ShortString, u64)>,
+        open_turns: &FewMap<u64, (ShortString, u64)>,
         out: &mut Vec<Violation>,
     ) {
         if open_turns.is_empty() {

@@ -3,7 +3,8 @@
 use mplp_core::{Report, Rule, Violation};
 use uuid::Uuid;
 
-use super::{Books, IdMap, Refused, Tracked};
+use super::few::FewMap;
+use super::{Books, Refused, Tracked};
 use crate::rules::*;
 use crate::sa::{SaEvent, SaEventType, SaPayload};
 
@@ -14,8 +15,8 @@ struct RunState {
     phase: u8,
     /// Which event types were seen (bit per `SaEventType` index).
     seen: u16,
-    /// step_id → line of its start.
-    open_steps: IdMap<Uuid, u64>,
+    /// step_id → line of its start (usually one or none: a short list).
+    open_steps: FewMap<Uuid, u64>,
 }
 
 impl Tracked for RunState {
@@ -141,7 +142,7 @@ impl SaLogValidator {
                         ),
                     );
                 } else {
-                    state.open_steps.insert(step, line);
+                    state.open_steps.insert_absent(step, || line);
                 }
             }
             SaPayload::StepCompleted(_) | SaPayload::StepFailed(_) => {
@@ -193,7 +194,7 @@ impl SaLogValidator {
     }
 
     fn close(&mut self, run: &str, state: RunState, at_end: bool) {
-        let mut steps: Vec<_> = state.open_steps.into_iter().collect();
+        let mut steps: Vec<_> = state.open_steps.into_entries().collect();
         steps.sort_by_key(|(_, line)| *line);
         for (step, line) in steps {
             self.books.open_item(
