@@ -312,59 +312,79 @@ fn build_value(
             };
         }
     });
-    let fields = m.fields.iter().map(|f| {
-        let ident = &f.ident;
-        let slot = || {
-            let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
-            slots[idx].clone()
-        };
-        match &f.kind {
-            Kind::Extra => quote! { #ident: __extra },
-            Kind::Skip => quote! { #ident: ::core::default::Default::default() },
-            Kind::Required => {
-                let s = slot();
-                let missing = missing(&f.name);
-                quote! {
-                    #ident: match #s {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => return #missing,
+    // The direct read takes each required field and the settled payload out
+    // of its slot into a local first (`let ... else`), so that the value is
+    // built from plain locals (issue 41, stop 52: see `bind` below).
+    let mut binds = Vec::new();
+    let fields: Vec<TokenStream2> = m
+        .fields
+        .iter()
+        .map(|f| {
+            let ident = &f.ident;
+            let slot = || {
+                let idx = typed.iter().position(|t| t.ident == f.ident).unwrap_or(0);
+                slots[idx].clone()
+            };
+            match &f.kind {
+                Kind::Extra => quote! { #ident: __extra },
+                Kind::Skip => quote! { #ident: ::core::default::Default::default() },
+                Kind::Required if direct => {
+                    let s = slot();
+                    let missing = missing(&f.name);
+                    let v = format_ident!("__v_{}", ident);
+                    binds.push(quote! {
+                        let ::core::option::Option::Some(#v) = #s else {
+                            return #missing;
+                        };
+                    });
+                    quote! { #ident: #v }
+                }
+                Kind::Required => {
+                    let s = slot();
+                    let missing = missing(&f.name);
+                    quote! {
+                        #ident: match #s {
+                            ::core::option::Option::Some(__v) => __v,
+                            ::core::option::Option::None => return #missing,
+                        }
                     }
                 }
-            }
-            Kind::Default => {
-                let s = slot();
-                quote! { #ident: #s.unwrap_or_default() }
-            }
-            Kind::Tagged if direct => {
-                // Settled before the value is built (`settle` below).
-                let s = slot();
-                let missing = missing(&f.name);
-                quote! {
-                    #ident: match #s {
-                        #krate::wire::TaggedSlot::Typed(__p) => __p,
-                        _ => return #missing,
+                Kind::Default => {
+                    let s = slot();
+                    quote! { #ident: #s.unwrap_or_default() }
+                }
+                Kind::Tagged if direct => {
+                    // Settled before the value is built (`settle` below).
+                    let s = slot();
+                    let missing = missing(&f.name);
+                    let v = format_ident!("__v_{}", ident);
+                    binds.push(quote! {
+                        let #krate::wire::TaggedSlot::Typed(#v) = #s else {
+                            return #missing;
+                        };
+                    });
+                    quote! { #ident: #v }
+                }
+                Kind::Tagged => {
+                    // A payload read with its tag (the usual case) goes from
+                    // its slot to the field as it is, not through `finish`'s
+                    // `Result` (a copy of the payload more, callgrind).
+                    let s = slot();
+                    quote! {
+                        #ident: match #s {
+                            #krate::wire::TaggedSlot::Typed(__p) => __p,
+                            __other => __other.finish::<#err>(__tag)?,
+                        }
                     }
                 }
-            }
-            Kind::Tagged => {
-                // A payload read with its tag (the usual case) goes from
-                // its slot to the field as it is, not through `finish`'s
-                // `Result` (a copy of the payload more, callgrind).
-                let s = slot();
-                quote! {
-                    #ident: match #s {
-                        #krate::wire::TaggedSlot::Typed(__p) => __p,
-                        __other => __other.finish::<#err>(__tag)?,
-                    }
+                Kind::Flat => quote! { #ident: __flat_body },
+                Kind::Optional(_) | Kind::Nullable(_) => {
+                    let s = slot();
+                    quote! { #ident: #s }
                 }
             }
-            Kind::Flat => quote! { #ident: __flat_body },
-            Kind::Optional(_) | Kind::Nullable(_) => {
-                let s = slot();
-                quote! { #ident: #s }
-            }
-        }
-    });
+        })
+        .collect();
     let flat_take = m.tagged().filter(|(t, _)| t.flat).map(|(_, f)| {
         let ty = &f.ty;
         quote! {
@@ -384,6 +404,7 @@ fn build_value(
         #tag_finish
         #flat_take
         #(#settle)*
+        #(#binds)*
         ::core::result::Result::Ok(#name {
             #(#fields,)*
         })
