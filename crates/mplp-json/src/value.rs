@@ -2,6 +2,7 @@
 //! refused) and [`StrictValue`] (duplicate keys refused).
 
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -46,15 +47,43 @@ use crate::{Pointer, Rule};
 /// let other: JsonObject = serde_json::from_str(r#"{"n":18446744073709551616,"x":[1e400,-0.0]}"#).unwrap();
 /// assert_ne!(o, other); // equal stand-ins, different numbers
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct JsonObject {
-    map: Map<String, Value>,
+    // Dropped by hand (`Drop` below): the map of an object that was never
+    // written to owns no memory, and its drop is skipped.
+    map: ManuallyDrop<Map<String, Value>>,
     exact: crate::exact::Exact,
+    /// Whether `map` may own memory: false only for an object made empty
+    /// (`new`, `default`) and never written to since. (An emptied
+    /// `BTreeMap` can keep its root node, so emptiness alone does not say.)
+    written: bool,
+}
+
+/// The extra map of almost every event payload is empty and never written
+/// to: its drop (a `BTreeMap` iterator's, some 65 instructions a line of a
+/// MAP log by callgrind, issue 41) is skipped. Any other map is dropped as
+/// usual.
+impl Drop for JsonObject {
+    #[inline]
+    fn drop(&mut self) {
+        if self.written || !self.map.is_empty() {
+            drop(std::mem::take(&mut *self.map));
+        }
+    }
+}
+
+impl fmt::Debug for JsonObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JsonObject")
+            .field("map", &*self.map)
+            .field("exact", &self.exact)
+            .finish()
+    }
 }
 
 impl PartialEq for JsonObject {
     fn eq(&self, other: &Self) -> bool {
-        self.map == other.map && self.exact.same(&other.exact)
+        *self.map == *other.map && self.exact.same(&other.exact)
     }
 }
 
@@ -62,7 +91,7 @@ impl Eq for JsonObject {}
 
 impl std::hash::Hash for JsonObject {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.map.hash(state);
+        (*self.map).hash(state);
         self.exact.hash_into(state);
     }
 }
@@ -77,12 +106,13 @@ impl JsonObject {
     /// keeps their stand-ins).
     pub fn as_map_mut(&mut self) -> &mut Map<String, Value> {
         self.exact.clear();
+        self.written = true;
         &mut self.map
     }
 
     /// The inner map (numbers it cannot hold exactly become their stand-ins).
-    pub fn into_map(self) -> Map<String, Value> {
-        self.map
+    pub fn into_map(mut self) -> Map<String, Value> {
+        std::mem::take(&mut *self.map)
     }
 
     /// Sets a member, returning the old value (the exact numbers of the old
@@ -90,6 +120,7 @@ impl JsonObject {
     pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Value>) -> Option<Value> {
         let key = key.into();
         self.exact.remove_key(&key);
+        self.written = true;
         self.map.insert(key, value.into())
     }
 
@@ -126,6 +157,7 @@ impl JsonObject {
     pub fn insert_exact(&mut self, key: String, value: crate::exact::ExactValue) {
         self.exact.remove_key(&key);
         self.exact.put_key(&key, value.exact);
+        self.written = true;
         self.map.insert(key, value.value);
     }
 
@@ -140,10 +172,10 @@ impl JsonObject {
 
     /// The object as a value with its exact numbers. Not part of the public API.
     #[doc(hidden)]
-    pub fn into_exact(self) -> crate::exact::ExactValue {
+    pub fn into_exact(mut self) -> crate::exact::ExactValue {
         crate::exact::ExactValue {
-            value: Value::Object(self.map),
-            exact: self.exact,
+            value: Value::Object(std::mem::take(&mut *self.map)),
+            exact: std::mem::take(&mut self.exact),
         }
     }
 }
@@ -161,8 +193,9 @@ impl Deref for JsonObject {
 impl From<Map<String, Value>> for JsonObject {
     fn from(map: Map<String, Value>) -> Self {
         JsonObject {
-            map,
+            map: ManuallyDrop::new(map),
             exact: crate::exact::Exact::default(),
+            written: true,
         }
     }
 }
@@ -170,7 +203,7 @@ impl From<Map<String, Value>> for JsonObject {
 impl From<JsonObject> for Value {
     /// The map (numbers it cannot hold exactly become their stand-ins).
     fn from(o: JsonObject) -> Value {
-        Value::Object(o.map)
+        Value::Object(o.into_map())
     }
 }
 
@@ -194,7 +227,7 @@ impl FromIterator<(String, Value)> for JsonObject {
 impl Serialize for JsonObject {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         if self.exact.write_plain() {
-            self.map.serialize(s)
+            (*self.map).serialize(s)
         } else {
             crate::exact::serialize_map(&self.map, &self.exact, s)
         }
@@ -205,7 +238,11 @@ impl<'de> Deserialize<'de> for JsonObject {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let crate::exact::ExactValue { value, exact } = crate::exact::ExactValue::deserialize(d)?;
         match value {
-            Value::Object(map) => Ok(JsonObject { map, exact }),
+            Value::Object(map) => Ok(JsonObject {
+                map: ManuallyDrop::new(map),
+                exact,
+                written: true,
+            }),
             other => Err(de::Error::invalid_type(
                 unexpected(&other),
                 &"a JSON object",
@@ -346,6 +383,41 @@ mod tests {
             v.0,
             serde_json::json!({"a": 1, "b": -2, "c": 1.5, "d": [true, null]})
         );
+    }
+
+    /// The hand-written `Drop` and `Debug` (issue 41, stop 52): an object
+    /// emptied by removal, written through `as_map_mut`, cloned, converted
+    /// or never written keeps its members and its `Debug` text (the derived
+    /// form: `map` and `exact` only).
+    #[test]
+    fn json_object_drop_and_debug_keep_values() {
+        let fresh = JsonObject::new();
+        assert!(!fresh.written);
+        assert_eq!(
+            format!("{fresh:?}"),
+            "JsonObject { map: {}, exact: Exact([]) }"
+        );
+        let mut o = JsonObject::new();
+        o.insert("a", 1);
+        assert!(o.written);
+        assert_eq!(format!("{o:?}"), "JsonObject { map: {\"a\": Number(1)}, exact: Exact([]) }");
+        assert_eq!(o.remove("a"), Some(serde_json::json!(1)));
+        // Emptied, but it was written: dropped as usual.
+        assert!(o.written && o.is_empty());
+        assert_eq!(o, JsonObject::new());
+        let copy = o.clone();
+        assert!(copy.written);
+        drop(o);
+        let mut m = JsonObject::new();
+        m.as_map_mut().insert("b".into(), serde_json::json!([true]));
+        assert!(m.written);
+        assert_eq!(Value::from(m.clone()), serde_json::json!({"b": [true]}));
+        assert_eq!(m.clone().into_exact().value, serde_json::json!({"b": [true]}));
+        let read: JsonObject = serde_json::from_str(r#"{"c": 1e400}"#).unwrap();
+        assert!(read.written);
+        assert_eq!(read.exact_numbers().count(), 1);
+        assert!(read.clone().into_exact().exact.same(&read.exact));
+        drop((copy, m, read, fresh));
     }
 
     /// `JsonObject`'s conversions keep every member: from and into a
