@@ -400,7 +400,10 @@ mod tests {
         let mut o = JsonObject::new();
         o.insert("a", 1);
         assert!(o.written);
-        assert_eq!(format!("{o:?}"), "JsonObject { map: {\"a\": Number(1)}, exact: Exact([]) }");
+        assert_eq!(
+            format!("{o:?}"),
+            "JsonObject { map: {\"a\": Number(1)}, exact: Exact([]) }"
+        );
         assert_eq!(o.remove("a"), Some(serde_json::json!(1)));
         // Emptied, but it was written: dropped as usual.
         assert!(o.written && o.is_empty());
@@ -412,7 +415,10 @@ mod tests {
         m.as_map_mut().insert("b".into(), serde_json::json!([true]));
         assert!(m.written);
         assert_eq!(Value::from(m.clone()), serde_json::json!({"b": [true]}));
-        assert_eq!(m.clone().into_exact().value, serde_json::json!({"b": [true]}));
+        assert_eq!(
+            m.clone().into_exact().value,
+            serde_json::json!({"b": [true]})
+        );
         let read: JsonObject = serde_json::from_str(r#"{"c": 1e400}"#).unwrap();
         assert!(read.written);
         assert_eq!(read.exact_numbers().count(), 1);
