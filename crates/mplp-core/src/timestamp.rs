@@ -1659,7 +1659,9 @@ mod tests {
             return None;
         }
         let month = Month::try_from(u8::try_from(month).ok()?).ok()?;
-        let date = Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?).ok()?;
+        let date =
+            Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?)
+                .ok()?;
         let time = Time::from_hms_nano(
             u8::try_from(hour).ok()?,
             u8::try_from(minute).ok()?,
@@ -1674,7 +1676,9 @@ mod tests {
     /// 400th) and the ends of the range, or any year at all.
     fn a_year() -> impl Strategy<Value = u32> {
         prop_oneof![
-            prop::sample::select(vec![0u32, 1, 4, 100, 400, 1900, 2000, 2024, 2100, 2400, 9996, 9999]),
+            prop::sample::select(vec![
+                0u32, 1, 4, 100, 400, 1900, 2000, 2024, 2100, 2400, 9996, 9999
+            ]),
             0u32..=9999,
         ]
     }
