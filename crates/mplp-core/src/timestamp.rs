@@ -1732,7 +1732,8 @@ mod tests {
                 Some((at, shape)) => {
                     prop_assert_eq!(Some(PrimitiveDateTime::new(at.date(), at.time())), want, "{}", text);
                     prop_assert!(shape.is_some());
-                    prop_assert_eq!(Timestamp::parse(&text).unwrap().text(), text.as_str());
+                    let t = Timestamp::parse(&text).unwrap();
+                    prop_assert_eq!(t.text(), text.as_str());
                 }
                 None => {
                     prop_assert_eq!(want, None, "{}", text);
