@@ -1683,6 +1683,27 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn calendar_agrees_on_every_day_of_the_leap_rule_years() {
+        // Every month (and 0, 13) and day (0 to 32) of the years that decide
+        // the leap rule and the ends of the range, at the clock's edges.
+        for year in [
+            0u32, 1, 4, 100, 400, 1900, 2000, 2023, 2024, 2100, 2400, 9999,
+        ] {
+            for month in 0..=13 {
+                for day in 0..=32 {
+                    for (hms, nanos) in [((0, 0, 0), 0), ((23, 59, 59), 999_999_999)] {
+                        assert_eq!(
+                            calendar(year, month, day, hms.0, hms.1, hms.2, nanos),
+                            checked_calendar((year, month, day), hms, nanos),
+                            "{year}-{month}-{day}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     proptest! {
         /// The fast path's date and time, made from fields it has checked
         /// (its own leap-year rule and days-before-month table, then
