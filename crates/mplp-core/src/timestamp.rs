@@ -1683,6 +1683,20 @@ mod tests {
         ]
     }
 
+    /// A date and a clock whose fields are in their ranges or just past
+    /// them (day 0 and 29 to 32, month 0 and 13, hour 24 and 25, minute and
+    /// second 60 and 61), for the two property tests below.
+    fn near_valid_fields() -> impl Strategy<Value = ((u32, u32, u32), (u32, u32, u32))> {
+        (
+            (a_year(), 0u32..=13, prop_oneof![0u32..=32, 28u32..=32]),
+            (
+                prop_oneof![0u32..=23, 22u32..=25],
+                prop_oneof![0u32..=59, 58u32..=61],
+                prop_oneof![0u32..=59, 58u32..=61],
+            ),
+        )
+    }
+
     #[test]
     fn calendar_agrees_on_every_day_of_the_leap_rule_years() {
         // Every month (and 0, 13) and day (0 to 32) of the years that decide
@@ -1713,12 +1727,7 @@ mod tests {
         /// 13, hour 24, minute and second 60 and 61).
         #[test]
         fn calendar_agrees_with_the_checked_constructors(
-            year in a_year(),
-            month in 0u32..=13,
-            day in prop_oneof![0u32..=32, 28u32..=32],
-            hour in prop_oneof![0u32..=23, 22u32..=25],
-            minute in prop_oneof![0u32..=59, 58u32..=61],
-            second in prop_oneof![0u32..=59, 58u32..=61],
+            ((year, month, day), (hour, minute, second)) in near_valid_fields(),
             nanos in prop_oneof![0u32..1_000_000_000, Just(0u32), Just(999_999_999u32)],
         ) {
             prop_assert_eq!(
@@ -1734,12 +1743,7 @@ mod tests {
         /// aside, which it keeps).
         #[test]
         fn texts_of_near_valid_fields_agree_with_the_checked_constructors(
-            year in a_year(),
-            month in 0u32..=13,
-            day in prop_oneof![0u32..=32, 28u32..=32],
-            hour in prop_oneof![0u32..=23, 22u32..=25],
-            minute in prop_oneof![0u32..=59, 58u32..=61],
-            second in prop_oneof![0u32..=59, 58u32..=61],
+            ((year, month, day), (hour, minute, second)) in near_valid_fields(),
             millis in 0u32..1000,
             tail in prop::sample::select(vec!["Z", ".{ms}Z", ".{ms}z", "+05:30", ".{ms}-00:00", "+00:00"]),
         ) {
