@@ -426,7 +426,7 @@ fn direct(m: &Model<'_>) -> TokenStream2 {
     let gave_up = quote! { ::core::result::Result::Err(#json::fast::GaveUp) };
     let read_as = |ty: &Type| {
         if is_integer(ty) {
-            quote! { __serde::de::DeserializeSeed::deserialize(#json::de::Integer::<#ty>::new(), &mut *__r)? }
+            quote! { __r.integer::<#ty>()? }
         } else if let Some(elem) = vec_element(ty) {
             quote! { (&&#json::fast::ListProbe::<#elem>::new()).read_value(__r)? }
         } else {

@@ -923,6 +923,25 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// An integer member of type `T`, as [`crate::de::Integer`] reads it on
+    /// this reader (what the code `#[derive(Wire)]` writes reads integer
+    /// members with): a plain integer ([`Reader::plain_u64`]) goes to the
+    /// same `visit_u64` that `Integer`'s read through `deserialize_u64` (or
+    /// `_i64`) and [`Reader::number`] gives it, without the calls; any other
+    /// token is read by that path. The read of `Integer` was a call of its
+    /// own, and the number one more, some 140 instructions an integer of a
+    /// MAP payload (callgrind).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn integer<T: crate::integer::WireInteger>(&mut self) -> Result<T> {
+        if let Some(b'0'..=b'9') = self.peek() {
+            if let Some(n) = self.plain_u64() {
+                return de::Visitor::visit_u64(crate::de::Integer::<T>::new(), n);
+            }
+        }
+        de::DeserializeSeed::deserialize(crate::de::Integer::<T>::new(), self)
+    }
+
     /// [`Reader::read_str`] of a string enum: the value at the index in
     /// `spellings` of the text that stands after the opening quote with its
     /// closing quote (compared in place, a lane at a time, see
@@ -1486,7 +1505,7 @@ impl<'de> Members<'_, 'de> {
         if self.fields.is_empty() {
             return Ok(None);
         }
-        let Some(i) = self.known_name() else {
+        let Some(i) = known_name(self.fields, self.next, self.de.input, self.de.at) else {
             return Ok(None);
         };
         self.de.at += self.fields.get(i).map_or(0, |name| name.text.len()) + 2;
@@ -1510,23 +1529,7 @@ impl<'de> Members<'_, 'de> {
         if let Some(i) = self.field()? {
             return Ok(Some(Member::Field(i)));
         }
-        self.other_member().map(Some)
-    }
-
-    /// A member name not matched in place: decoded, then looked up by its
-    /// text.
-    #[cold]
-    #[inline(never)]
-    fn other_member(&mut self) -> Result<Member> {
-        let fields = self.fields;
-        let member = match self.de.string()? {
-            Str::Borrowed(s) | Str::Decoded(s) => match fields.iter().position(|f| f.text == s) {
-                Some(i) => Member::Field(i),
-                None => Member::Other(s.to_owned()),
-            },
-        };
-        self.de.eat(b':')?;
-        Ok(member)
+        other_member(self.de, self.fields).map(Some)
     }
 
     /// The reader, for the value of the member just named.
@@ -1538,14 +1541,10 @@ impl<'de> Members<'_, 'de> {
 }
 
 impl Members<'_, '_> {
-    /// The index in `fields` of the member name whose opening quote is at
-    /// `de.at`, when it is written as it is in `fields` (so without escapes);
-    /// the expected one is tried first.
-    #[cold]
-    #[inline(never)]
+    /// [`known_name`] of the member name at `de.at`.
+    #[cfg(test)]
     fn known_name(&self) -> Option<usize> {
-        let rest = self.de.input.get(self.de.at + 1..)?;
-        self.find(|name| is_name(rest, name.text.as_bytes()))
+        known_name(self.fields, self.next, self.de.input, self.de.at)
     }
 
     /// The index in `fields` and the length of the member name whose
@@ -1572,20 +1571,57 @@ impl Members<'_, '_> {
     /// callers, some 60 instructions a MAP line (callgrind).
     #[inline(always)]
     fn find(&self, is: impl Fn(&MemberName) -> bool) -> Option<usize> {
-        let fields = self.fields;
-        let next = self.next.min(fields.len());
-        for (i, name) in fields.iter().enumerate().skip(next) {
-            if is(name) {
-                return Some(i);
-            }
-        }
-        for (i, name) in fields.iter().enumerate().take(next) {
-            if is(name) {
-                return Some(i);
-            }
-        }
-        None
+        find(self.fields, self.next, is)
     }
+}
+
+/// [`Members::find`] in `fields`, `next` the index expected.
+#[inline(always)]
+fn find(fields: &[MemberName], next: usize, is: impl Fn(&MemberName) -> bool) -> Option<usize> {
+    let next = next.min(fields.len());
+    for (i, name) in fields.iter().enumerate().skip(next) {
+        if is(name) {
+            return Some(i);
+        }
+    }
+    for (i, name) in fields.iter().enumerate().take(next) {
+        if is(name) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+// The two reads of a member name off the usual path take what they need
+// from `Members`, not `Members` itself: a call given the address of
+// `Members` kept it in memory in the direct read of every struct (its
+// fields, `next` and flags loaded and stored again around each member),
+// where otherwise the compiler keeps it in registers and knows its
+// constant `fields` (issue 41, stop 53: callgrind).
+
+/// The index in `fields` of the member name whose opening quote is at
+/// `at` in `input`, when it is written as it is in `fields` (so without
+/// escapes); the expected one (`next`) is tried first.
+#[cold]
+#[inline(never)]
+fn known_name(fields: &[MemberName], next: usize, input: &[u8], at: usize) -> Option<usize> {
+    let rest = input.get(at + 1..)?;
+    find(fields, next, |name| is_name(rest, name.text.as_bytes()))
+}
+
+/// A member name not matched in place, at `de.at`: decoded, then looked
+/// up by its text in `fields`; read with the colon after it.
+#[cold]
+#[inline(never)]
+fn other_member(de: &mut Reader<'_>, fields: &[MemberName]) -> Result<Member> {
+    let member = match de.string()? {
+        Str::Borrowed(s) | Str::Decoded(s) => match fields.iter().position(|f| f.text == s) {
+            Some(i) => Member::Field(i),
+            None => Member::Other(s.to_owned()),
+        },
+    };
+    de.eat(b':')?;
+    Ok(member)
 }
 
 /// Whether `rest` starts with `name` and a closing quote. Names are short:
@@ -1902,6 +1938,40 @@ mod tests {
             same::<u64>(&text)?;
             same::<i64>(&text)?;
             same::<f64>(&text)?;
+        }
+
+        /// `Reader::integer` reads what `de::Integer` reads on the same
+        /// reader (value, or giving up, and where it stops), and a value it
+        /// reads is the one serde_json's `Integer` read gives.
+        #[test]
+        fn integers_read_directly_as_by_the_integer_seed(
+            number in "[ ]?-?[0-9]{0,22}(\\.[0-9]{0,3})?([eE][+-]?[0-9]{1,3})?",
+            after in proptest::sample::select(vec!["", " ", "0", ".5", "e1", "-", "x", ",1", "}"]),
+        ) {
+            let text = format!("{number}{after}");
+            fn same<T>(text: &str) -> std::result::Result<(), proptest::test_runner::TestCaseError>
+            where
+                T: crate::integer::WireInteger + PartialEq + std::fmt::Debug,
+            {
+                use serde::de::DeserializeSeed;
+                let mut direct = Reader::new(text.as_bytes());
+                let ours = direct.integer::<T>().ok();
+                let mut seed = Reader::new(text.as_bytes());
+                let theirs = crate::de::Integer::<T>::new().deserialize(&mut seed).ok();
+                proptest::prop_assert_eq!(ours, theirs, "{}", text);
+                proptest::prop_assert_eq!(direct.at, seed.at, "{}", text);
+                if let Some(value) = ours {
+                    let mut de = serde_json::Deserializer::from_str(text.get(..direct.at).unwrap_or_default());
+                    let json = crate::de::Integer::<T>::new().deserialize(&mut de);
+                    proptest::prop_assert_eq!(json.ok(), Some(value), "{}", text);
+                }
+                Ok(())
+            }
+            same::<u8>(&text)?;
+            same::<u32>(&text)?;
+            same::<u64>(&text)?;
+            same::<i32>(&text)?;
+            same::<i64>(&text)?;
         }
 
         /// A plain integer is never left to serde_json: the fast reader
