@@ -92,6 +92,7 @@ impl Violation {
     }
 
     /// True for [`Severity::Error`].
+    #[inline]
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -184,6 +185,9 @@ impl Report {
     }
 
     /// True when there is no error (warnings are allowed).
+    // Inlined across crates: the log readers ask it of every line's
+    // (usually empty) report of rules (`mplp_events::log::read`).
+    #[inline]
     pub fn is_valid(&self) -> bool {
         !self.violations.iter().any(Violation::is_error)
     }

@@ -301,7 +301,10 @@ pub(crate) struct Books<S> {
     pub(crate) ids: crate::unique_ids::UniqueIds,
     /// The event id of the last event, not yet looked up ([`Books::hold_id`]).
     held: Option<HeldId>,
-    open: IdMap<Uuid, S>,
+    /// The open sessions by id, the id as its `u128`: its hash is then one
+    /// of a `u128` (one folded multiplication), where a `Uuid` hashes as a
+    /// byte slice (its length, then its bytes).
+    open: IdMap<u128, S>,
     completed: Completed,
     /// The violations found so far, in the order found (a repeat of the
     /// held id goes in at its line's place).
@@ -348,7 +351,7 @@ impl<S: Tracked> Books<S> {
         // Open and completed sessions are disjoint (a session leaves `open`
         // when it completes, and a completed one is refused before it could
         // reopen), so only a session that is not open needs the second lookup.
-        match self.open.entry(id) {
+        match self.open.entry(id.as_u128()) {
             Entry::Occupied(o) => {
                 let state = o.into_mut();
                 if starts {
@@ -367,14 +370,17 @@ impl<S: Tracked> Books<S> {
 
     /// Closes session `id` (remembered as completed); its state, if it was open.
     fn complete(&mut self, id: Uuid) -> Option<S> {
-        let state = self.open.remove(&id);
+        let state = self.open.remove(&id.as_u128());
         self.completed.insert(id);
         state
     }
 
     /// Takes every open session out, in the order they started.
     fn take_open(&mut self) -> Vec<(Uuid, S)> {
-        let mut open: Vec<_> = std::mem::take(&mut self.open).into_iter().collect();
+        let mut open: Vec<_> = std::mem::take(&mut self.open)
+            .into_iter()
+            .map(|(id, s)| (Uuid::from_u128(id), s))
+            .collect();
         open.sort_by_key(|(_, s)| s.started_line());
         open
     }
@@ -404,16 +410,21 @@ impl<S> Books<S> {
     /// through). A repeat is reported first among its line's findings, as
     /// if looked up at once: the findings and their order are the same.
     pub(crate) fn hold_id(&mut self, id: &crate::SchemaUuid, line: u64) {
-        self.settle_id();
-        if self.ids.tracks() {
-            let probe = self.ids.prefetch_probe(*id.as_uuid());
-            self.held = Some(HeldId {
-                id: id.clone(),
-                probe,
-                line,
-                at: self.report.len(),
-            });
+        if !self.ids.tracks() {
+            // Nothing is ever held.
+            return;
         }
+        // This id's buckets are asked for first, so that the memory is
+        // read while the held id is looked up (a probe made before that
+        // insert makes the table grow is found again by `see_probed`).
+        let probe = self.ids.prefetch_probe(*id.as_uuid());
+        self.settle_id();
+        self.held = Some(HeldId {
+            id: id.clone(),
+            probe,
+            line,
+            at: self.report.len(),
+        });
     }
 
     /// Looks the held event id up (see [`Books::hold_id`]).

@@ -8,6 +8,7 @@
 //! 10^6 events, and the map's allocation per run); here it is a push and a
 //! `swap_remove` on a list of one (see `docs/spec-notes.md`).
 
+use std::borrow::Borrow;
 use std::hash::Hash;
 
 use super::IdMap;
@@ -37,10 +38,26 @@ impl<K, V> Default for FewMap<K, V> {
 
 impl<K: Eq + Hash, V> FewMap<K, V> {
     /// The value of `key`, if it is there.
-    pub(crate) fn get(&self, key: &K) -> Option<&V> {
-        match self.few.iter().find(|(k, _)| k == key) {
+    pub(crate) fn get<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        match self.few.iter().find(|(k, _)| k.borrow() == key) {
             Some((_, v)) => Some(v),
             None => self.many.as_ref().and_then(|m| m.get(key)),
+        }
+    }
+
+    /// The value of `key`, to change, if it is there.
+    pub(crate) fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        match self.few.iter_mut().find(|(k, _)| (*k).borrow() == key) {
+            Some((_, v)) => Some(v),
+            None => self.many.as_mut().and_then(|m| m.get_mut(key)),
         }
     }
 
@@ -48,7 +65,7 @@ impl<K: Eq + Hash, V> FewMap<K, V> {
     /// (then nothing changes, and `value` is not called); true when it was
     /// put.
     pub(crate) fn insert_absent(&mut self, key: K, value: impl FnOnce() -> V) -> bool {
-        if self.get(&key).is_some() {
+        if self.get::<K>(&key).is_some() {
             return false;
         }
         if self.few.len() < FEW {
@@ -62,8 +79,12 @@ impl<K: Eq + Hash, V> FewMap<K, V> {
     }
 
     /// Takes `key` out; its value, if it was there.
-    pub(crate) fn remove(&mut self, key: &K) -> Option<V> {
-        match self.few.iter().position(|(k, _)| k == key) {
+    pub(crate) fn remove<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        match self.few.iter().position(|(k, _)| k.borrow() == key) {
             Some(i) => Some(self.few.swap_remove(i).1),
             None => self.many.as_mut().and_then(|m| m.remove(key)),
         }
@@ -100,6 +121,8 @@ mod tests {
         Get(u8),
         Insert(u8, u32),
         Remove(u8),
+        /// Adds 1 to the value, through `get_mut`.
+        Bump(u8),
     }
 
     fn op(keys: u8) -> impl Strategy<Value = Op> {
@@ -107,6 +130,7 @@ mod tests {
             (0..keys).prop_map(Op::Get),
             ((0..keys), any::<u32>()).prop_map(|(k, v)| Op::Insert(k, v)),
             (0..keys).prop_map(Op::Remove),
+            (0..keys).prop_map(Op::Bump),
         ]
     }
 
@@ -130,6 +154,14 @@ mod tests {
                         model.entry(k).or_insert(v);
                     }
                     Op::Remove(k) => prop_assert_eq!(few.remove(&(k % keys)), model.remove(&(k % keys))),
+                    Op::Bump(k) => {
+                        let (a, b) = (few.get_mut(&(k % keys)), model.get_mut(&(k % keys)));
+                        prop_assert_eq!(a.is_some(), b.is_some());
+                        if let (Some(a), Some(b)) = (a, b) {
+                            *a = a.wrapping_add(1);
+                            *b = b.wrapping_add(1);
+                        }
+                    }
                 }
                 prop_assert_eq!(few.len(), model.len());
                 prop_assert_eq!(few.is_empty(), model.is_empty());
@@ -140,6 +172,41 @@ mod tests {
             let mut expected: Vec<_> = model.into_iter().collect();
             expected.sort_unstable();
             prop_assert_eq!(entries, expected);
+        }
+    }
+
+    proptest! {
+        /// Keys that own their text (`ShortString`, as the MAP validator's
+        /// broadcast and conflict ids) are found by a `&str`, as in a
+        /// `HashMap<String, _>`, in the list and beyond it.
+        #[test]
+        fn text_keys_are_found_by_str(
+            ops in prop::collection::vec((0u8..3, 0u8..20, any::<u32>()), 0..200),
+        ) {
+            use mplp_core::ShortString;
+            let mut few: FewMap<ShortString, u32> = FewMap::default();
+            let mut model: HashMap<String, u32> = HashMap::new();
+            for (how, k, v) in ops {
+                // Some keys longer than a `ShortString` holds inline.
+                let key = if k % 2 == 0 { format!("b-{k}") } else { format!("{k}-{}", "x".repeat(30)) };
+                match how {
+                    0 => {
+                        prop_assert_eq!(few.insert_absent(ShortString::from(key.as_str()), || v), !model.contains_key(&key));
+                        model.entry(key).or_insert(v);
+                    }
+                    1 => prop_assert_eq!(few.remove(key.as_str()), model.remove(&key)),
+                    _ => {
+                        if let Some(x) = few.get_mut(key.as_str()) {
+                            *x = v;
+                        }
+                        if let Some(x) = model.get_mut(&key) {
+                            *x = v;
+                        }
+                        prop_assert_eq!(few.get(key.as_str()), model.get(&key));
+                    }
+                }
+                prop_assert_eq!(few.len(), model.len());
+            }
         }
     }
 

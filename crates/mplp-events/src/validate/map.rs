@@ -1,7 +1,5 @@
 //! The streaming MAP log validator.
 
-use std::collections::HashMap;
-
 use mplp_core::{Report, Rule, ShortString, Violation};
 
 use super::few::FewMap;
@@ -25,14 +23,17 @@ struct SessionState {
     /// Usually one or none: a short list.
     open_turns: FewMap<u64, (ShortString, u64)>,
     broadcasts: u64,
-    /// broadcast_id → (line of the broadcast, answered).
-    broadcast_ids: HashMap<Box<str>, (u64, bool)>,
+    /// broadcast_id → (line of the broadcast, answered). A short list
+    /// (usually a few ids a session) with `ShortString` keys: an id of up
+    /// to 24 bytes is kept without an allocation, where a `HashMap` of
+    /// `Box<str>` cost its table and the key's allocations (and SipHash).
+    broadcast_ids: FewMap<ShortString, (u64, bool)>,
     /// Lines of broadcasts without `broadcast_id` not yet answered.
     unlinked_broadcasts: Vec<u64>,
     unlinked_sent: u64,
     conflicts: u64,
-    /// conflict_id → line of the detection.
-    open_conflicts: HashMap<Box<str>, u64>,
+    /// conflict_id → line of the detection (as `broadcast_ids`).
+    open_conflicts: FewMap<ShortString, u64>,
     unlinked_conflicts: Vec<u64>,
     /// The coordination-mode rules (`validate/modes.rs`).
     modes: super::modes::Modes,
@@ -239,7 +240,9 @@ impl MapLogValidator {
                 state.broadcasts += 1;
                 match p.as_ref().and_then(|p| p.broadcast_id.as_deref()) {
                     Some(b) => {
-                        state.broadcast_ids.entry(b.into()).or_insert((line, false));
+                        state
+                            .broadcast_ids
+                            .insert_absent(b.into(), || (line, false));
                     }
                     None => {
                         state.unlinked_broadcasts.push(line);
@@ -269,7 +272,7 @@ impl MapLogValidator {
                 state.conflicts += 1;
                 match p.as_ref().and_then(|p| p.conflict_id.as_deref()) {
                     Some(c) => {
-                        state.open_conflicts.entry(c.into()).or_insert(line);
+                        state.open_conflicts.insert_absent(c.into(), || line);
                     }
                     None => state.unlinked_conflicts.push(line),
                 }
@@ -385,7 +388,7 @@ impl MapLogValidator {
         }
         let mut unanswered: Vec<_> = state
             .broadcast_ids
-            .into_iter()
+            .into_entries()
             .filter(|(_, (_, answered))| !answered)
             .map(|(id, (line, _))| (line, Some(id)))
             .chain(state.unlinked_broadcasts.into_iter().map(|l| (l, None)))
@@ -406,7 +409,7 @@ impl MapLogValidator {
         }
         let mut conflicts: Vec<_> = state
             .open_conflicts
-            .into_iter()
+            .into_entries()
             .map(|(id, line)| (line, Some(id)))
             .chain(state.unlinked_conflicts.into_iter().map(|l| (l, None)))
             .collect();

@@ -43,10 +43,13 @@ pub(super) struct Modes {
     /// The session's mode (from its `MAPSessionStarted`).
     mode: Option<CollabMode>,
     /// The roles of the session's first `MAPRolesAssigned`, in order (the
-    /// rotation of `round_robin`); `None` before it.
-    order: Option<Vec<Box<str>>>,
-    /// The same roles, for membership.
-    assigned: HashSet<Box<str>, foldhash::fast::RandomState>,
+    /// rotation of `round_robin`); `None` before it. `ShortString`s as the
+    /// event has them: a session's usual roles (up to 24 bytes each) take
+    /// this list's one allocation, where `Box<str>`s took one each.
+    order: Option<Vec<ShortString>>,
+    /// The same roles, for membership, when there are more than
+    /// [`FEW_ROLES`] (else the list is searched: see [`is_assigned`]).
+    assigned: Option<Box<HashSet<ShortString, foldhash::fast::RandomState>>>,
     /// Turns dispatched so far.
     dispatched: u64,
     /// The latest dispatch: (turn number, line), to name it while it is open.
@@ -96,12 +99,11 @@ impl Modes {
                         ),
                     );
                 }
-                let order: Vec<Box<str>> = p
-                    .assignments
-                    .iter()
-                    .map(|a| a.role_id.as_str().into())
-                    .collect();
-                self.assigned = order.iter().cloned().collect();
+                let order: Vec<ShortString> =
+                    p.assignments.iter().map(|a| a.role_id.clone()).collect();
+                if order.len() > FEW_ROLES {
+                    self.assigned = Some(Box::new(order.iter().cloned().collect()));
+                }
                 self.order = Some(order);
             }
             MapPayload::TurnDispatched(p) => {
@@ -112,7 +114,7 @@ impl Modes {
                     self.exclusive(line, mode, p.turn_number, open_turns, out);
                 }
                 if let Some(order) = &self.order {
-                    if !self.assigned.contains(role) {
+                    if !is_assigned(order, self.assigned.as_deref(), role) {
                         report(
                             out,
                             line,
@@ -127,7 +129,7 @@ impl Modes {
                     if mode == Some(CollabMode::RoundRobin) && !order.is_empty() {
                         let k = self.dispatched - 1;
                         let at = usize::try_from(k % order.len() as u64).unwrap_or_default();
-                        if let Some(expected) = order.get(at).filter(|e| &***e != role) {
+                        if let Some(expected) = order.get(at).filter(|e| e.as_str() != role) {
                             report(
                                 out,
                                 line,
@@ -204,6 +206,25 @@ impl Modes {
             ),
             _ => self.latest_time = Some((at.clone(), line)),
         }
+    }
+}
+
+/// Roles of a session searched in their list (at most this many) rather
+/// than in a hash set: a dispatch's membership test is then a few
+/// comparisons of short strings, not a hash, and a session's roles take no
+/// set (nor the allocations of the set and of the boxed roles it held).
+const FEW_ROLES: usize = 8;
+
+/// Whether `role` is one of the session's assigned roles `order` (whose
+/// set `many` there is when there are more than [`FEW_ROLES`]).
+fn is_assigned(
+    order: &[ShortString],
+    many: Option<&HashSet<ShortString, foldhash::fast::RandomState>>,
+    role: &str,
+) -> bool {
+    match many {
+        Some(set) => set.contains(role),
+        None => order.iter().any(|r| r.as_str() == role),
     }
 }
 
