@@ -281,6 +281,27 @@ mod tests {
         assert!(out.iter().all(|v| v.line == Some(7)));
     }
 
+    proptest::proptest! {
+        /// A role is assigned when the session's list names it, whether the
+        /// list is searched (up to `FEW_ROLES` roles) or its set is (more):
+        /// the answer of a `HashSet` of the roles, as before.
+        #[test]
+        fn roles_are_found_in_the_list_or_the_set_as_in_a_hash_set(
+            roles in proptest::collection::vec("[a-c]{1,2}|[a-z]{25,26}", 0..20),
+            asked in "[a-c]{1,2}|[a-z]{25,26}",
+        ) {
+            let order: Vec<ShortString> = roles.iter().map(|r| r.as_str().into()).collect();
+            let model: std::collections::HashSet<&str> = roles.iter().map(String::as_str).collect();
+            let set: HashSet<ShortString, foldhash::fast::RandomState> = order.iter().cloned().collect();
+            let many = (order.len() > FEW_ROLES).then_some(&set);
+            for role in roles.iter().map(String::as_str).chain([asked.as_str()]) {
+                proptest::prop_assert_eq!(is_assigned(&order, many, role), model.contains(role));
+                // Either way of looking gives the same answer.
+                proptest::prop_assert_eq!(is_assigned(&order, None, role), is_assigned(&order, Some(&set), role));
+            }
+        }
+    }
+
     #[test]
     fn only_three_modes_are_exclusive() {
         let got: Vec<_> = CollabMode::ALL
