@@ -291,8 +291,8 @@ impl Graph {
         let edge_hint: usize = steps.iter().map(Node::dep_count).sum();
         let mut dep_start = Vec::with_capacity(n + 1);
         let mut deps: Vec<u32> = Vec::with_capacity(edge_hint);
-        // `seen[k] == (i + 1, j)` when step `i` (one of many dependencies)
-        // already listed `k` as its dependency `j`.
+        // `seen[k] == (i + 1, j)` when step `i` (of a large plan, or with
+        // many dependencies) already listed `k` as its dependency `j`.
         let mut seen: Vec<(u32, u32)> = Vec::new();
         let mut ordered = true;
         dep_start.push(0);
