@@ -282,6 +282,7 @@ impl Graph {
     /// first need), so that a step with many dependencies stays linear,
     /// and a large plan pays no scans (callgrind, a plan of 1,000 steps:
     /// the scans cost 30 instructions a step more than the table).
+    #[allow(clippy::manual_contains)] // reason: `contains` is slower on a step's few edges (see below)
     fn edges<S: Node>(
         steps: &[S],
         index: impl Fn(u128, usize) -> Option<u32>,
