@@ -48,6 +48,7 @@ impl ShortString {
     pub const INLINE_CAPACITY: usize = std::mem::size_of::<String>();
 
     /// The text.
+    #[inline]
     pub fn as_str(&self) -> &str {
         self.0.as_str()
     }
@@ -66,12 +67,14 @@ impl ShortString {
 
 impl Deref for ShortString {
     type Target = str;
+    #[inline]
     fn deref(&self) -> &str {
         self.0.as_str()
     }
 }
 
 impl AsRef<str> for ShortString {
+    #[inline]
     fn as_ref(&self) -> &str {
         self.0.as_str()
     }

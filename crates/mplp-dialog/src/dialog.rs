@@ -511,7 +511,8 @@ fn check_timing<'a>(
         }
     }
     let end = ended_at.flatten().map(Timestamp::instant);
-    let mut previous: Option<&Timestamp> = None;
+    // The message before, with its instant.
+    let mut previous: Option<(&Timestamp, time::OffsetDateTime)> = None;
     for (i, time) in messages.enumerate() {
         let Some(time) = time else {
             previous = None;
@@ -520,8 +521,16 @@ fn check_timing<'a>(
         // Built only when something is reported: most documents report nothing.
         let at = || Pointer::root().key("messages").index(i).key("timestamp");
         let t = time.instant();
-        if let Some(p) = previous {
-            if t < p.instant() {
+        if let Some((p, pt)) = previous {
+            // Instants at the same offset (the usual case: a dialog's
+            // messages are stamped by one clock) compare as their local
+            // date and time, inline; others as instants.
+            let earlier = if t.offset() == pt.offset() {
+                (t.date(), t.time()) < (pt.date(), pt.time())
+            } else {
+                t < pt
+            };
+            if earlier {
                 report.warn(
                     at(),
                     DIALOG_MESSAGES_OUT_OF_ORDER,
@@ -541,7 +550,7 @@ fn check_timing<'a>(
                 );
             }
         }
-        previous = Some(time);
+        previous = Some((time, t));
     }
 }
 

@@ -436,3 +436,55 @@ fn mutate(
         },
     }
 }
+
+/// A timestamp on 2025-12-07 or the day after, at an offset of three.
+fn stamp() -> impl Strategy<Value = String> {
+    (
+        7u8..9,
+        0u8..24,
+        0u8..3,
+        0u8..60,
+        0u16..1000,
+        prop::sample::select(vec!["Z", "+05:30", "-08:00"]),
+    )
+        .prop_map(|(d, h, m, s, ms, zone)| {
+            format!("2025-12-{d:02}T{h:02}:{m:02}:{s:02}.{ms:03}{zone}")
+        })
+}
+
+proptest! {
+    /// `dialog_messages_out_of_order` is reported exactly where a message's
+    /// instant is earlier than the one before it (time's own order of
+    /// instants), whatever the offsets: the same or different, equal
+    /// instants in order.
+    #[test]
+    fn messages_out_of_order_where_the_instants_say(stamps in prop::collection::vec(stamp(), 1..6)) {
+        let messages: Vec<Value> = stamps
+            .iter()
+            .map(|t| json!({"role": "user", "content": "hi", "timestamp": t}))
+            .collect();
+        let doc = json!({
+            "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+            "dialog_id": "ad524dd9-85e9-4072-aa24-7d894e38cc70",
+            "context_id": "407b7bde-2cbf-4b23-80cd-e2578a9814a5",
+            "status": "active",
+            "messages": messages,
+        });
+        let instants: Vec<_> = stamps
+            .iter()
+            .map(|t| t.parse::<mplp_core::Timestamp>().unwrap().instant())
+            .collect();
+        let want: Vec<String> = (1..instants.len())
+            .filter(|&i| instants[i] < instants[i - 1])
+            .map(|i| format!("/messages/{i}/timestamp"))
+            .collect();
+        let report = Dialog::validate_json(doc.to_string().as_bytes()).report;
+        let got: Vec<String> = report
+            .violations()
+            .iter()
+            .filter(|v| v.rule == DIALOG_MESSAGES_OUT_OF_ORDER)
+            .map(|v| v.pointer.clone())
+            .collect();
+        prop_assert_eq!(got, want);
+    }
+}

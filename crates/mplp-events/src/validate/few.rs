@@ -1,5 +1,5 @@
 //! The items a session (run) keeps open: its running steps (SA), its open
-//! turns (MAP). A log has a few open at a time per session, usually one:
+//! turns, broadcasts and conflicts (MAP). A log has a few open at a time per session, usually one:
 //! they sit in a short list searched from end to end ([`FEW`] at most), and
 //! only what comes beyond it goes into a hash map, so the work per event
 //! stays O(1) whatever a log holds open. A step or turn opened and closed
