@@ -559,6 +559,22 @@ mod tests {
     use super::{FEW, FEW_DEPS, Graph};
     use crate::PlanStep;
 
+    /// The steps a generated shape describes: step `k` takes the id
+    /// `shape[k].0` of a pool of 26 ids and the dependencies `shape[k].1`.
+    /// Steps take the first 24 ids, so dependencies 24 and 25 name no step.
+    fn steps_of(shape: &[(usize, Vec<usize>)]) -> Vec<PlanStep> {
+        let pool: Vec<StepId> = (0..26).map(|_| StepId::new()).collect();
+        shape
+            .iter()
+            .map(|(id, deps)| {
+                let mut step = PlanStep::new(NonEmptyString::new("s").unwrap());
+                step.step_id = pool[*id];
+                step.dependencies = Some(deps.iter().map(|d| pool[*d]).collect());
+                step
+            })
+            .collect()
+    }
+
     proptest! {
         /// The graph of the rules (ids compared in turn up to `FEW` steps,
         /// a hash map beyond) has the edges and problems of the graph that
@@ -571,18 +587,7 @@ mod tests {
                 1..(2 * FEW),
             ),
         ) {
-            // A pool of 26 ids: steps take the first 24, so dependencies
-            // 24 and 25 name no step.
-            let pool: Vec<StepId> = (0..26).map(|_| StepId::new()).collect();
-            let steps: Vec<PlanStep> = shape
-                .iter()
-                .map(|(id, deps)| {
-                    let mut step = PlanStep::new(NonEmptyString::new("s").unwrap());
-                    step.step_id = pool[*id];
-                    step.dependencies = Some(deps.iter().map(|d| pool[*d]).collect());
-                    step
-                })
-                .collect();
+            let steps = steps_of(&shape);
             let (indexed, want) = Graph::build(&steps);
             let (rules, got) = Graph::build_for_rules(&steps);
             prop_assert_eq!(&rules.dep_start, &indexed.dep_start);
@@ -614,16 +619,7 @@ mod tests {
                 1..(2 * FEW),
             ),
         ) {
-            let pool: Vec<StepId> = (0..26).map(|_| StepId::new()).collect();
-            let steps: Vec<PlanStep> = shape
-                .iter()
-                .map(|(id, deps)| {
-                    let mut step = PlanStep::new(NonEmptyString::new("s").unwrap());
-                    step.step_id = pool[*id];
-                    step.dependencies = Some(deps.iter().map(|d| pool[*d]).collect());
-                    step
-                })
-                .collect();
+            let steps = steps_of(&shape);
             let resolve = |id: &StepId| steps.iter().position(|s| s.step_id == *id);
             let (mut unknown, mut self_deps, mut repeated) = (Vec::new(), Vec::new(), Vec::new());
             let mut edges: Vec<Vec<u32>> = Vec::new();
