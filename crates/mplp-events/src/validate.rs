@@ -409,15 +409,24 @@ impl<S> Books<S> {
     /// in the CPU's caches while ~250 bytes of input a line stream
     /// through). A repeat is reported first among its line's findings, as
     /// if looked up at once: the findings and their order are the same.
+    #[inline]
     pub(crate) fn hold_id(&mut self, id: &crate::SchemaUuid, line: u64) {
-        if !self.ids.tracks() {
-            // Nothing is ever held.
-            return;
+        // At window 0 nothing is ever held (a test and a branch, inlined:
+        // the hold's own frame is set up only when ids are tracked).
+        if self.ids.tracks() {
+            self.hold(id, line);
         }
+    }
+
+    /// [`Books::hold_id`] when ids are tracked.
+    #[inline(never)]
+    fn hold(&mut self, id: &crate::SchemaUuid, line: u64) {
         // This id's buckets are asked for first, so that the memory is
         // read while the held id is looked up (a probe made before that
         // insert makes the table grow is found again by `see_probed`).
         let probe = self.ids.prefetch_probe(*id.as_uuid());
+        // The held id is looked up before this one's findings start: a
+        // repeat it reports goes in before them.
         self.settle_id();
         self.held = Some(HeldId {
             id: id.clone(),
@@ -427,7 +436,8 @@ impl<S> Books<S> {
         });
     }
 
-    /// Looks the held event id up (see [`Books::hold_id`]).
+    /// Looks the held event id up (see [`Books::hold_id`]); a repeat, rare,
+    /// is reported out of line.
     #[inline]
     fn settle_id(&mut self) {
         if let Some(held) = self.held.take() {
@@ -435,12 +445,20 @@ impl<S> Books<S> {
                 .ids
                 .see_probed(*held.id.as_uuid(), held.probe, held.line)
             {
-                let message = crate::unique_ids::repeat_message(&held.id, first);
-                let v = Violation::error("/event_id", crate::rules::LOG_UNIQUE_EVENT_IDS, message)
-                    .at_line(held.line);
-                self.report.insert(held.at.min(self.report.len()), v);
+                self.repeat(&held, first);
             }
         }
+    }
+
+    /// Reports `held`'s id as a repeat of line `first`, first among its
+    /// line's findings.
+    #[cold]
+    #[inline(never)]
+    fn repeat(&mut self, held: &HeldId, first: u64) {
+        let message = crate::unique_ids::repeat_message(&held.id, first);
+        let v = Violation::error("/event_id", crate::rules::LOG_UNIQUE_EVENT_IDS, message)
+            .at_line(held.line);
+        self.report.insert(held.at.min(self.report.len()), v);
     }
 
     /// Every violation found so far, taken out (the held event id looked
