@@ -518,7 +518,7 @@ proptest! {
     /// refuses the text; read into an `Option` or lent to a closure alike
     /// (issue 41, stop 54: the guard of any change to the payload's read).
     #[test]
-    fn the_payload_read_last_gives_serde_json_s_value(
+    fn a_fast_envelope_read_gives_serde_json_s_value(
         picks in prop::collection::vec(0..ENVELOPE_MEMBERS.len(), 0..7),
         spaced in any::<bool>(),
     ) {
@@ -547,22 +547,32 @@ proptest! {
 #[test]
 fn a_payload_read_last_and_the_members_after_it() {
     let cases: [(&str, Option<Body>); 6] = [
-        (r#"{"id":"a","kind":"number","body":3}"#, Some(Body::Number(3))),
-        (r#"{"id":"a","kind":"number","body":3 }"#, Some(Body::Number(3))),
+        (
+            r#"{"id":"a","kind":"number","body":3}"#,
+            Some(Body::Number(3)),
+        ),
+        (
+            r#"{"id":"a","kind":"number","body":3 }"#,
+            Some(Body::Number(3)),
+        ),
         (
             r#"{"id":"a","kind":"number","body":3,"note":"n"}"#,
             Some(Body::Number(3)),
         ),
         (r#"{"id":"a","kind":"number","body":3,"body":4}"#, None),
         (r#"{"id":"a","kind":"number","body":3,"id":"b"}"#, None),
-        (r#"{"kind":"number","body":3,"id":"a"}"#, Some(Body::Number(3))),
+        (
+            r#"{"kind":"number","body":3,"id":"a"}"#,
+            Some(Body::Number(3)),
+        ),
     ];
     for (text, body) in cases {
         let fast = mplp_json::fast::from_str::<Envelope>(text);
         assert_eq!(fast.as_ref().map(|e| e.body.clone()), body, "{text}");
         assert_eq!(fast, serde_json::from_str::<Envelope>(text).ok(), "{text}");
     }
-    let e = mplp_json::fast::from_str::<Envelope>(r#"{"id":"a","kind":"number","body":3,"note":"n"}"#)
-        .unwrap();
+    let e =
+        mplp_json::fast::from_str::<Envelope>(r#"{"id":"a","kind":"number","body":3,"note":"n"}"#)
+            .unwrap();
     assert_eq!((e.id.as_str(), e.note.as_deref()), ("a", Some("n")));
 }
