@@ -495,3 +495,84 @@ fn a_long_array_of_like_elements_is_sized_from_the_input() {
     let serde: Lists = serde_json::from_str(&text).unwrap();
     assert_eq!(fast, serde);
 }
+
+/// Members of an `Envelope` to put together: each one's name and value
+/// (repeats, a wrong type, the tag in any place), for the test below.
+const ENVELOPE_MEMBERS: [(&str, &str); 9] = [
+    ("id", r#""a""#),
+    ("kind", r#""number""#),
+    ("body", "3"),
+    ("note", r#""n""#),
+    ("kind", r#""nothing""#),
+    ("body", r#""x""#),
+    ("id", r#""b""#),
+    ("note", "null"),
+    ("kind", r#""text""#),
+];
+
+proptest! {
+    /// The fast reader's direct read of an envelope (the payload read into
+    /// its `TaggedSlot` when its tag came first, kept as a value until the
+    /// tag comes otherwise) gives serde_json's value for any order of
+    /// members, repeats and spacing, and gives up wherever serde_json
+    /// refuses the text; read into an `Option` or lent to a closure alike
+    /// (issue 41, stop 54: the guard of any change to the payload's read).
+    #[test]
+    fn a_fast_envelope_read_gives_serde_json_s_value(
+        picks in prop::collection::vec(0..ENVELOPE_MEMBERS.len(), 0..7),
+        spaced in any::<bool>(),
+    ) {
+        let sp = if spaced { " " } else { "" };
+        let members: Vec<String> = picks
+            .iter()
+            .map(|&i| {
+                let (name, value) = ENVELOPE_MEMBERS[i];
+                format!(r#"{sp}"{name}"{sp}:{sp}{value}{sp}"#)
+            })
+            .collect();
+        let text = format!("{{{}}}", members.join(","));
+        let serde = serde_json::from_str::<Envelope>(&text).ok();
+        let fast = mplp_json::fast::from_str::<Envelope>(&text);
+        prop_assert_eq!(&fast, &serde, "{}", text);
+        // Lent rather than returned: the same value.
+        let lent = mplp_json::fast::read_bytes(text.as_bytes(), |e: &Envelope| e.clone()).ok();
+        prop_assert_eq!(lent, serde, "{}", text);
+    }
+}
+
+/// The cases of the property above that matter most, spelled out: the
+/// payload last, the payload followed by a member, by a second payload (a
+/// duplicate) or by a repeated required member, and before a required
+/// member.
+#[test]
+fn a_payload_read_last_and_the_members_after_it() {
+    let cases: [(&str, Option<Body>); 6] = [
+        (
+            r#"{"id":"a","kind":"number","body":3}"#,
+            Some(Body::Number(3)),
+        ),
+        (
+            r#"{"id":"a","kind":"number","body":3 }"#,
+            Some(Body::Number(3)),
+        ),
+        (
+            r#"{"id":"a","kind":"number","body":3,"note":"n"}"#,
+            Some(Body::Number(3)),
+        ),
+        (r#"{"id":"a","kind":"number","body":3,"body":4}"#, None),
+        (r#"{"id":"a","kind":"number","body":3,"id":"b"}"#, None),
+        (
+            r#"{"kind":"number","body":3,"id":"a"}"#,
+            Some(Body::Number(3)),
+        ),
+    ];
+    for (text, body) in cases {
+        let fast = mplp_json::fast::from_str::<Envelope>(text);
+        assert_eq!(fast.as_ref().map(|e| e.body.clone()), body, "{text}");
+        assert_eq!(fast, serde_json::from_str::<Envelope>(text).ok(), "{text}");
+    }
+    let e =
+        mplp_json::fast::from_str::<Envelope>(r#"{"id":"a","kind":"number","body":3,"note":"n"}"#)
+            .unwrap();
+    assert_eq!((e.id.as_str(), e.note.as_deref()), ("a", Some("n")));
+}
