@@ -441,9 +441,7 @@ impl Graph {
     /// (and the first depends on the last).
     pub(crate) fn kahn(&self) -> Result<Vec<u32>, Vec<u32>> {
         let n = self.len();
-        let mut indeg: Vec<u32> = (0..n)
-            .map(|i| self.edges[i + 1] - self.edges[i])
-            .collect();
+        let mut indeg: Vec<u32> = (0..n).map(|i| self.edges[i + 1] - self.edges[i]).collect();
         let mut order: Vec<u32> = Vec::with_capacity(n);
         order.extend((0..n as u32).filter(|&i| indeg[i as usize] == 0));
         let mut head = 0;
@@ -497,9 +495,7 @@ impl Graph {
     /// (then index). `None` if the graph has a cycle.
     pub(crate) fn stable_order(&self, rank: impl Fn(usize) -> u64) -> Option<Vec<u32>> {
         let n = self.len();
-        let mut indeg: Vec<u32> = (0..n)
-            .map(|i| self.edges[i + 1] - self.edges[i])
-            .collect();
+        let mut indeg: Vec<u32> = (0..n).map(|i| self.edges[i + 1] - self.edges[i]).collect();
         let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..n)
             .filter(|&i| indeg[i] == 0)
             .map(|i| Reverse((rank(i), i as u32)))
