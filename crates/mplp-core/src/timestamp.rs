@@ -6,7 +6,6 @@ use std::hash::{Hash, Hasher};
 use std::num::NonZeroU8;
 use std::ops::Deref;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicI64, Ordering as AtomicOrdering};
 
 use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
@@ -253,18 +252,6 @@ impl Ord for TimestampText<'_> {
     }
 }
 
-/// `at`, or the latest instant `latest` holds (milliseconds since the Unix
-/// epoch) if that is later; `latest` then holds the later of the two. What
-/// keeps [`Timestamp::now`] from going backwards.
-fn not_before_latest(at: OffsetDateTime, latest: &AtomicI64) -> OffsetDateTime {
-    let ms = i64::try_from(at.unix_timestamp_nanos().div_euclid(1_000_000)).unwrap_or(i64::MAX);
-    let before = latest.fetch_max(ms, AtomicOrdering::Relaxed);
-    if before <= ms {
-        return at;
-    }
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(before) * 1_000_000).unwrap_or(at)
-}
-
 /// Why a text is not an RFC 3339 `date-time`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -278,22 +265,8 @@ pub struct TimestampError {
 impl Timestamp {
     /// The current time in UTC, written with milliseconds and `Z`
     /// (`2025-12-07T00:00:05.123Z`), as the other MPLP SDKs write it.
-    ///
-    /// Never earlier than a time this function returned before in the same
-    /// process: when the system clock is set back (NTP correcting a virtual
-    /// machine's clock, by a millisecond or an hour), it returns the latest
-    /// time it returned until the clock has caught up. So events stamped
-    /// with it, in the order they were made, never break
-    /// `map_timestamps_non_decreasing`.
-    ///
-    /// ```
-    /// use mplp_core::Timestamp;
-    /// let (a, b) = (Timestamp::now(), Timestamp::now());
-    /// assert!(a <= b);
-    /// ```
     pub fn now() -> Self {
-        static LATEST_MS: AtomicI64 = AtomicI64::new(i64::MIN);
-        Self::from_datetime(not_before_latest(OffsetDateTime::now_utc(), &LATEST_MS))
+        Self::from_datetime(OffsetDateTime::now_utc())
     }
 
     /// The given instant, in UTC, written with milliseconds and `Z`.
@@ -972,30 +945,6 @@ crate::__schemars_string!(Timestamp, { "type": "string", "format": "date-time" }
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    proptest! {
-        /// Whatever the clock says, one after the other, `now`'s guard
-        /// answers the running maximum (to the millisecond), and the
-        /// instant itself when it is the latest.
-        #[test]
-        fn the_clock_never_goes_back(steps in proptest::collection::vec(-5_000i64..5_000, 1..50)) {
-            let latest = AtomicI64::new(i64::MIN);
-            let mut clock: i64 = 1_764_892_805_123;
-            let mut max = i64::MIN;
-            for step in steps {
-                clock += step;
-                let at = OffsetDateTime::from_unix_timestamp_nanos(i128::from(clock) * 1_000_000 + 456_789).unwrap();
-                let out = not_before_latest(at, &latest);
-                if clock >= max {
-                    prop_assert_eq!(out, at);
-                } else {
-                    prop_assert_eq!(out.unix_timestamp_nanos(), i128::from(max) * 1_000_000);
-                }
-                max = max.max(clock);
-                prop_assert_eq!(latest.load(AtomicOrdering::Relaxed), max);
-            }
-        }
-    }
 
     #[test]
     fn keeps_text() {
