@@ -139,6 +139,7 @@ pub(crate) fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
             loop {
                 queues.retain(|q| !q.is_empty());
                 if queues.is_empty() {
+                    restamp(&mut out);
                     return out;
                 }
                 let i = picks[k % picks.len()] as usize % queues.len();
@@ -146,6 +147,26 @@ pub(crate) fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
                 out.extend(queues[i].pop_front());
             }
         })
+}
+
+/// Times the events of a generated log 1 ms apart, in log order. They
+/// were stamped with the clock when built (`MapEvent::new`), and a
+/// session's overlapping turns put a `MAPTurnCompleted` built before the
+/// next `MAPTurnDispatched` after it: when the clock's millisecond turned
+/// in between, the log went back in time by 1 ms
+/// (`map_timestamps_non_decreasing`), which made the generated logs
+/// fail now and then.
+fn restamp(events: &mut [MapEvent]) {
+    for (i, e) in events.iter_mut().enumerate() {
+        let (ms, s) = (i % 1000, i / 1000);
+        let at = format!(
+            "2026-01-01T{:02}:{:02}:{:02}.{ms:03}Z",
+            s / 3600,
+            s / 60 % 60,
+            s % 60
+        );
+        e.timestamp = mplp_core::Timestamp::parse(&at).unwrap();
+    }
 }
 
 pub(crate) fn to_ndjson(events: &[MapEvent]) -> Vec<u8> {
