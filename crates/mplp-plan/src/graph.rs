@@ -428,6 +428,12 @@ impl Graph {
         &self.edges[self.edges[i] as usize..self.edges[i + 1] as usize]
     }
 
+    /// How many dependencies each step has (its in-degree in Kahn's
+    /// algorithm, where an edge runs from a dependency to its dependent).
+    fn dep_counts(&self) -> Vec<u32> {
+        (0..self.len()).map(|i| self.deps(i).len() as u32).collect()
+    }
+
     /// The steps that depend on step `i`.
     pub(crate) fn dependents(&self, i: usize) -> &[u32] {
         match (self.rdep_start.get(i), self.rdep_start.get(i + 1)) {
@@ -441,7 +447,7 @@ impl Graph {
     /// (and the first depends on the last).
     pub(crate) fn kahn(&self) -> Result<Vec<u32>, Vec<u32>> {
         let n = self.len();
-        let mut indeg: Vec<u32> = (0..n).map(|i| self.edges[i + 1] - self.edges[i]).collect();
+        let mut indeg = self.dep_counts();
         let mut order: Vec<u32> = Vec::with_capacity(n);
         order.extend((0..n as u32).filter(|&i| indeg[i as usize] == 0));
         let mut head = 0;
@@ -495,7 +501,7 @@ impl Graph {
     /// (then index). `None` if the graph has a cycle.
     pub(crate) fn stable_order(&self, rank: impl Fn(usize) -> u64) -> Option<Vec<u32>> {
         let n = self.len();
-        let mut indeg: Vec<u32> = (0..n).map(|i| self.edges[i + 1] - self.edges[i]).collect();
+        let mut indeg = self.dep_counts();
         let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..n)
             .filter(|&i| indeg[i] == 0)
             .map(|i| Reverse((rank(i), i as u32)))

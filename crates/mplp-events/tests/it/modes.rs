@@ -10,7 +10,7 @@ use mplp_events::MapEvent;
 use mplp_events::log::{LogWriter, MapLogValidator, validate_map_log};
 use mplp_events::map::RoleAssignment;
 
-const T0: &str = "2025-12-07T00:00:00.000Z";
+use crate::props::log_time;
 
 fn found(r: &Report) -> Vec<(u64, &'static str, Severity)> {
     r.violations()
@@ -19,19 +19,14 @@ fn found(r: &Report) -> Vec<(u64, &'static str, Severity)> {
         .collect()
 }
 
-/// The events as NDJSON, timestamped one second apart in log order.
+/// The events as NDJSON, timestamped one second apart in log order
+/// ([`log_time`]).
 fn log(events: &[MapEvent]) -> Vec<u8> {
-    let t0 = Timestamp::parse(T0).unwrap().instant();
     let mut w = LogWriter::new(Vec::new());
     for (i, e) in events.iter().enumerate() {
-        let at = Timestamp::from_datetime(t0 + time_seconds(i as i64));
-        w.write(&e.clone().with_timestamp(at)).unwrap();
+        w.write(&e.clone().with_timestamp(log_time(i))).unwrap();
     }
     w.into_inner()
-}
-
-fn time_seconds(s: i64) -> std::time::Duration {
-    std::time::Duration::from_secs(u64::try_from(s).unwrap())
 }
 
 /// Lines 1-2: the start in `mode` with `roles` (participant `p<i>` for the

@@ -149,7 +149,15 @@ pub(crate) fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
         })
 }
 
-/// Times the events of a generated log 1 ms apart, in log order. They
+/// The timestamp of the event at `index` in a test log timed in log
+/// order: 2025-12-07T00:00:00.000Z, then one second apart.
+pub(crate) fn log_time(index: usize) -> mplp_core::Timestamp {
+    let t0 = mplp_core::Timestamp::parse("2025-12-07T00:00:00.000Z").unwrap();
+    let after = std::time::Duration::from_secs(u64::try_from(index).unwrap());
+    mplp_core::Timestamp::from_datetime(t0.instant() + after)
+}
+
+/// Times the events of a generated log in log order ([`log_time`]). They
 /// were stamped with the clock when built (`MapEvent::new`), and a
 /// session's overlapping turns put a `MAPTurnCompleted` built before the
 /// next `MAPTurnDispatched` after it: when the clock's millisecond turned
@@ -158,14 +166,7 @@ pub(crate) fn log_spec() -> impl Strategy<Value = Vec<MapEvent>> {
 /// fail now and then.
 fn restamp(events: &mut [MapEvent]) {
     for (i, e) in events.iter_mut().enumerate() {
-        let (ms, s) = (i % 1000, i / 1000);
-        let at = format!(
-            "2026-01-01T{:02}:{:02}:{:02}.{ms:03}Z",
-            s / 3600,
-            s / 60 % 60,
-            s % 60
-        );
-        e.timestamp = mplp_core::Timestamp::parse(&at).unwrap();
+        e.timestamp = log_time(i);
     }
 }
 
