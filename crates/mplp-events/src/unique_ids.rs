@@ -293,6 +293,12 @@ impl UniqueIds {
     #[inline(never)]
     fn insert_moving(&mut self, slot: u32, b1: usize) {
         self.place_moving(slot, b1);
+        self.grow_if_stash_long();
+    }
+
+    /// Makes the table grow, while it may, when the stash is longer than
+    /// [`STASH_GROW`] (after an insert that may have stashed an id).
+    fn grow_if_stash_long(&mut self) {
         if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
             self.grow();
         }
@@ -315,9 +321,7 @@ impl UniqueIds {
         let Probe { b1, b2, .. } = self.probe(self.hash(key));
         self.write_ring(at, key, line);
         self.place(slot, b1 as usize, b2 as usize);
-        if self.stash.len() > STASH_GROW && self.buckets < self.max_buckets {
-            self.grow();
-        }
+        self.grow_if_stash_long();
         None
     }
 
