@@ -37,6 +37,10 @@ fn consistent_timing_has_no_findings_across_offsets() {
     let mut d = base();
     d["messages"][1]["timestamp"] = json!("2025-12-07T10:10:00+08:00");
     assert_eq!(findings(&d), []);
+    // A message at the same instant as the one before it, written at
+    // another offset, is not earlier (instants compared, not texts).
+    d["messages"][1]["timestamp"] = json!("2025-12-07T10:00:00+08:00");
+    assert_eq!(findings(&d), []);
 }
 
 #[test]
