@@ -1783,6 +1783,9 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
 }
 
 #[cfg(test)]
+mod member_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
