@@ -651,8 +651,12 @@ thread_local! {
     /// [`make_date`] made on this thread, `None` before the first: only a date
     /// that `make_date` made of those very fields is kept, so a date taken from
     /// here is the one `make_date` would make again.
-    static LAST_DATE: Cell<Option<((u32, u32, u32), Date)>> = const { Cell::new(None) };
+    static LAST_DATE: Cell<Option<KeptDate>> = const { Cell::new(None) };
 }
+
+/// A date kept in [`LAST_DATE`]: the fields (year, month, day) it was made
+/// of, and the date.
+type KeptDate = ((u32, u32, u32), Date);
 
 /// The date of checked fields (and a four-digit year), or `None` when they
 /// name no such day; kept in [`LAST_DATE`] for the next [`calendar`].
