@@ -21,26 +21,33 @@
 //! All generations share **one** table, so one lookup answers for all of
 //! them. The ids themselves, with their lines, are kept in the order they
 //! were first seen in a ring of 9 segments, one per generation (24 bytes an
-//! id), written front to back. The table only points into it: a cuckoo hash
-//! table of 4-byte slots (the position in the ring and a fingerprint of the
-//! id's hash) in buckets of 8, each id in one of two buckets, the second
-//! found from the fingerprint alone (an insert into a full pair moves a
-//! resident to its other bucket without reading the ring). A lookup reads
-//! its two buckets (one cache line each) and compares an id, in the ring,
-//! only where a fingerprint agrees: on x86_64 one SSE2 compare-and-mask per
-//! four slots finds the fingerprint (whose lowest bit is always set, so no
-//! free slot, 0, can match it) and the free slots, through `safe_arch`'s
-//! safe intrinsics; elsewhere the same masks are computed slot by slot.
-//! The insert that follows a lookup uses the free slots it found (the
-//! table is read once): the id goes into the bucket of the two with more
-//! free slots (the other one only when its bucket is full, as it was, made
-//! a full pair, where the insert has to move residents, far likelier; see
-//! `docs/spec-notes.md`). When a generation is dropped, one pass
-//! over the table frees the slots that point into its segment. The table
-//! grows by doubling up to `9 × ⌈window / 8⌉ × 4/3` slots (at most 3/4
-//! full). With `mplp_check`'s default window (229,376 ids) that is 6.2 MB
-//! of ids and a 1.4 MB table, small enough to stay in the CPU's caches;
-//! with [`DEFAULT_EVENT_ID_WINDOW`] 25 MB and 5.5 MB; whatever the log's
+//! id), written front to back. The table only points into it: 4-byte
+//! slots (the position in the ring and a fingerprint of the id's hash) in
+//! buckets of one cache line each (64 bytes: 15 slots and a meta word).
+//! An id's hash gives its **home** bucket, where it goes while there is
+//! room; when the home is full, it goes into its other bucket, found from
+//! the fingerprint alone (so also from a slot, without reading the ring),
+//! as a **guest**: the meta word of that bucket marks the slot as a guest's,
+//! and the home is marked *spilled*. A lookup reads the home bucket and,
+//! only when it is marked spilled, the other one (about 6% of the lookups
+//! of a full window: a bucket holds 9 ids on average, at most); when both
+//! are full, residents move to their other bucket (a guest goes back home,
+//! an id at home becomes a guest and marks its home), and after
+//! 64 moves the id is stashed (a list searched by every lookup
+//! while it is not empty; rare, and a stash longer than 8 makes the table
+//! grow while it may). It compares an id, in the ring, only where a
+//! fingerprint agrees: on x86_64 one SSE2 compare per four slots finds the
+//! fingerprint (whose lowest bit is always set, so no free slot, 0, can
+//! match it) and the free slots, the four results packed into one mask,
+//! through `safe_arch`'s safe intrinsics; elsewhere the same masks are
+//! computed slot by slot. The insert that follows a lookup uses the free
+//! slots it found (the table is read once). When a generation is dropped,
+//! one pass over the table frees the slots that point into its segment and
+//! marks spilled again only the homes of the guests left. The table grows
+//! by doubling up to `9 × ⌈window / 8⌉ / 9` buckets. With `mplp_check`'s
+//! default window (229,376 ids) that is 6.2 MB of ids and a 1.8 MB table,
+//! small enough to stay in the CPU's caches; with
+//! [`DEFAULT_EVENT_ID_WINDOW`] 25 MB and 7.3 MB; whatever the log's
 //! length. The id's bucket comes from a hash keyed per tracker (foldhash,
 //! one multiplication): the ids are chosen by whoever wrote the log, so
 //! their bits cannot be trusted to spread over the buckets by themselves
@@ -50,17 +57,17 @@
 //! Inside a validator the table does not stay in the caches: each event's
 //! ~250 bytes of input, and the parse, stream through them in between. So
 //! a caller that has other work to do before it needs the answer calls
-//! [`UniqueIds::prefetch`] first: it issues `prefetcht0` for the two
-//! buckets (each bucket is aligned to 32 bytes, so it lies in one cache
-//! line) and returns at once. The MAP and SA validators prefetch an
-//! event's buckets and look the id up when the next event has been parsed
-//! (see `Books::hold_id` in `validate.rs`); the two buckets and the
-//! fingerprint are computed once, at the prefetch, and kept with the held
-//! id (16 bytes; found again from the id only if the table has grown in
-//! between). The ring is written in order, one id after the other, so the
-//! entry 8 ids (`RING_AHEAD`) ahead of the one written is prefetched too:
-//! a store that misses holds up the stores after it. The instruction comes
-//! from the [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
+//! [`UniqueIds::prefetch`] first: it issues `prefetcht0` for the home
+//! bucket (one cache line: buckets are aligned to 64 bytes) and returns at
+//! once. The MAP and SA validators prefetch an event's bucket and look the
+//! id up when the next event has been parsed (see `Books::hold_id` in
+//! `validate.rs`); the home bucket and the fingerprint are computed once,
+//! at the prefetch, and kept with the held id (12 bytes; found again from
+//! the id only if the table has grown in between). The ring is written in
+//! order, one id after the other, so the entry 8 ids (`RING_AHEAD`) ahead
+//! of the one written is prefetched too: a store that misses holds up the
+//! stores after it. The instruction comes from the
+//! [`safe_arch`](https://docs.rs/safe_arch) crate: `core::arch`'s
 //! `_mm_prefetch` is an `unsafe fn` and this crate forbids `unsafe`, where
 //! `safe_arch::prefetch_t0` is a safe function of a reference (a prefetch
 //! cannot fault). Off x86_64 (wasm32) the prefetch is a no-op. Figures in
@@ -722,9 +729,10 @@ impl UniqueIds {
         for (b, bucket) in self.slots.iter_mut().enumerate() {
             let meta = bucket.0[META];
             for s in &mut bucket.0 {
-                // Without branches, so that the pass is vectorised (the
+                // Without branches and with a mask (SSE2 has no 32-bit
+                // multiplication), so that the pass is vectorised (the
                 // meta word is put back below).
-                *s *= u32::from(kept(*s));
+                *s &= u32::from(kept(*s)).wrapping_neg();
             }
             let mut guests = meta & SLOT_BITS;
             if guests != 0 {
