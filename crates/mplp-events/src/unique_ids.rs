@@ -1152,4 +1152,93 @@ pub(crate) mod tests {
         // The table grew while it could (up to the window's buckets).
         assert_eq!(t.buckets, t.max_buckets);
     }
+
+    /// An id in the stash whose fingerprint no slot of its two buckets
+    /// has: only the stash has it, and it is still found (the stash is
+    /// searched whenever it is not empty, not only when a fingerprint of
+    /// the buckets agrees).
+    #[test]
+    fn a_stashed_id_is_found_whatever_its_buckets_hold() {
+        let ids = pool(40, 9);
+        let mut t = UniqueIds::with_window(1_000);
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(t.see(*id, n as u64 + 1), None);
+        }
+        // `ids[3]`'s slot, moved from its bucket to the stash.
+        let Probe { b1, b2, fp, .. } = t.probe(t.hash(key(ids[3])));
+        let (b1, b2) = (b1 as usize, b2 as usize);
+        let high = !t.low();
+        let at = [b1, b2]
+            .into_iter()
+            .flat_map(|b| (0..BUCKET).map(move |i| b * BUCKET + i))
+            .find(|at| t.slots[at / BUCKET].0[at % BUCKET] & high == fp)
+            .unwrap();
+        let slot = std::mem::take(t.slot_mut(at).unwrap());
+        t.stash.push(slot);
+        let found = match_mask(t.bucket(b1), high, fp) | match_mask(t.bucket(b2), high, fp);
+        assert_eq!(found, 0);
+        assert_eq!(t.see(ids[3], 99), Some(4));
+        assert_eq!(t.see(ids[4], 99), Some(5));
+        assert_eq!(t.see(Uuid::new_v4(), 100), None);
+        // Ids of few hash bits: crowded buckets, ids stashed, and the
+        // model's answers.
+        for window in [64, 200, 1_000] {
+            let pool = pool(400, u64::try_from(window).unwrap());
+            let mut t = UniqueIds::with_window(window);
+            t.hash_bits = HASH_BITS[3];
+            let mut m = Model::new(window);
+            let mut stashed = 0;
+            for line in 1..3_000u64 {
+                let id = pool[(line * 7_919 % 400) as usize];
+                assert_eq!(t.see(id, line), m.see(id, line), "line {line}");
+                stashed = stashed.max(t.stash.len());
+            }
+            assert!(stashed > 0, "window {window}");
+        }
+    }
+
+    /// The table doubles when the stash grows longer than [`STASH_GROW`],
+    /// not before, up to the window's buckets; the ring's capacity doubles
+    /// from 64 ids up to the window's.
+    #[test]
+    fn the_table_grows_with_the_stash_and_the_ring_doubles() {
+        // Every id in the same two buckets: the stash grows once they
+        // are full.
+        let ids = pool(300, 13);
+        let mut t = UniqueIds::with_window(1_000); // 1,125 ids
+        t.hash_bits = 0;
+        t.first_buckets = MIN_BUCKETS;
+        let mut grew_at = Vec::new();
+        for (n, id) in ids.iter().enumerate() {
+            let (buckets, stash) = (t.buckets, t.stash.len());
+            assert_eq!(t.see(*id, n as u64 + 1), None);
+            if t.buckets != buckets && buckets != 0 {
+                grew_at.push((n, stash, t.buckets));
+                // A stash of 8 or more, one more: doubled (not the count's
+                // limit; the stash is built again as long).
+                assert!(stash >= STASH_GROW, "{n}");
+                assert!(t.len() < buckets * LOAD);
+                assert_eq!(t.buckets, (buckets * 2).min(t.max_buckets));
+            }
+            if t.stash.len() > STASH_GROW && buckets < t.max_buckets {
+                assert_ne!(t.buckets, buckets, "{n}");
+            }
+            let ring = (n + 1).next_power_of_two().clamp(64, 1_125);
+            assert_eq!(t.ring.capacity(), ring, "{n}");
+        }
+        // Doubled from the first table up to the window's, the first time
+        // when the stash passed 8.
+        let mut doublings = 0;
+        let mut b = MIN_BUCKETS;
+        while b < t.max_buckets {
+            b = (b * 2).min(t.max_buckets);
+            doublings += 1;
+        }
+        assert_eq!(grew_at.len(), doublings, "{grew_at:?}");
+        assert_eq!(grew_at[0].1, STASH_GROW, "{grew_at:?}");
+        assert_eq!(t.buckets, t.max_buckets);
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(t.see(*id, 9_999), Some(n as u64 + 1));
+        }
+    }
 }
