@@ -358,8 +358,11 @@ pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Re
 /// [`read`] of input that is not known to be UTF-8 (issue 41): the same
 /// value, or `Err(f)` where [`read`] of the input as text gives up, and
 /// also wherever the input is not UTF-8. The input is checked for UTF-8
-/// (as a whole, by [`crate::utf8`]) only when the reader first hands out a
-/// string as text; a string with escapes is checked once decoded. Every
+/// (by [`crate::utf8`]) only when the reader first hands out a string as
+/// text, and then only from about that string's start to the end of the
+/// input (stop 55: what came before has been read already, ASCII bytes
+/// only, see below and `Reader::check_text`); a string with escapes is
+/// checked once decoded. Every
 /// other byte the reader accepts is one of JSON's ASCII bytes (structure,
 /// whitespace, literals, numbers) or part of a text it compares with an
 /// ASCII one (member names, enum spellings, the ids and timestamps of
@@ -370,7 +373,12 @@ pub fn read<T: Wire, R, F: FnOnce(&T) -> R>(text: &str, f: F) -> std::result::Re
 /// CPU of `mplp validate` on a log. (A check of each string instead, with
 /// `std::str::from_utf8`, cost a MAP line 280 instructions against
 /// simdutf8's 113 for the whole line, callgrind: short strings, a call
-/// each.)
+/// each.) A MAP line's first text (a role) comes after its envelope's
+/// ids, type and timestamp, some 190 of its 250 bytes, which the check
+/// of the rest skips. Input that is UTF-8 as a whole is UTF-8 from any
+/// ASCII byte on, and input whose rest is not is not UTF-8 as a whole;
+/// the bytes before the rest are ASCII or the reader has given up: it
+/// gives up exactly where the whole-input check made it give up.
 #[inline]
 pub fn read_bytes<T: Wire, R, F: FnOnce(&T) -> R>(input: &[u8], f: F) -> std::result::Result<R, F> {
     let mut de = Reader::new(input);
@@ -402,9 +410,11 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(
 pub struct Reader<'de> {
     /// The input, not known to be UTF-8 (see [`read_bytes`]).
     input: &'de [u8],
-    /// The same bytes as text once they are known to be UTF-8 (see
-    /// [`Reader::text`]): slices of it at ASCII boundaries are `str`s
-    /// without a check of their own.
+    /// The end of the input as text, once it is known to be UTF-8 (see
+    /// [`Reader::text_from`]; all of it for text read as text): slices of
+    /// it at ASCII boundaries are `str`s without a check of their own.
+    /// Where it starts is not kept but computed from its length (a field
+    /// more in the reader cost an SA line 8 instructions, callgrind).
     text: Option<&'de str>,
     at: usize,
     depth: usize,
@@ -638,7 +648,8 @@ impl<'de> Reader<'de> {
         match rest.get(end) {
             Some(b'"') => {
                 self.at = start + end + 1;
-                let s = self.text()?.get(start..start + end).ok_or(GaveUp)?;
+                let (text, from) = self.text_from(start)?;
+                let s = text.get(from..from + end).ok_or(GaveUp)?;
                 Ok(Str::Borrowed(s))
             }
             Some(b'\\') => self.decoded(start, end),
@@ -646,22 +657,42 @@ impl<'de> Reader<'de> {
         }
     }
 
-    /// The input as text: checked for UTF-8 the first time it is asked for
-    /// (see [`read_bytes`]); `GaveUp` when it is not UTF-8.
+    /// The input from byte `start` on as text, given as a text and where
+    /// byte `start` is in it: checked for UTF-8 from `start` to the end of
+    /// the input the first time it is asked for (see [`read_bytes`]; the
+    /// reader only moves forward, so later strings are in the same text);
+    /// `GaveUp` when that is not UTF-8.
     #[inline(always)]
-    fn text(&mut self) -> Result<&'de str> {
-        match self.text {
-            Some(text) => Ok(text),
-            None => self.check_text(),
+    fn text_from(&mut self, start: usize) -> Result<(&'de str, usize)> {
+        if let Some(text) = self.text {
+            // The text is the end of the input.
+            let text_at = self.input.len() - text.len();
+            if let Some(from) = start.checked_sub(text_at) {
+                return Ok((text, from));
+            }
         }
+        self.check_text(start)
     }
 
+    /// [`Reader::text_from`]'s check: from `start`, or a little before
+    /// it, so that a whole number of simdutf8's 64-byte blocks is checked
+    /// (the bytes before `start` have been read, ASCII bytes only, see
+    /// [`read_bytes`], so any of them begins a text). simdutf8 checks a
+    /// block of ASCII bytes in a few instructions, but a shorter rest
+    /// fully after a copy, and input under 64 bytes with std's check:
+    /// from the string's start itself, the check of a MAP line cost more
+    /// than the whole line's (callgrind: 150 instructions against 130).
     #[cold]
     #[inline(never)]
-    fn check_text(&mut self) -> Result<&'de str> {
-        let text = crate::utf8(self.input).ok_or(GaveUp)?;
+    fn check_text(&mut self, start: usize) -> Result<(&'de str, usize)> {
+        const BLOCK: usize = 64;
+        let len = self.input.len();
+        let blocks = len.saturating_sub(start).div_ceil(BLOCK) * BLOCK;
+        let from = len.saturating_sub(blocks).min(start);
+        let rest = self.input.get(from..).ok_or(GaveUp)?;
+        let text = crate::utf8(rest).ok_or(GaveUp)?;
         self.text = Some(text);
-        Ok(text)
+        Ok((text, start - from))
     }
 
     /// The string starting at `start` whose first backslash is `end` bytes
@@ -2019,6 +2050,56 @@ mod tests {
         let read = |text: &str| from_str_seed(text, std::marker::PhantomData::<String>).ok();
         assert_eq!(read(r#""ab\u0063d\n""#).as_deref(), Some("abcd\n"));
         assert_eq!(read(r#""\"x""#).as_deref(), Some("\"x"));
+    }
+
+    /// Bytes not known to be UTF-8 are checked from at most the first
+    /// string handed out as text, in whole 64-byte blocks up to the end
+    /// when the input has that many bytes, else from the start; strings
+    /// after it are slices of the same text.
+    #[test]
+    fn bytes_are_checked_from_before_the_first_text_in_whole_blocks() {
+        for (head, tail) in [
+            (10, 10),
+            (10, 100),
+            (100, 10),
+            (100, 54),
+            (100, 55),
+            (300, 200),
+        ] {
+            let input = format!(
+                "[{}\"abc\",\"dé\"{}]",
+                "1,".repeat(head / 2),
+                ",2".repeat(tail / 2)
+            );
+            let bytes = input.as_bytes();
+            let mut r = Reader::new(bytes);
+            r.at = 1 + head;
+            let start = r.at + 1;
+            let borrowed = |s: Result<Str<'_, '_>>| match s {
+                Ok(Str::Borrowed(s)) => Some(s.to_owned()),
+                _ => None,
+            };
+            assert_eq!(borrowed(r.string()).as_deref(), Some("abc"), "{input}");
+            let checked = r.text.map_or(0, str::len);
+            let text_at = bytes.len() - checked;
+            assert!(text_at <= start, "{input}");
+            assert!(text_at == 0 || checked % 64 == 0, "{input}");
+            assert!(
+                text_at == 0 || checked - 64 < bytes.len() - start,
+                "{input}"
+            );
+            r.at += 1;
+            assert_eq!(borrowed(r.string()).as_deref(), Some("dé"), "{input}");
+            // A byte that is not UTF-8 after the first text, or before it
+            // inside the block checked, gives up.
+            for at in [text_at, start + 5, bytes.len() - 1] {
+                let mut bad = bytes.to_vec();
+                bad[at] = 0xff;
+                let mut r = Reader::new(&bad);
+                r.at = 1 + head;
+                assert!(r.string().is_err(), "{input} {at}");
+            }
+        }
     }
 
     #[test]
