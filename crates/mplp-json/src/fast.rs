@@ -676,8 +676,9 @@ impl<'de> Reader<'de> {
 
     /// [`Reader::text_from`]'s check: from `start`, or a little before
     /// it, so that a whole number of simdutf8's 64-byte blocks is checked
-    /// (the bytes before `start` have been read, ASCII bytes only, see
-    /// [`read_bytes`], so any of them begins a text). simdutf8 checks a
+    /// (the bytes before `start` have been read: ASCII bytes, see
+    /// [`read_bytes`], or the text of a string with escapes, checked when
+    /// it was decoded). simdutf8 checks a
     /// block of ASCII bytes in a few instructions, but a shorter rest
     /// fully after a copy, and input under 64 bytes with std's check:
     /// from the string's start itself, the check of a MAP line cost more
@@ -689,6 +690,15 @@ impl<'de> Reader<'de> {
         let len = self.input.len();
         let blocks = len.saturating_sub(start).div_ceil(BLOCK) * BLOCK;
         let from = len.saturating_sub(blocks).min(start);
+        // The bytes before `start` may hold a string with escapes, which
+        // is checked once decoded and may hold any text: the check starts
+        // at the first character that starts at or after `from` (`start`
+        // itself starts one, after a quote), never inside a character.
+        let from = self
+            .input
+            .get(from..start)
+            .and_then(|b| b.iter().position(|&b| !(0x80..0xc0).contains(&b)))
+            .map_or(start, |i| from + i);
         let rest = self.input.get(from..).ok_or(GaveUp)?;
         let text = crate::utf8(rest).ok_or(GaveUp)?;
         self.text = Some(text);

@@ -10,7 +10,10 @@ use proptest::prelude::*;
 
 /// MAP lines whose texts (roles, ids of broadcasts) come after the
 /// envelope, one with a text that is not ASCII, one with an escape.
-const MAP_LINES: [&str; 4] = [
+const MAP_LINES: [&str; 5] = [
+    // A text with escapes (checked once decoded) before the first text
+    // handed out as it is, within the 64 bytes before it.
+    r#"{"event_id":"26bbdc7e-b2a4-4659-a478-073724897916","event_type":"MAPTurnDispatched","timestamp":"2026-11-28T06:03:44.994Z","session_id":"b459c87d-3437-48a7-83d2-0615c8e22b31","initiator_role":"é\\ééé","target_roles":["cé"],"payload":{"role_id":"日","turn_number":1}}"#,
     r#"{"event_id":"26bbdc7e-b2a4-4659-a478-073724897916","event_type":"MAPTurnDispatched","timestamp":"2026-11-28T06:03:44.994Z","session_id":"b459c87d-3437-48a7-83d2-0615c8e22b31","initiator_role":"orchestrator","target_roles":["coder"],"payload":{"role_id":"coder","turn_number":1}}"#,
     r#"{"event_id":"dc3ee131-c390-42cf-85d8-27d7af5becf2","event_type":"MAPTurnCompleted","timestamp":"2026-11-28T06:03:44.994Z","session_id":"b459c87d-3437-48a7-83d2-0615c8e22b31","payload":{"role_id":"rédacteur","turn_number":1,"status":"completed"}}"#,
     r#"{"event_id":"dc3ee131-c390-42cf-85d8-27d7af5becf2","event_type":"MAPRolesAssigned","timestamp":"2026-11-28T06:03:44.994Z","session_id":"b459c87d-3437-48a7-83d2-0615c8e22b31","payload":{"assignments":[{"participant_id":"a\n1","role_id":"coder"},{"participant_id":"b","role_id":"日本"}]}}"#,
