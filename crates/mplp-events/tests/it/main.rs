@@ -17,4 +17,5 @@ mod mutants;
 mod props;
 mod sa_props;
 mod unique_event_ids;
+mod utf8_lines;
 mod validators;
