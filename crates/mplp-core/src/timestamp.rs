@@ -635,9 +635,8 @@ fn calendar(
     second: u32,
     nanos: u32,
 ) -> Option<PrimitiveDateTime> {
-    if (hour > 23) | (minute > 59) | (second > 59) {
-        return None;
-    }
+    // The clock's fields are checked by `Time::from_hms_nano` below (each
+    // is two digits, so the casts keep them whole).
     let date = match LAST_DATE.with(Cell::get) {
         Some((fields, date)) if fields == (year, month, day) => date,
         _ => make_date(year, month, day)?,
