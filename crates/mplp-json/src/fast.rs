@@ -1792,7 +1792,7 @@ mod tests {
     /// What a member name arrived as: its index among the announced names,
     /// or its text.
     #[derive(Debug, PartialEq)]
-    enum Name {
+    pub(super) enum Name {
         Index(u64),
         Text(String),
     }
@@ -1817,7 +1817,7 @@ mod tests {
     }
 
     /// The member names of an object, as they arrived.
-    struct Names(Vec<Name>);
+    pub(super) struct Names(pub(super) Vec<Name>);
 
     impl<'de> de::Deserialize<'de> for Names {
         fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {

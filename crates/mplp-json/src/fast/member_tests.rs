@@ -3,6 +3,7 @@
 //! the index of its field or, not one of them, its decoded text, whether
 //! it is written as in `FIELDS`, spaced, escaped or repeated.
 
+use super::tests::{Name, Names};
 use super::*;
 use proptest::prelude::*;
 use serde::Deserialize as _;
@@ -26,49 +27,24 @@ fn names(input: &str) -> Result<Vec<Member>> {
 }
 
 /// What the names should arrive as: serde_json's decoding of each, in
-/// document order (repeats included), looked up in `FIELDS` by its text.
+/// document order (repeats included; the fast reader's own tests' `Names`),
+/// looked up in `FIELDS` by its text.
 fn expected(input: &str) -> Option<Vec<Member>> {
-    let members = pairs(input)
+    let names = match serde_json::from_str::<Names>(input) {
+        Ok(Names(names)) => names,
+        Err(e) => panic!("{input}: {e}"),
+    };
+    let members = names
         .into_iter()
-        .map(
-            |(name, _)| match FIELDS.iter().position(|f| f.text == name) {
+        .map(|name| match name {
+            Name::Text(text) => match FIELDS.iter().position(|f| f.text == text) {
                 Some(i) => Member::Field(i),
-                None => Member::Other(name),
+                None => Member::Other(text),
             },
-        )
+            Name::Index(i) => Member::Field(i as usize),
+        })
         .collect();
     Some(members)
-}
-
-/// The members of a JSON object in document order, repeats included.
-fn pairs(input: &str) -> Vec<(String, serde_json::Value)> {
-    struct Pairs(Vec<(String, serde_json::Value)>);
-    impl<'de> de::Deserialize<'de> for Pairs {
-        fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Pairs;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> std::result::Result<Pairs, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(pair) = map.next_entry()? {
-                        out.push(pair);
-                    }
-                    Ok(Pairs(out))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
-    match serde_json::from_str::<Pairs>(input) {
-        Ok(Pairs(p)) => p,
-        Err(e) => panic!("{input}: {e}"),
-    }
 }
 
 #[test]
