@@ -49,7 +49,7 @@ fn plan_render_every_example_in_both_formats() {
         let deps: usize = plan
             .steps()
             .iter()
-            .map(|s| s.dependencies.as_ref().map_or(0, Vec::len))
+            .map(|s| s.dependency_ids().len())
             .sum();
         for format in ["mermaid", "dot"] {
             let o = mplp(&["plan", "render", "--format", format, &file]);

@@ -290,8 +290,14 @@ impl CheckValue for String {
     }
 }
 
-/// A boxed value is checked as the value.
-impl<T: CheckValue> CheckValue for Box<T> {
+impl CheckValue for str {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        expect_str(value, at, report);
+    }
+}
+
+/// A boxed value (a `Box<str>`, a `Box<[T]>`) is checked as the value.
+impl<T: CheckValue + ?Sized> CheckValue for Box<T> {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         T::check_value(value, at, report);
     }
@@ -310,6 +316,12 @@ impl CheckValue for Value {
 }
 
 impl<T: CheckValue> CheckValue for Vec<T> {
+    fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
+        check_array_of::<T>(value, at, report, 0);
+    }
+}
+
+impl<T: CheckValue> CheckValue for [T] {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
         check_array_of::<T>(value, at, report, 0);
     }

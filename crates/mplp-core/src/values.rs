@@ -224,7 +224,9 @@ crate::__schemars_string!(ShortString, { "type": "string" });
 
 /// A string of at least one character (`minLength: 1`), held as an `S`:
 /// [`NonEmptyString`] for prose (titles, descriptions),
-/// [`NonEmptyShortString`] for short names (a participant id).
+/// [`NonEmptyShortString`] for short names (a participant id),
+/// `NonEmpty<Box<str>>` for prose kept as read, in 16 bytes rather than
+/// 24 (a plan step's description: see `PlanStep`).
 ///
 /// ```
 /// use mplp_core::{NonEmptyShortString, NonEmptyString};
@@ -323,6 +325,28 @@ impl<S: AsRef<str> + for<'a> From<&'a str>> TryFrom<&str> for NonEmpty<S> {
     type Error = EmptyStringError;
     fn try_from(s: &str) -> Result<Self, EmptyStringError> {
         NonEmpty::new(s)
+    }
+}
+
+/// The same text in a box of its length (a [`NonEmptyString`]'s spare
+/// capacity, if any, is given back): the description of a plan step.
+///
+/// ```
+/// use mplp_core::{NonEmpty, NonEmptyString};
+/// let text = NonEmptyString::new("Read error logs").unwrap();
+/// let boxed: NonEmpty<Box<str>> = text.into();
+/// assert_eq!(boxed, "Read error logs");
+/// ```
+impl From<NonEmpty<String>> for NonEmpty<Box<str>> {
+    fn from(s: NonEmpty<String>) -> Self {
+        NonEmpty(s.0.into_boxed_str())
+    }
+}
+
+/// The same text as a [`NonEmptyString`], which can grow.
+impl From<NonEmpty<Box<str>>> for NonEmpty<String> {
+    fn from(s: NonEmpty<Box<str>>) -> Self {
+        NonEmpty(s.0.into_string())
     }
 }
 

@@ -1135,6 +1135,24 @@ impl Direct for String {
     }
 }
 
+/// An array, as serde's `Box<[T]>` reads it on this reader (its `Vec`
+/// read, then `into_boxed_slice`).
+impl<T: Direct> Direct for Box<[T]> {
+    #[inline]
+    fn read(r: &mut Reader<'_>) -> Result<Self> {
+        r.list().map(Vec::into_boxed_slice)
+    }
+}
+
+/// A string, as serde's `Box<str>` reads it on this reader: one block of
+/// the text's length.
+impl Direct for Box<str> {
+    #[inline]
+    fn read(r: &mut Reader<'_>) -> Result<Self> {
+        r.read_str(|s| Some(Box::from(s)))
+    }
+}
+
 /// Read with serde on the fast reader: a free-form object is read in
 /// one pass already (see the module docs).
 impl Direct for crate::JsonObject {

@@ -186,9 +186,9 @@ impl PlanBuilder {
             if let Some(description) = description {
                 steps.push(PlanStep {
                     step_id: id,
-                    description,
+                    description: description.into(),
                     status: StepStatus::Pending,
-                    dependencies: Some(spec.dependencies),
+                    dependencies: Some(spec.dependencies.into_boxed_slice()),
                     agent_role: spec.agent_role,
                     order_index: Some(i as u64),
                 });

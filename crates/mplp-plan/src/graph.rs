@@ -573,7 +573,7 @@ pub(crate) fn cycle_violation<S: Node>(steps: &[S], cycle: &[u32]) -> Violation 
 
 #[cfg(test)]
 mod tests {
-    use mplp_core::{NonEmptyString, StepId};
+    use mplp_core::StepId;
     use proptest::prelude::*;
 
     use super::{FEW, FEW_DEPS, Graph, UNREAD, repeated_keys};
@@ -598,7 +598,7 @@ mod tests {
         shape
             .iter()
             .map(|(id, deps)| {
-                let mut step = PlanStep::new(NonEmptyString::new("s").unwrap());
+                let mut step = PlanStep::new("s".parse().unwrap());
                 step.step_id = pool[*id];
                 step.dependencies = Some(deps.iter().map(|d| pool[*d]).collect());
                 step

@@ -294,7 +294,7 @@ mod tests {
                     4 => plan.step_mut(id).and_then(|s| s.retry()).map(|_| ()),
                     _ => plan.edit_steps(|steps| {
                         let mut step = PlanStep::new("added".parse().unwrap());
-                        step.dependencies = Some(vec![id]);
+                        step.set_dependencies([id]);
                         steps.push(step);
                     }),
                 };

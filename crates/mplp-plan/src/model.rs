@@ -3,8 +3,8 @@
 
 use mplp_core::check::CheckValue;
 use mplp_core::{
-    BaseEvent, ContextId, Meta, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report, Rule,
-    ShortString, StepId, TraceBase, Wire,
+    BaseEvent, ContextId, Meta, NonEmpty, NonEmptyString, NonEmptyVec, PlanId, Pointer, Report,
+    Rule, ShortString, StepId, TraceBase, Wire,
 };
 use serde_json::Value;
 
@@ -140,24 +140,38 @@ pub struct Plan {
 ///
 /// ```
 /// use mplp_plan::{PlanStep, StepStatus};
-/// let step = PlanStep::new("Read error logs".parse()?).with_role("debugger");
-/// assert_eq!(step.status(), StepStatus::Pending);
-/// assert!(step.dependency_ids().is_empty());
+/// let first = PlanStep::new("Read error logs".parse()?).with_role("debugger");
+/// assert_eq!(first.status(), StepStatus::Pending);
+/// assert!(first.dependency_ids().is_empty());
+/// let second = PlanStep::new("Write the fix".parse()?).with_dependencies([first.step_id]);
+/// assert_eq!(second.dependency_ids(), [first.step_id]);
 /// # Ok::<(), mplp_core::EmptyStringError>(())
 /// ```
+///
+/// A step is at most 96 bytes (a test says so): the text of its
+/// description and its dependencies are held in blocks of their length
+/// (`Box<str>`, `Box<[StepId]>`, 16 bytes each), not in growable
+/// `String`/`Vec` (24), so that the steps of a plan of 10 take less than
+/// 1 KiB, which glibc serves from its per-thread cache (issue 41; see
+/// `docs/spec-notes.md`, "Stop 55: a step of 96 bytes").
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Wire)]
 #[non_exhaustive]
 pub struct PlanStep {
     /// [PROTOCOL-CORE] UUID v4 that names this step.
     pub step_id: StepId,
-    /// [PROTOCOL-CORE] Non-empty text saying what the step has to get done.
-    pub description: NonEmptyString,
+    /// [PROTOCOL-CORE] Non-empty text saying what the step has to get done
+    /// (set it with `"text".parse()?`, or with `.into()` from a
+    /// [`NonEmptyString`]).
+    pub description: NonEmpty<Box<str>>,
     /// [PROTOCOL-CORE] Execution state of the step. Guarded: read it with
     /// [`PlanStep::status`], change it with [`Plan::step_mut`].
     pub(crate) status: StepStatus,
     /// [PROTOCOL-CORE] `step_id` values of the steps that must finish before
-    /// this one can start. `None` (absent) and `Some(vec![])` (`[]`) are kept apart.
-    pub dependencies: Option<Vec<StepId>>,
+    /// this one can start. `None` (absent) and `Some([].into())` (`[]`) are
+    /// kept apart. Set them with [`PlanStep::with_dependencies`] or
+    /// [`PlanStep::set_dependencies`] (or `Some(vec![a, b].into())`), read
+    /// them with [`PlanStep::dependency_ids`].
+    pub dependencies: Option<Box<[StepId]>>,
     /// [PROTOCOL-CORE] Role expected to carry out the step; ideally a
     /// `role_id` known to the Role module. Must not be empty when present
     /// (invariant `sa_steps_agent_role_if_present`).
@@ -202,7 +216,7 @@ impl Plan {
     ///
     /// // Making `a` depend on `c` would close a cycle: refused, nothing changes.
     /// let err = plan
-    ///     .edit_steps(|steps| steps[0].dependencies = Some(vec![c]))
+    ///     .edit_steps(|steps| steps[0].set_dependencies([c]))
     ///     .unwrap_err();
     /// assert_eq!(err.violations()[0].rule.as_str(), "sa_plan_dag_acyclic");
     /// assert!(plan.steps()[0].dependency_ids().is_empty());
@@ -249,8 +263,9 @@ impl Plan {
 
 impl PlanStep {
     /// A pending step with a fresh id and the given (non-empty) description,
-    /// no dependencies, no role and no `order_index`.
-    pub fn new(description: NonEmptyString) -> Self {
+    /// no dependencies, no role and no `order_index`. A [`NonEmptyString`]
+    /// is passed with `.into()`.
+    pub fn new(description: NonEmpty<Box<str>>) -> Self {
         PlanStep {
             step_id: StepId::new(),
             description,
@@ -266,6 +281,20 @@ impl PlanStep {
     pub fn with_role(mut self, role: impl Into<ShortString>) -> Self {
         self.agent_role = Some(role.into());
         self
+    }
+
+    /// The same step with these dependencies (they replace any it had).
+    #[must_use]
+    pub fn with_dependencies(mut self, dependencies: impl IntoIterator<Item = StepId>) -> Self {
+        self.set_dependencies(dependencies);
+        self
+    }
+
+    /// Replaces the dependencies with these (`Some`, even when there are
+    /// none: `[]` on the wire; set `dependencies` to `None` to drop the
+    /// member).
+    pub fn set_dependencies(&mut self, dependencies: impl IntoIterator<Item = StepId>) {
+        self.dependencies = Some(dependencies.into_iter().collect());
     }
 
     /// The execution state of the step.
@@ -296,5 +325,32 @@ fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
             v.message.push_str(NO_STEPS);
         }
         report.push(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PlanStep;
+
+    /// A step is at most 96 bytes on a 64-bit target (112 with a `String`
+    /// description and a `Vec` of dependencies): the steps of a plan of 10
+    /// are then read into one block of at most 960 bytes
+    /// (`List::FIRST_CAPACITY` is 10), which glibc serves from its
+    /// per-thread cache (up to 1,032 bytes). A block of 1,120 bytes or more
+    /// is a "large" request, which merges the free lists and sorts the
+    /// unsorted bin on every read (issue 41: `docs/spec-notes.md`, "Stop 55:
+    /// a step of 96 bytes").
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_step_is_at_most_96_bytes() {
+        assert!(
+            std::mem::size_of::<PlanStep>() <= 96,
+            "{}",
+            std::mem::size_of::<PlanStep>()
+        );
+        assert_eq!(
+            mplp_core::__private::mplp_json::de::List::<PlanStep>::FIRST_CAPACITY,
+            10
+        );
     }
 }

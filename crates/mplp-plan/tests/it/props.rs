@@ -307,12 +307,13 @@ fn apply(plan: &mut Plan, op: &Op) -> bool {
                     return;
                 }
                 let mut step = PlanStep::new("added".parse().unwrap());
-                step.dependencies = Some(vec![after]);
+                step.set_dependencies([after]);
                 let new = step.step_id;
                 steps.push(step);
                 if *link {
                     if let Some(b) = steps.iter_mut().find(|s| s.step_id == before) {
-                        b.dependencies.get_or_insert_with(Vec::new).push(new);
+                        let deps = [b.dependency_ids(), &[new]].concat();
+                        b.set_dependencies(deps);
                     }
                 }
             })
