@@ -1029,27 +1029,79 @@ impl<'de> Reader<'de> {
     #[doc(hidden)]
     #[inline]
     pub fn list<T: Direct>(&mut self) -> Result<Vec<T>> {
-        self.eat(b'[')?;
-        self.enter()?;
-        let start = self.at;
         let mut values = Vec::new();
-        let mut first = true;
-        while self.next_element(&mut first)? {
+        self.array(|r, start| {
             // Room is made before the element is read, so that it is read
             // into its place (a check between the read and the push cost a
             // copy of each element).
             if values.len() == values.capacity() {
-                self.make_room(&mut values, start);
+                r.make_room(&mut values, start);
             }
-            let value = T::read(self)?;
+            let value = T::read(r)?;
             values.push(value);
+            Ok(())
+        })?;
+        Ok(values)
+    }
+
+    /// An array of [`Direct`] values into a block of its length, as
+    /// serde's `Box<[T]>` reads it (its `Vec` read, then
+    /// `into_boxed_slice`): the first [`FEW`] elements are held here, and
+    /// one block of their number is allocated at the end; a longer array
+    /// goes on in a `Vec` as [`Reader::list`] reads it, shortened to its
+    /// length at the end. Where the `Vec` read and `into_boxed_slice`
+    /// took a block of [`crate::de::List::FIRST_CAPACITY`] elements and
+    /// shortened it for every short array (a plan step's dependencies,
+    /// issue 41: glibc's `realloc` split the block and freed the rest,
+    /// some 200 instructions a step).
+    #[doc(hidden)]
+    #[inline]
+    pub fn boxed_list<T: Direct>(&mut self) -> Result<Box<[T]>> {
+        let mut few: [Option<T>; FEW] = [const { None }; FEW];
+        let mut n = 0;
+        let mut more = Vec::new();
+        self.array(|r, start| {
+            let value = T::read(r)?;
+            if let Some(slot) = few.get_mut(n) {
+                *slot = Some(value);
+                n += 1;
+            } else {
+                if more.len() == more.capacity() {
+                    r.make_room(&mut more, start);
+                }
+                more.push(value);
+            }
+            Ok(())
+        })?;
+        let mut values = Vec::with_capacity(n + more.len());
+        values.extend(few.into_iter().flatten());
+        values.append(&mut more);
+        Ok(values.into_boxed_slice())
+    }
+
+    /// Reads an array: its brackets and commas, and each element with
+    /// `element` (given the reader and where the array's elements began,
+    /// for [`Reader::make_room`]). The one reader of the brackets and
+    /// commas of [`Reader::list`] and [`Reader::boxed_list`].
+    #[inline(always)]
+    fn array(&mut self, mut element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        self.eat(b'[')?;
+        self.enter()?;
+        let start = self.at;
+        let mut first = true;
+        while self.next_element(&mut first)? {
+            element(self, start)?;
         }
         // `next_element` stopped at the closing bracket.
         self.at += 1;
         self.depth -= 1;
-        Ok(values)
+        Ok(())
     }
 }
+
+/// How many elements of an array [`Reader::boxed_list`] holds before it
+/// allocates: a plan step's dependencies are mostly one to four.
+const FEW: usize = 4;
 
 impl Reader<'_> {
     /// Makes room in `values`, full, for the next element of the array
@@ -1140,7 +1192,7 @@ impl Direct for String {
 impl<T: Direct> Direct for Box<[T]> {
     #[inline]
     fn read(r: &mut Reader<'_>) -> Result<Self> {
-        r.list().map(Vec::into_boxed_slice)
+        r.boxed_list()
     }
 }
 
