@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use mplp_core::{CollabMode, JsonObject, Meta, NonEmptyString, StepId, Timestamp, Wire};
+use mplp_core::{CollabMode, JsonObject, Meta, NonEmpty, NonEmptyString, StepId, Timestamp, Wire};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -33,6 +33,11 @@ struct Item {
     maybe: Option<Option<JsonObject>>,
     #[wire(default)]
     list: Vec<String>,
+    /// Read into a block of its length (`Reader::boxed_list`: the first
+    /// four held aside, more in a `Vec`), as a plan step's dependencies.
+    ids: Option<Box<[StepId]>>,
+    /// Boxed text, as a plan step's description.
+    note: Option<NonEmpty<Box<str>>>,
 }
 
 /// Nested objects and a list of them.
@@ -95,10 +100,19 @@ fn item() -> impl Strategy<Value = Value> {
         prop::option::of(json_value()),
         prop::option::of(object()),
         prop::collection::vec(any::<String>(), 0..4),
+        (
+            prop::option::of(prop::collection::vec(any::<[u8; 16]>(), 0..7)),
+            prop::option::of(any::<String>()),
+        ),
     )
         .prop_map(
-            |(id, (y, mo, d, h, mi, s), mode, text, n, i, flag, any, data, list)| {
+            |(id, (y, mo, d, h, mi, s), mode, text, n, i, flag, any, data, list, (ids, note))| {
                 let id = uuid::Builder::from_random_bytes(id).into_uuid();
+                let ids = ids.map(|ids| {
+                    ids.into_iter()
+                        .map(|b| uuid::Builder::from_random_bytes(b).into_uuid().to_string())
+                        .collect::<Vec<_>>()
+                });
                 let mut v = json!({
                     "id": id.to_string(),
                     "at": format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{:03}Z", n % 1000),
@@ -108,6 +122,8 @@ fn item() -> impl Strategy<Value = Value> {
                     "list": list,
                 });
                 for (key, member) in [
+                    ("ids", ids.map(Value::from)),
+                    ("note", note.map(|n| Value::from(format!("n{n}")))),
                     ("i", i.map(Value::from)),
                     ("flag", flag.map(Value::from)),
                     ("any", any),
@@ -795,4 +811,40 @@ fn bytes_that_are_not_utf8_are_never_read() {
     }
     // `é` inside the strings that take any text.
     assert!(read_some >= 4, "{read_some}");
+}
+
+/// A boxed slice member (`Reader::boxed_list`: up to four elements held
+/// aside, then one block of their number; more in a `Vec`) reads the ids
+/// serde_json reads, in order, for every length across the four; a broken
+/// array is refused by both. Boxed text reads as serde_json's, and an
+/// empty one is refused by both.
+#[test]
+fn boxed_members_read_as_serde_json_reads_them() {
+    let ids: Vec<StepId> = (0..10).map(|_| StepId::new()).collect();
+    for n in 0..=ids.len() {
+        let list: Vec<String> = ids[..n].iter().map(|id| format!("\"{id}\"")).collect();
+        let text = GOOD.replace(
+            r#""n":0"#,
+            &format!(r#""n":0,"ids":[{}],"note":"a\u00e9""#, list.join(" , ")),
+        );
+        assert_eq!(compare::<Doc>(&text), Outcome::Read, "{n}");
+        let doc = mplp_json::fast::from_str::<Doc>(&text).unwrap();
+        assert_eq!(doc.items[0].ids.as_deref(), Some(&ids[..n]));
+        assert_eq!(doc.items[0].note.as_deref(), Some("aé"));
+        for broken in [
+            format!(r#""ids":[{},]"#, list.join(",")),
+            format!(r#""ids":[{}"#, list.join(",")),
+            format!(r#""ids":[{},1]"#, list.join(",")),
+        ] {
+            let text = GOOD.replace(r#""n":0"#, &format!(r#""n":0,{broken}"#));
+            assert_eq!(compare::<Doc>(&text), Outcome::Refused, "{broken}");
+        }
+    }
+    let text = GOOD.replace(r#""n":0"#, r#""n":0,"ids":[],"note":"""#);
+    assert_eq!(compare::<Doc>(&text), Outcome::Refused);
+    // An optional member is absent or a value, not `null`.
+    let text = GOOD.replace(r#""n":0"#, r#""n":0,"ids":null"#);
+    assert_eq!(compare::<Doc>(&text), Outcome::Refused);
+    let doc = mplp_json::fast::from_str::<Doc>(GOOD).unwrap();
+    assert_eq!((&doc.items[0].ids, &doc.items[0].note), (&None, &None));
 }
