@@ -46,11 +46,7 @@ fn hostile_plan() -> Plan {
 fn plan_render_every_example_in_both_formats() {
     for file in valid_examples("plan-") {
         let plan = Plan::from_json(std::fs::read(repo().join(&file)).unwrap()).unwrap();
-        let deps: usize = plan
-            .steps()
-            .iter()
-            .map(|s| s.dependency_ids().len())
-            .sum();
+        let deps: usize = plan.steps().iter().map(|s| s.dependency_ids().len()).sum();
         for format in ["mermaid", "dot"] {
             let o = mplp(&["plan", "render", "--format", format, &file]);
             assert_exit(&o, 0);
