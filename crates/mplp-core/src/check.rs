@@ -639,6 +639,43 @@ mod tests {
         assert_eq!(rules(json!("1")), [Rule::TYPE]);
     }
 
+    /// A boxed text and a boxed slice report what a `String` and a `Vec`
+    /// report, with the same pointers and messages.
+    #[test]
+    fn boxed_text_and_slices_are_checked_as_string_and_vec() {
+        fn found<T: CheckValue + ?Sized>(v: &Value) -> Vec<String> {
+            let mut r = Report::new();
+            T::check_value(v, &Pointer::root().key("m"), &mut r);
+            r.errors()
+                .map(|v| format!("{} {} {}", v.pointer, v.rule, v.message))
+                .collect()
+        }
+        let values = [
+            json!("a"),
+            json!(""),
+            json!(1),
+            json!(null),
+            json!(["a", "b"]),
+            json!([]),
+            json!(["a", 2, null]),
+            json!({"a": 1}),
+        ];
+        for v in &values {
+            assert_eq!(found::<Box<str>>(v), found::<String>(v), "{v}");
+            assert_eq!(found::<str>(v), found::<String>(v), "{v}");
+            assert_eq!(found::<Box<[String]>>(v), found::<Vec<String>>(v), "{v}");
+            assert_eq!(found::<[String]>(v), found::<Vec<String>>(v), "{v}");
+        }
+        assert_eq!(
+            found::<Box<str>>(&json!(1)),
+            ["/m type expected a string, found integer"]
+        );
+        assert_eq!(
+            found::<Box<[String]>>(&json!(["a", 2])),
+            ["/m/1 type expected a string, found integer"]
+        );
+    }
+
     #[test]
     fn booleans_are_checked() {
         let mut r = Report::new();

@@ -1853,6 +1853,9 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
 }
 
 #[cfg(test)]
+mod list_tests;
+
+#[cfg(test)]
 mod member_tests;
 
 #[cfg(test)]

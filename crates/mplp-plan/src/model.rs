@@ -331,6 +331,27 @@ fn check_steps(value: &Value, at: &Pointer, report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::PlanStep;
+    use mplp_core::StepId;
+
+    /// `set_dependencies` and `with_dependencies` replace the dependencies
+    /// with exactly the ids given, in their order (`Some(empty)` for none:
+    /// `[]` on the wire), whatever the step had.
+    #[test]
+    fn dependencies_are_replaced_by_those_given() {
+        let (a, b, c) = (StepId::new(), StepId::new(), StepId::new());
+        let description = "write the tests".parse().unwrap();
+        let mut step = PlanStep::new(description).with_dependencies([a, b]);
+        assert_eq!(step.dependencies.as_deref(), Some(&[a, b][..]));
+        step.set_dependencies([c]);
+        assert_eq!(step.dependencies.as_deref(), Some(&[c][..]));
+        step.set_dependencies([]);
+        assert_eq!(step.dependencies.as_deref(), Some(&[][..]));
+        let json = serde_json::to_value(&step).unwrap();
+        assert_eq!(json["dependencies"], serde_json::json!([]));
+        step.dependencies = None;
+        step.set_dependencies([b, a, c]);
+        assert_eq!(step.dependencies.as_deref(), Some(&[b, a, c][..]));
+    }
 
     /// A step is at most 96 bytes on a 64-bit target (112 with a `String`
     /// description and a `Vec` of dependencies): the steps of a plan of 10
