@@ -284,9 +284,10 @@ pub fn check_integer<T: WireInteger>(value: &Value, at: &Pointer, report: &mut R
     }
 }
 
+/// Checked as [`str`].
 impl CheckValue for String {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        expect_str(value, at, report);
+        str::check_value(value, at, report);
     }
 }
 
@@ -315,9 +316,10 @@ impl CheckValue for Value {
     fn check_value(_: &Value, _: &Pointer, _: &mut Report) {}
 }
 
+/// Checked as a slice (`[T]`).
 impl<T: CheckValue> CheckValue for Vec<T> {
     fn check_value(value: &Value, at: &Pointer, report: &mut Report) {
-        check_array_of::<T>(value, at, report, 0);
+        <[T]>::check_value(value, at, report);
     }
 }
 
