@@ -31,6 +31,11 @@
 //! a `BufReader` of 64 KiB, each line into a `serde_json::Value`), built in
 //! the same run. Each figure is the median of the rounds: CPU time (user +
 //! system, from `/usr/bin/time`), wall time, and the peak resident memory.
+//! Beside the ratio of the medians stand the median of the rounds' own
+//! ratios (each `Value` run against the same round's run of the binary)
+//! and the ratio of the minima: on a shared machine whose load moves within
+//! the run the three part, and the minima are the programs' cost when it
+//! was least loaded.
 //!
 //! `perf_report --write-logs EVENTS DIR` writes those two logs to
 //! `DIR/map.ndjson` and `DIR/sa.ndjson` and stops; `perf_report
@@ -457,11 +462,16 @@ fn cli_logs(bins: &str, rounds: usize) {
     let sa_events = common::write_sa_log(&sa, events);
     println!(
         "\nLogs through the CLI: whole processes, {rounds} interleaved rounds, medians; \
-         ratio = CPU time (user + system) of the per-line `Value` parse / CPU time of `mplp validate FILE`\n"
+         ratio = CPU time (user + system) of the per-line `Value` parse / CPU time of `mplp validate FILE`: \
+         of the medians, then (in brackets) the median of the rounds' own ratios and the ratio of the minima. \
+         On a shared machine the three part when the load moves during the run (see docs/spec-notes.md, \
+         \"Stop 57\")\n"
     );
     print!("| log | size | `Value` per line: CPU s, wall s, peak MiB |");
     for (label, _) in &bins {
-        print!(" `mplp validate` ({label}): ratio, CPU s, wall s, peak MiB |");
+        print!(
+            " `mplp validate` ({label}): ratio (of rounds, of minima), CPU s, wall s, peak MiB |"
+        );
     }
     println!();
     println!("|---|---|---|{}", "---|".repeat(bins.len()));
@@ -495,11 +505,18 @@ fn cli_logs(bins: &str, rounds: usize) {
             "| {label}, {n} events | {size:.0} MB | {:.2}, {:.2}, {:.1} |",
             value.0, value.1, value.2
         );
+        let lowest = |s: &[(f64, f64, f64)]| s.iter().map(|x| x.0).fold(f64::INFINITY, f64::min);
         for s in &samples[1..] {
             let m = median(s);
+            // The rounds' own ratios: each `Value` run against the run of
+            // this binary in the same round.
+            let mut pairs: Vec<f64> = samples[0].iter().zip(s).map(|(v, b)| v.0 / b.0).collect();
+            pairs.sort_by(f64::total_cmp);
             print!(
-                " **{:.2}**, {:.2}, {:.2}, {:.1} |",
+                " **{:.2}** ({:.2}, {:.2}), {:.2}, {:.2}, {:.1} |",
                 value.0 / m.0,
+                pairs[pairs.len() / 2],
+                lowest(&samples[0]) / lowest(s),
                 m.0,
                 m.1,
                 m.2
