@@ -2115,6 +2115,45 @@ mod tests {
     }
 
     #[test]
+    fn a_fixed_string_is_the_n_bytes_between_its_quotes_after_any_whitespace() {
+        // What `fixed_str::<4>` gives and where the reader stands after
+        // `skip_fixed_str` (or after the `None`).
+        let fixed = |text: &str| {
+            let mut de = Reader::from_text(text);
+            let got = de.fixed_str::<4>().copied();
+            if got.is_some() {
+                de.skip_fixed_str::<4>();
+            }
+            (got, de.at)
+        };
+        assert_eq!(fixed(r#""abcd","#), (Some(*b"abcd"), 6));
+        assert_eq!(fixed(" \t\r\n\"wxyz\"}"), (Some(*b"wxyz"), 10));
+        // Not a string, a string of another length, a string cut short.
+        assert_eq!(fixed("abcd"), (None, 0));
+        assert_eq!(fixed(r#""abc""#), (None, 0));
+        assert_eq!(fixed(r#""abcde""#), (None, 0));
+        assert_eq!(fixed(r#""abcd"#), (None, 0));
+        assert_eq!(fixed(" 1"), (None, 1));
+    }
+
+    #[test]
+    fn the_next_token_is_compared_where_the_reader_stands_or_after_whitespace() {
+        for (text, byte, is, at) in [
+            (r#""a""#, b'"', true, 0),
+            (" \n\t\r\"a\"", b'"', true, 4),
+            ("1", b'"', false, 0),
+            ("  1", b'"', false, 2),
+            ("", b'"', false, 0),
+            ("   ", b'"', false, 3),
+            ("\u{0b}\"", b'"', false, 0),
+        ] {
+            let mut de = Reader::from_text(text);
+            assert_eq!(de.next_is(byte), is, "{text:?}");
+            assert_eq!(de.at, at, "{text:?}");
+        }
+    }
+
+    #[test]
     fn a_string_with_escapes_is_decoded_after_its_plain_start() {
         let read = |text: &str| from_str_seed(text, std::marker::PhantomData::<String>).ok();
         assert_eq!(read(r#""ab\u0063d\n""#).as_deref(), Some("abcd\n"));
