@@ -608,6 +608,18 @@ impl<'de> Reader<'de> {
         self.input.get(self.at) == Some(&byte) || self.peek() == Some(byte)
     }
 
+    /// [`Reader::peek`] for a caller that tells several bytes apart (the
+    /// separators of objects and arrays): the byte where the reader stands,
+    /// and only when that is whitespace the first one after it (see
+    /// [`Reader::next_is`]).
+    #[inline(always)]
+    fn next_byte(&mut self) -> Option<u8> {
+        match self.input.get(self.at) {
+            Some(b' ' | b'\n' | b'\t' | b'\r') => self.peek(),
+            next => next.copied(),
+        }
+    }
+
     #[inline]
     fn eat(&mut self, byte: u8) -> Result<()> {
         if self.next_is(byte) {
@@ -886,12 +898,7 @@ impl<'de> Reader<'de> {
     /// when that comes instead.
     #[inline(always)]
     fn next_element(&mut self, first: &mut bool) -> Result<bool> {
-        // As in `Members::advance`.
-        let next = match self.input.get(self.at) {
-            Some(b' ' | b'\n' | b'\t' | b'\r') => self.peek(),
-            next => next.copied(),
-        };
-        match next {
+        match self.next_byte() {
             Some(b']') => return Ok(false),
             Some(b',') if !*first => {
                 self.at += 1;
@@ -1558,13 +1565,7 @@ impl<'de> Members<'_, 'de> {
         if self.ended {
             return Ok(false);
         }
-        // The byte where the reader stands, and only when it is whitespace
-        // the first one after it (see `Reader::next_is`).
-        let next = match self.de.input.get(self.de.at) {
-            Some(b' ' | b'\n' | b'\t' | b'\r') => self.de.peek(),
-            next => next.copied(),
-        };
-        match next {
+        match self.de.next_byte() {
             Some(b'}') => {
                 self.de.at += 1;
                 self.de.depth -= 1;
