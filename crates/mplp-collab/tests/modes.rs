@@ -123,7 +123,7 @@ fn set_role(events: &mut [MapEvent], n: u64, role: &str) {
         match &mut e.payload {
             MapPayload::TurnDispatched(p) if p.turn_number == n => {
                 p.role_id = role.into();
-                e.target_roles = Some(vec![role.into()]);
+                e.target_roles = Some(mplp_core::ShortList::one(role.into()));
             }
             MapPayload::TurnCompleted(p) if p.turn_number == n => p.role_id = role.into(),
             _ => {}

@@ -97,7 +97,8 @@ pub use refs::{CollabMode, Governance, ModuleName, Ref, TraceBase};
 pub use timestamp::{Timestamp, TimestampError};
 pub use values::{
     DuplicateItemError, EmptyStringError, EmptyVecError, NonEmpty, NonEmptyShortString,
-    NonEmptyString, NonEmptyVec, ShortString, UniqueVec, VERSION_PATTERN, Version, VersionError,
+    NonEmptyString, NonEmptyVec, ShortList, ShortString, UniqueVec, VERSION_PATTERN, Version,
+    VersionError,
 };
 // Defined by the JSON engine; part of this crate's API (violations carry a
 // rule and a pointer, documents hold free-form objects).

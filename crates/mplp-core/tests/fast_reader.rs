@@ -8,7 +8,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use mplp_core::{CollabMode, JsonObject, Meta, NonEmpty, NonEmptyString, StepId, Timestamp, Wire};
+use mplp_core::{
+    CollabMode, JsonObject, Meta, NonEmpty, NonEmptyString, ShortList, StepId, Timestamp, Wire,
+};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -38,6 +40,9 @@ struct Item {
     ids: Option<Box<[StepId]>>,
     /// Boxed text, as a plan step's description.
     note: Option<NonEmpty<Box<str>>>,
+    /// One text held inline, more in a `Vec` (`Reader::one_or_list`), as a
+    /// MAP event's `target_roles`.
+    roles: Option<ShortList<String>>,
 }
 
 /// Nested objects and a list of them.
@@ -103,10 +108,23 @@ fn item() -> impl Strategy<Value = Value> {
         (
             prop::option::of(prop::collection::vec(any::<[u8; 16]>(), 0..7)),
             prop::option::of(any::<String>()),
+            prop::option::of(prop::collection::vec(any::<String>(), 0..4)),
         ),
     )
         .prop_map(
-            |(id, (y, mo, d, h, mi, s), mode, text, n, i, flag, any, data, list, (ids, note))| {
+            |(
+                id,
+                (y, mo, d, h, mi, s),
+                mode,
+                text,
+                n,
+                i,
+                flag,
+                any,
+                data,
+                list,
+                (ids, note, roles),
+            )| {
                 let id = uuid::Builder::from_random_bytes(id).into_uuid();
                 let ids = ids.map(|ids| {
                     ids.into_iter()
@@ -124,6 +142,7 @@ fn item() -> impl Strategy<Value = Value> {
                 for (key, member) in [
                     ("ids", ids.map(Value::from)),
                     ("note", note.map(|n| Value::from(format!("n{n}")))),
+                    ("roles", roles.map(Value::from)),
                     ("i", i.map(Value::from)),
                     ("flag", flag.map(Value::from)),
                     ("any", any),

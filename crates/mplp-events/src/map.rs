@@ -24,7 +24,8 @@ use std::fmt;
 
 use mplp_core::check::CheckValue;
 use mplp_core::{
-    CollabMode, Document, JsonObject, Pointer, Report, Rule, ShortString, Timestamp, Wire,
+    CollabMode, Document, JsonObject, Pointer, Report, Rule, ShortList, ShortString, Timestamp,
+    Wire,
 };
 use serde_json::Value;
 
@@ -381,8 +382,9 @@ pub struct MapEvent {
     pub session_id: SessionId,
     /// Role that triggered the event, when the event type has one.
     pub initiator_role: Option<ShortString>,
-    /// Roles the event is aimed at, for example the recipients of a broadcast.
-    pub target_roles: Option<Vec<ShortString>>,
+    /// Roles the event is aimed at, for example the recipients of a broadcast
+    /// (one role, a turn's, kept without an allocation: [`ShortList`]).
+    pub target_roles: Option<ShortList<ShortString>>,
     /// The typed payload (which also gives the event type, written as the
     /// `event_type` member).
     #[wire(tagged)]
@@ -464,7 +466,7 @@ impl MapEvent {
             session_id,
             MapPayload::TurnDispatched(TurnDispatched::new(role_id.clone(), turn_number)),
         );
-        e.target_roles = Some(vec![role_id]);
+        e.target_roles = Some(ShortList::one(role_id));
         e
     }
 
@@ -503,7 +505,7 @@ impl MapEvent {
         p.broadcast_id = Some(broadcast_id.into());
         let mut e = Self::new(session_id, MapPayload::BroadcastSent(Some(p)));
         e.initiator_role = Some(broadcaster);
-        e.target_roles = Some(target_roles);
+        e.target_roles = Some(target_roles.into());
         e
     }
 
@@ -581,8 +583,8 @@ impl MapEvent {
 
     /// The same event with `target_roles` set.
     #[must_use]
-    pub fn with_target_roles(mut self, roles: Vec<ShortString>) -> Self {
-        self.target_roles = Some(roles);
+    pub fn with_target_roles(mut self, roles: impl Into<ShortList<ShortString>>) -> Self {
+        self.target_roles = Some(roles.into());
         self
     }
 

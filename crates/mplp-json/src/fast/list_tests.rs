@@ -128,6 +128,79 @@ fn a_list_takes_the_first_allocation_of_de_list_and_a_boxed_list_its_length() {
     assert_eq!(direct::<Box<[String]>>("[]").map(|v| v.len()), Some(0));
 }
 
+/// [`Reader::one_or_list`] of the whole of `input`: its items, and whether
+/// the only one was held apart; `None` where the reader gives up or leaves
+/// input unread.
+fn one_or_list(input: &str) -> Option<(Vec<String>, bool, usize)> {
+    let mut de = Reader::new(input.as_bytes());
+    let (one, more) = de.one_or_list::<String>().ok()?;
+    if !de.at_end() {
+        return None;
+    }
+    let capacity = more.capacity();
+    Some(match one {
+        Some(item) if more.is_empty() => (vec![item], true, capacity),
+        Some(_) => return None,
+        None => (more, false, capacity),
+    })
+}
+
+/// [`one_or_list`] of `input` against serde_json's `Vec<String>`: the same
+/// items, the only one held apart (no list allocated) and no other, and a
+/// longer list's first allocation [`crate::de::List::FIRST_CAPACITY`]
+/// (or more).
+fn check_one_or_list(input: &str) -> std::result::Result<(), TestCaseError> {
+    let serde: Option<Vec<String>> = serde_json::from_str(input).ok();
+    let read = one_or_list(input);
+    prop_assert_eq!(read.as_ref().map(|r| &r.0), serde.as_ref(), "{}", input);
+    if let Some((items, apart, capacity)) = read {
+        prop_assert_eq!(apart, items.len() == 1, "{}", input);
+        let first = crate::de::List::<String>::FIRST_CAPACITY;
+        match items.len() {
+            0 | 1 => prop_assert_eq!(capacity, 0, "{}", input),
+            n if n <= first => prop_assert_eq!(capacity, first, "{}", input),
+            n => prop_assert!(capacity >= n, "{}", input),
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn one_or_list_holds_an_only_item_apart_and_reads_the_rest_as_a_list() {
+    for len in 0..=20 {
+        let items: Vec<String> = (0..len).map(|i| format!("r{i}")).collect();
+        for spaced in [false, true] {
+            let input = if spaced {
+                let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+                format!(" [ {} ] ", quoted.join(" ,\n"))
+            } else {
+                serde_json::to_string(&items).unwrap_or_default()
+            };
+            check_one_or_list(&input).unwrap();
+        }
+    }
+    for input in [
+        "[",
+        "[\"a\"",
+        "[\"a\",",
+        "[\"a\",]",
+        "[,]",
+        "[\"a\" \"b\"]",
+        "[1]",
+        "[\"a\",1]",
+        "[\"a\"]]",
+        "{}",
+        "\"a\"",
+        "[null]",
+    ] {
+        check_one_or_list(input).unwrap();
+    }
+    // Each array gives its depth back.
+    let mut de = Reader::new(b"[[\"a\"],[\"b\",\"c\"],[]]");
+    let read = de.array(|r, _| r.one_or_list::<String>().map(|_| ()));
+    assert!(read.is_ok() && de.at_end() && de.depth == 0);
+}
+
 #[test]
 fn sibling_arrays_leave_the_depth_as_they_found_it() {
     // Each array is left at the depth it was entered at: far more sibling
@@ -189,6 +262,17 @@ proptest! {
     ) {
         let input = text(&lists, spaced);
         check_lists(&input)?;
+        for list in &lists {
+            let one = text(std::slice::from_ref(list), spaced);
+            // The inner list's own text: the outer brackets taken off.
+            let inner = one.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or_default();
+            check_one_or_list(inner)?;
+            let mut at = cut.index(inner.len() + 1);
+            while !inner.is_char_boundary(at) {
+                at -= 1;
+            }
+            check_one_or_list(&inner[..at])?;
+        }
         prop_assert_eq!(direct::<Vec<Vec<String>>>(&input), Some(lists));
         let mut at = cut.index(input.len() + 1);
         while !input.is_char_boundary(at) {
