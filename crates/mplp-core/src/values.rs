@@ -943,8 +943,9 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for ShortList<T> {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         <Vec<T> as schemars::JsonSchema>::schema_name()
     }
+    /// Inline, as `Vec<T>`'s (a test holds the two equal).
     fn inline_schema() -> bool {
-        <Vec<T> as schemars::JsonSchema>::inline_schema()
+        true
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         <Vec<T> as schemars::JsonSchema>::json_schema(generator)
@@ -1232,9 +1233,11 @@ mod tests {
                 prop_assert_eq!(list.as_slice(), &model[..]);
                 prop_assert_eq!(inline(&list), model.len() == 1);
             }
-            if let (Some(a), Some(b)) = (list.as_mut_slice().first_mut(), model.first_mut()) {
-                *a = a.wrapping_add(1);
-                *b = b.wrapping_add(1);
+            for x in list.as_mut_slice() {
+                *x = x.wrapping_add(1);
+            }
+            for x in &mut model {
+                *x = x.wrapping_add(1);
             }
             prop_assert_eq!(&*list, &model[..]);
             prop_assert_eq!((&list).into_iter().copied().collect::<Vec<_>>(), model.clone());
@@ -1242,11 +1245,23 @@ mod tests {
             let from_vec = ShortList::from(model.clone());
             prop_assert_eq!(inline(&from_vec), model.len() == 1);
             prop_assert_eq!(&from_vec, &list);
+            use std::hash::{BuildHasher, BuildHasherDefault};
             let hash = |l: &ShortList<u8>| {
-                use std::hash::{BuildHasher, BuildHasherDefault};
                 BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(l)
             };
             prop_assert_eq!(hash(&from_vec), hash(&list));
+            let slice_hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                .hash_one(model.as_slice());
+            prop_assert_eq!(hash(&list), slice_hash);
+            // Another item, or one more, makes another list.
+            let mut longer = list.clone();
+            longer.push(0);
+            prop_assert_ne!(&longer, &list);
+            if let Some(x) = model.first() {
+                let mut other = model.clone();
+                other[0] = x.wrapping_add(1);
+                prop_assert_ne!(&ShortList::from(other), &list);
+            }
             prop_assert_eq!(model.iter().copied().collect::<ShortList<u8>>(), list.clone());
             let text = serde_json::to_string(&list).unwrap_or_default();
             prop_assert_eq!(&text, &serde_json::to_string(&model).unwrap_or_default());
