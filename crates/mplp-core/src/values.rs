@@ -787,18 +787,15 @@ impl<T> ShortList<T> {
 
     /// Appends an item (onto an empty list, without allocating).
     pub fn push(&mut self, item: T) {
-        match &mut self.0 {
-            ShortRepr::Many(items) if items.is_empty() => self.0 = ShortRepr::One(item),
-            ShortRepr::Many(items) => items.push(item),
-            ShortRepr::One(_) => {
-                let ShortRepr::One(first) =
-                    std::mem::replace(&mut self.0, ShortRepr::Many(Vec::new()))
-                else {
-                    return;
-                };
-                self.0 = ShortRepr::Many(vec![first, item]);
+        // `Vec::new()` holds the place without allocating.
+        self.0 = match std::mem::replace(&mut self.0, ShortRepr::Many(Vec::new())) {
+            ShortRepr::Many(items) if items.is_empty() => ShortRepr::One(item),
+            ShortRepr::Many(mut items) => {
+                items.push(item);
+                ShortRepr::Many(items)
             }
-        }
+            ShortRepr::One(first) => ShortRepr::Many(vec![first, item]),
+        };
     }
 
     /// The items as a `Vec`.
@@ -847,14 +844,12 @@ impl<T: std::hash::Hash> std::hash::Hash for ShortList<T> {
 impl<T> From<Vec<T>> for ShortList<T> {
     /// The items of `items` (a list of one kept inline).
     fn from(mut items: Vec<T>) -> Self {
-        match items.pop() {
-            Some(item) if items.is_empty() => ShortList::one(item),
-            Some(item) => {
-                items.push(item);
-                ShortList(ShortRepr::Many(items))
-            }
-            None => ShortList(ShortRepr::Many(items)),
+        if items.len() == 1
+            && let Some(item) = items.pop()
+        {
+            return ShortList::one(item);
         }
+        ShortList(ShortRepr::Many(items))
     }
 }
 
