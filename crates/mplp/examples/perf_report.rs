@@ -29,7 +29,10 @@
 //! (default settings) with each binary and the per-line `Value` parse of the
 //! same file by this example's own binary (`perf_report --value-lines FILE`:
 //! a `BufReader` of 64 KiB, each line into a `serde_json::Value`), built in
-//! the same run. Each figure is the median of the rounds: CPU time (user +
+//! the same run. Beside them stands the same reading with each line only
+//! scanned (`perf_report --scan-lines FILE`: `serde_json::from_slice::<IgnoredAny>`),
+//! the cost of reading the lines with serde_json and keeping nothing, as
+//! the documents' table has it. Each figure is the median of the rounds: CPU time (user +
 //! system, from `/usr/bin/time`), wall time, and the peak resident memory.
 //! Beside the ratio of the medians stand the median of the rounds' own
 //! ratios (each `Value` run against the same round's run of the binary)
@@ -84,6 +87,10 @@ fn main() {
     match &raw[..] {
         [flag, path] if flag == "--value-lines" => {
             value_lines(path);
+            return;
+        }
+        [flag, path] if flag == "--scan-lines" => {
+            scan_lines(path);
             return;
         }
         // The logs of the CLI rows, kept (for measurements by hand).
@@ -392,11 +399,33 @@ fn runtimes(rounds: usize, budget: Duration) {
 /// into a `serde_json::Value` (what a program that reads a log without
 /// validating it does); prints the number of objects.
 fn value_lines(path: &str) {
+    let objects = each_line(path, |line| {
+        let v: serde_json::Value = serde_json::from_slice(line).expect("a JSON line");
+        u64::from(v.is_object())
+    });
+    println!("{objects}");
+}
+
+/// `--scan-lines FILE`: the same reading as [`value_lines`], each line
+/// scanned with `serde_json::from_slice::<IgnoredAny>` (the JSON read and
+/// checked, nothing kept): the cost of reading a log's lines with
+/// serde_json and nothing else, the floor of any validator built on it.
+fn scan_lines(path: &str) {
+    let lines = each_line(path, |line| {
+        let _: serde::de::IgnoredAny = serde_json::from_slice(line).expect("a JSON line");
+        1
+    });
+    println!("{lines}");
+}
+
+/// Calls `f` on every non-blank line of the file at `path` (a `BufReader`
+/// of 64 KiB, `read_until` of each line), and sums what it returns.
+fn each_line(path: &str, mut f: impl FnMut(&[u8]) -> u64) -> u64 {
     use std::io::BufRead;
     let file = std::fs::File::open(path).expect("the log to parse");
     let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
     let mut line = Vec::new();
-    let mut objects = 0u64;
+    let mut sum = 0u64;
     loop {
         line.clear();
         if reader.read_until(b'\n', &mut line).expect("readable") == 0 {
@@ -405,10 +434,9 @@ fn value_lines(path: &str) {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_slice(&line).expect("a JSON line");
-        objects += u64::from(v.is_object());
+        sum += f(&line);
     }
-    println!("{objects}");
+    sum
 }
 
 /// One whole process: CPU seconds (user + system), wall seconds, peak RSS
@@ -441,8 +469,9 @@ fn run_process(program: &str, args: &[&str]) -> (f64, f64, f64) {
 }
 
 /// The log rows through the CLI: `mplp validate FILE` with each binary of
-/// `bins` (`LABEL=PATH,...`) against the per-line `Value` parse, whole
-/// processes, interleaved, medians of `rounds`.
+/// `bins` (`LABEL=PATH,...`), and the per-line `IgnoredAny` scan, against
+/// the per-line `Value` parse, whole processes, interleaved, medians of
+/// `rounds`.
 fn cli_logs(bins: &str, rounds: usize) {
     let bins: Vec<(&str, &str)> = bins
         .split(',')
@@ -462,32 +491,38 @@ fn cli_logs(bins: &str, rounds: usize) {
     let sa_events = common::write_sa_log(&sa, events);
     println!(
         "\nLogs through the CLI: whole processes, {rounds} interleaved rounds, medians; \
-         ratio = CPU time (user + system) of the per-line `Value` parse / CPU time of `mplp validate FILE`: \
+         ratio = CPU time (user + system) of the per-line `Value` parse / CPU time of the contender \
+         (the per-line `IgnoredAny` scan, `mplp validate FILE`): \
          of the medians, then (in brackets) the median of the rounds' own ratios and the ratio of the minima. \
          On a shared machine the three part when the load moves during the run (see docs/spec-notes.md, \
          \"Stop 57\")\n"
     );
-    print!("| log | size | `Value` per line: CPU s, wall s, peak MiB |");
+    print!(
+        "| log | size | `Value` per line: CPU s, wall s, peak MiB | `IgnoredAny` per line: ratio (of rounds, of minima), CPU s, wall s, peak MiB |"
+    );
     for (label, _) in &bins {
         print!(
             " `mplp validate` ({label}): ratio (of rounds, of minima), CPU s, wall s, peak MiB |"
         );
     }
     println!();
-    println!("|---|---|---|{}", "---|".repeat(bins.len()));
+    println!("|---|---|---|---|{}", "---|".repeat(bins.len()));
     for (label, path, n) in [("MAP log", &map, map_events), ("SA log", &sa, sa_events)] {
         let file = path.to_str().expect("a UTF-8 path");
         let size = std::fs::metadata(path).map_or(0, |m| m.len()) as f64 / 1e6;
         // Warm the page cache.
         let _ = std::fs::read(path);
-        let mut samples: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); bins.len() + 1];
+        // Contender 0 is the `Value` parse, 1 the `IgnoredAny` scan, then
+        // the binaries; each round starts with the next one.
+        let contenders = bins.len() + 2;
+        let mut samples: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); contenders];
         for r in 0..rounds {
-            for k in 0..=bins.len() {
-                let i = (r + k) % (bins.len() + 1);
-                let figures = if i == 0 {
-                    run_process(me, &["--value-lines", file])
-                } else {
-                    run_process(bins[i - 1].1, &["validate", file])
+            for k in 0..contenders {
+                let i = (r + k) % contenders;
+                let figures = match i {
+                    0 => run_process(me, &["--value-lines", file]),
+                    1 => run_process(me, &["--scan-lines", file]),
+                    _ => run_process(bins[i - 2].1, &["validate", file]),
                 };
                 samples[i].push(figures);
             }
