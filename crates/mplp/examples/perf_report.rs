@@ -543,8 +543,8 @@ fn cli_logs(bins: &str, rounds: usize) {
         let lowest = |s: &[(f64, f64, f64)]| s.iter().map(|x| x.0).fold(f64::INFINITY, f64::min);
         for s in &samples[1..] {
             let m = median(s);
-            // The rounds' own ratios: each `Value` run against the run of
-            // this binary in the same round.
+            // The rounds' own ratios: each `Value` run against this
+            // contender's run (the scan or a binary) in the same round.
             let mut pairs: Vec<f64> = samples[0].iter().zip(s).map(|(v, b)| v.0 / b.0).collect();
             pairs.sort_by(f64::total_cmp);
             print!(
